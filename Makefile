@@ -1,0 +1,42 @@
+# hpm-overlay: top-level build. Each part lives in its own fragment under mk/.
+# Build outputs go to build/; user programs land in build/bin/.
+
+BUILD   := build
+BIN     := $(BUILD)/bin
+LIBDIR  := $(BUILD)/lib
+
+HOST_CC     ?= cc
+HOST_CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Werror -D_GNU_SOURCE
+RV_PREFIX   := riscv64-unknown-elf-
+
+# Debian packages the project needs (make deps installs them, idempotently).
+DEB_PACKAGES := build-essential pkg-config python3 \
+  verilator yosys nextpnr-ice40 fpga-icestorm openfpgaloader \
+  gcc-riscv64-unknown-elf binutils-riscv64-unknown-elf picolibc-riscv64-unknown-elf \
+  libusb-1.0-0-dev umockdev libumockdev-dev clang libclang-rt-14-dev
+
+.PHONY: all deps sim fw host lint test test-long bench bitstream prog hil clean
+.DEFAULT_GOAL := all
+
+all: sim fw host
+
+deps:
+	@missing=$$(for p in $(DEB_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
+	if [ -z "$$missing" ]; then echo "deps: all packages present"; else \
+	  echo "deps: installing$$(echo $$missing | sed 's/^/ /')"; \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing; fi
+
+include mk/ref.mk
+include mk/fw.mk
+include mk/hw.mk
+include mk/tests.mk
+include mk/bench.mk
+
+bitstream prog:
+	@echo "make $@: the iCEBreaker board build is not implemented yet (issue 6)" >&2; exit 1
+hil:
+	@echo "make hil: the hardware-in-the-loop regression needs the firmware monitor and link (issue 4)" >&2; exit 1
+
+clean:
+	rm -rf $(BUILD)

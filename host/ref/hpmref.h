@@ -1,0 +1,124 @@
+/* hpmref: the reference model of the hpm-overlay core and SoC.
+ *
+ * An instruction-set simulator of RV32IM + Zicsr + Zifencei with M/S/U modes,
+ * the SoC devices (CLINT, UART, GPIO, memories) and the core's timing
+ * (docs/timing.md), so that it predicts every cycle count exactly.
+ * No global state: every call takes the model handle.
+ */
+#ifndef HPMREF_H
+#define HPMREF_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- memory map (docs/memory-map.md) ---- */
+#define HPM_FW_BASE     0x00000000u
+#define HPM_FW_SIZE     0x00002000u
+#define HPM_CLINT_BASE  0x02000000u
+#define HPM_CLINT_SIZE  0x00010000u
+#define HPM_UART_BASE   0x10000000u
+#define HPM_UART_SIZE   0x00000100u
+#define HPM_GPIO_BASE   0x10001000u
+#define HPM_GPIO_SIZE   0x00000100u
+#define HPM_RAM_BASE    0x80000000u
+#define HPM_RAM_SIZE    0x00020000u
+#define HPM_UART_DIV_DEFAULT 8u
+
+/* Prints the memory map as "name base size" lines (hex), as both runners do. */
+void hpm_print_memmap(FILE *out);
+
+/* ---- one retired (or trapped) instruction ----
+ * Filled by the model for each instruction that reaches X, and by the
+ * Verilator harness from the core's trace port; hpm_retire_compare() checks
+ * them field by field. */
+typedef struct hpm_retire {
+    uint64_t cycle;      /* cycle number of the instruction's last X cycle */
+    uint32_t pc;
+    uint32_t insn;       /* instruction word (0 if the fetch faulted) */
+    uint8_t  priv;       /* privilege it executed in: 0 U, 1 S, 3 M */
+    uint8_t  trap;       /* 1: an exception or interrupt was taken instead */
+    uint32_t cause;      /* mcause/scause value written (bit 31 = interrupt) */
+    uint32_t tval;       /* mtval/stval value written */
+    uint8_t  rd_we;      /* 1: rd (!= x0) was written */
+    uint8_t  rd;
+    uint32_t rd_val;
+    uint8_t  csr_we;     /* 1: a CSR was written by this instruction */
+    uint16_t csr_addr;
+    uint32_t csr_val;    /* the CSR's value after the write (after WARL) */
+    uint8_t  mem_we;     /* 1: a store was performed */
+    uint32_t mem_addr;   /* byte address of the store */
+    uint32_t mem_wdata;  /* store data, shifted to its byte lanes */
+    uint8_t  mem_be;     /* byte enables of the store */
+} hpm_retire;
+
+/* Returns 0 when a and b agree; else writes a one-line description of the
+ * first differing field into msg and returns 1. */
+int hpm_retire_compare(const hpm_retire *rtl, const hpm_retire *ref,
+                       char *msg, size_t msg_len);
+/* One human-readable line for a record (for divergence context). */
+void hpm_retire_format(const hpm_retire *r, char *buf, size_t len);
+
+/* ---- the model ---- */
+typedef struct hpmref hpmref;
+
+typedef struct hpmref_config {
+    uint32_t boot_addr;   /* pc after reset, in M-mode */
+    uint32_t uart_div;    /* clock cycles per UART bit (HPM_UART_DIV_DEFAULT) */
+} hpmref_config;
+
+hpmref *hpmref_new(const hpmref_config *cfg);
+void    hpmref_free(hpmref *m);
+
+/* Memory access by the host/loader (no timing, no side effects).
+ * Return 0, or -1 if [addr, addr+len) is not entirely inside fw or ram. */
+int hpmref_write_mem(hpmref *m, uint32_t addr, const void *src, size_t len);
+int hpmref_read_mem(const hpmref *m, uint32_t addr, void *dst, size_t len);
+
+/* Executes one instruction (or takes one trap/interrupt, or finishes one wfi)
+ * and advances the cycle count accordingly. Fills *out (may be NULL). */
+void hpmref_step(hpmref *m, hpm_retire *out);
+
+uint64_t hpmref_cycle(const hpmref *m);      /* cycle the next instruction enters X */
+uint32_t hpmref_pc(const hpmref *m);
+uint32_t hpmref_reg(const hpmref *m, unsigned i);
+/* Reads a CSR as M-mode software would, without side effects; returns 0 and
+ * stores the value, or -1 if the CSR does not exist. */
+int      hpmref_csr(const hpmref *m, uint16_t addr, uint32_t *val);
+
+/* UART: bytes written by the program are collected; this drains them. */
+size_t   hpmref_uart_take(hpmref *m, uint8_t *buf, size_t cap);
+
+/* ---- ELF loading (shared by both runners) ---- */
+typedef struct hpm_elf_info {
+    uint32_t entry;
+    int      has_tohost;  uint32_t tohost;
+    int      has_sig;     uint32_t sig_begin, sig_end;
+} hpm_elf_info;
+
+/* Loads a 32-bit little-endian RISC-V ELF's PT_LOAD segments through the
+ * write callback. Returns 0, or -1 with a one-line reason in err. Segments
+ * outside fw/ram are an error; nothing is written when the file is invalid. */
+typedef int (*hpm_mem_writer)(void *ctx, uint32_t addr, const void *src, size_t len);
+int hpm_elf_load(const char *path, hpm_mem_writer w, void *ctx,
+                 hpm_elf_info *info, char *err, size_t err_len);
+
+/* ---- lockstep ---- */
+typedef struct hpm_lockstep hpm_lockstep;
+/* The lockstep checker owns a model; history is the number of past records
+ * printed as context on divergence. */
+hpm_lockstep *hpm_lockstep_new(hpmref *m, unsigned history);
+void          hpm_lockstep_free(hpm_lockstep *ls);
+/* Steps the model once and compares with the RTL's record. Returns 0 if equal;
+ * on divergence prints the context and both records to out and returns 1. */
+int           hpm_lockstep_check(hpm_lockstep *ls, const hpm_retire *rtl, FILE *out);
+uint64_t      hpm_lockstep_count(const hpm_lockstep *ls);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
