@@ -10,7 +10,7 @@ HOST_CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Werror -D_GNU_SOURCE
 RV_PREFIX   := riscv64-unknown-elf-
 
 # Debian packages the project needs (make deps installs them, idempotently).
-DEB_PACKAGES := build-essential pkg-config python3 \
+DEB_PACKAGES := build-essential pkg-config python3 bc \
   verilator yosys nextpnr-ice40 fpga-icestorm openfpgaloader \
   gcc-riscv64-unknown-elf binutils-riscv64-unknown-elf picolibc-riscv64-unknown-elf \
   libusb-1.0-0-dev umockdev libumockdev-dev clang libclang-rt-14-dev

@@ -68,8 +68,18 @@ typedef struct hpmref hpmref;
 
 typedef struct hpmref_config {
     uint32_t boot_addr;   /* pc after reset, in M-mode */
-    uint32_t uart_div;    /* clock cycles per UART bit (HPM_UART_DIV_DEFAULT) */
+    uint32_t uart_div;    /* clock cycles per UART bit (HPM_UART_DIV_DEFAULT);
+                             0 also means the default */
+    unsigned fault;       /* TEST ONLY: HPMREF_FAULT_* deliberately breaks the
+                             model so tests can prove the lockstep checker
+                             catches a model/RTL disagreement. 0 = none. */
 } hpmref_config;
+
+/* Fault injection values for hpmref_config.fault (test only; default NONE). */
+#define HPMREF_FAULT_NONE        0u
+#define HPMREF_FAULT_DIV_LATENCY 1u  /* div/divu/rem/remu occupy X 35 cycles, not 34 */
+#define HPMREF_FAULT_SLTU        2u  /* sltu (reg-reg only) compares signed when the
+                                        operands' bit 31 differ: sltu(0, 0x80000000) = 0 */
 
 hpmref *hpmref_new(const hpmref_config *cfg);
 void    hpmref_free(hpmref *m);
@@ -82,6 +92,10 @@ int hpmref_read_mem(const hpmref *m, uint32_t addr, void *dst, size_t len);
 /* Executes one instruction (or takes one trap/interrupt, or finishes one wfi)
  * and advances the cycle count accordingly. Fills *out (may be NULL). */
 void hpmref_step(hpmref *m, hpm_retire *out);
+
+/* Sets the pc (M-mode) before the first step, e.g. to the ELF entry after
+ * loading into a model created with another boot_addr. */
+void     hpmref_set_pc(hpmref *m, uint32_t pc);
 
 uint64_t hpmref_cycle(const hpmref *m);      /* cycle the next instruction enters X */
 uint32_t hpmref_pc(const hpmref *m);
@@ -106,6 +120,10 @@ typedef struct hpm_elf_info {
 typedef int (*hpm_mem_writer)(void *ctx, uint32_t addr, const void *src, size_t len);
 int hpm_elf_load(const char *path, hpm_mem_writer w, void *ctx,
                  hpm_elf_info *info, char *err, size_t err_len);
+/* The same on an ELF image in memory (name prefixes the error message). */
+int hpm_elf_load_buf(const uint8_t *buf, size_t len, const char *name,
+                     hpm_mem_writer w, void *ctx, hpm_elf_info *info,
+                     char *err, size_t err_len);
 
 /* ---- lockstep ---- */
 typedef struct hpm_lockstep hpm_lockstep;

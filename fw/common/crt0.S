@@ -1,0 +1,72 @@
+/* crt0.S: startup for hpm-overlay C programs (EBR firmware and RAM programs).
+ * The runners load every section at its link address (and the EBR image holds
+ * .data), so no copy is needed: set up gp/sp/mtvec, clear .bss, call main,
+ * then report main's return code through tohost:
+ *   rc == 0 -> 1 (pass), else (rc << 1) | 1 (fail, code rc). */
+    .section .text.init, "ax"
+    .globl _start
+_start:
+    .option push
+    .option norelax
+    la      gp, __global_pointer$
+    .option pop
+    la      sp, __stack_top
+    la      t0, trap_vector
+    csrw    mtvec, t0
+    /* clear .bss (word aligned by the linker scripts) */
+    la      t0, __bss_start
+    la      t1, __bss_end
+1:  bgeu    t0, t1, 2f
+    sw      zero, 0(t0)
+    addi    t0, t0, 4
+    j       1b
+2:  li      a0, 0
+    li      a1, 0
+    call    main
+    .globl  _exit
+_exit:
+    beqz    a0, 3f
+    slli    a0, a0, 1
+    ori     a0, a0, 1
+    j       4f
+3:  li      a0, 1
+    /* let the last UART byte leave the shift register before halting, so
+     * runners that decode the serial line see all of it */
+4:  li      t1, 0x10000000
+6:  lw      t2, 4(t1)
+    andi    t2, t2, 1
+    bnez    t2, 6b
+    la      t0, tohost
+    sw      a0, 0(t0)
+5:  j       5b
+
+/* Default trap vector: an unexpected trap fails the program with code
+ * 0x400 | mcause[7:0] (interrupts get 0x800 added), i.e. tohost =
+ * ((0x400 | code) << 1) | 1. Programs may provide their own strong
+ * trap_vector. */
+    .weak   trap_vector
+    .balign 4
+trap_vector:
+    csrr    a0, mcause
+    andi    t0, a0, 0xff
+    srli    a0, a0, 31
+    slli    a0, a0, 11
+    or      a0, a0, t0
+    ori     a0, a0, 0x400
+    j       _exit
+
+/* Reference the optional signature symbols so that ram.ld provides them
+ * (an empty range) for C programs that put nothing in .signature. */
+    .section .rodata.crt0_sig, "a"
+    .balign 4
+    .weak   begin_signature
+    .weak   end_signature
+crt0_signature_range:
+    .word   begin_signature, end_signature
+
+    .section .tohost, "aw", @progbits
+    .balign 8
+    .globl  tohost
+tohost:   .word 0, 0
+    .globl  fromhost
+fromhost: .word 0, 0

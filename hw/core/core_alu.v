@@ -1,0 +1,50 @@
+// core_alu: the integer ALU and the branch comparator, sharing one
+// adder/subtractor. op selects the RV32I funct3 operation (alt = the sub/sra
+// bit); force_add makes it a plain adder (addresses, lui/auipc, jalr);
+// cmp makes it compare a and b for a conditional branch (funct3 = condition).
+module core_alu (
+    input  wire [31:0] a,
+    input  wire [31:0] b,
+    input  wire [2:0]  funct3,
+    input  wire        alt,
+    input  wire        force_add,
+    input  wire        cmp,
+    output reg  [31:0] result,
+    output wire [31:0] sum_out,     // the adder alone (addresses: short path)
+    output wire        taken        // branch condition (valid when cmp)
+);
+    wire        sub = !force_add && (cmp || (funct3 == 3'b000 && alt) ||
+                                     funct3 == 3'b010 || funct3 == 3'b011);
+    wire [32:0] sum = {1'b0, a} + {1'b0, sub ? ~b : b} + {32'd0, sub};
+    assign      sum_out = sum[31:0];
+    wire        eq  = a == b;
+    wire        ltu = !sum[32];
+    wire        lt  = (a[31] ^ b[31]) ? a[31] : sum[31];
+
+    // one arithmetic right shifter for all shifts: sll shifts the bit-reversed
+    // operand right and reverses the result back
+    wire        left  = funct3 == 3'b001;
+    reg  [31:0] a_rev, sh_rev;
+    integer i;
+    always @(*) for (i = 0; i < 32; i = i + 1) a_rev[i] = a[31 - i];
+    wire [32:0] sh_in = {alt && a[31], left ? a_rev : a};
+    wire [32:0] sh_q  = $signed(sh_in) >>> b[4:0];
+    always @(*) for (i = 0; i < 32; i = i + 1) sh_rev[i] = sh_q[31 - i];
+
+    always @(*) begin
+        if (force_add)
+            result = sum[31:0];
+        else case (funct3)
+            3'b000: result = sum[31:0];
+            3'b001: result = sh_rev;
+            3'b010: result = {31'd0, lt};
+            3'b011: result = {31'd0, ltu};
+            3'b100: result = a ^ b;
+            3'b101: result = sh_q[31:0];
+            3'b110: result = a | b;
+            default: result = a & b;
+        endcase
+    end
+
+    assign taken = funct3[2] ? ((funct3[1] ? ltu : lt) ^ funct3[0]) : (eq ^ funct3[0]);
+endmodule

@@ -1,0 +1,349 @@
+// core_csr: the M/S/U CSR file, privilege state, counters, interrupt
+// selection and trap entry/return.
+//
+// A CSR instruction reads the CSR as it is at the start of its X cycle and
+// writes it at the end of it. The registers load their writable fields from
+// the operation result w; the value reported on the trace (the CSR's value
+// after the write) is w merged with the WARL write mask of the addressed CSR:
+// wval = (w & mask) | (old & ~mask).
+//
+// CSR hook: an external unit (the HPM unit of the next issue) sees the CSR
+// address, the operation result and the commit strobe, and claims addresses
+// with ext_hit; it then supplies the read value and the value after a write.
+// A hit takes precedence over the core's read-as-zero placeholders
+// (mhpmcounter*, hpmcounter*, mhpmevent*) and makes any other address exist.
+// Privilege, read-only and counter-enable checks stay in the core.
+module core_csr #(
+    parameter [31:0] MISA = 32'h4014_1100   // RV32 I M S U
+) (
+    input  wire        clk,
+    input  wire        rst,
+
+    // CSR instruction in X (first cycle)
+    input  wire        csr_op,       // a csr* instruction is in X
+    input  wire [11:0] csr_addr,
+    input  wire [1:0]  csr_funct,    // funct3[1:0]: 01 rw, 10 set, 11 clear
+    input  wire [31:0] csr_src,      // rs1 value, or the zero-extended uimm
+    input  wire        csr_src_nz,   // rs1 field / uimm != 0
+    input  wire        csr_commit,   // the instruction completes without a trap
+    output reg  [31:0] csr_rdata,    // old value, for rd
+    output wire        csr_illegal,
+    output wire        csr_write,    // the instruction writes the CSR
+    output wire [31:0] csr_wval,     // the CSR's value after the write
+
+    // privileged instructions in X
+    input  wire        is_mret,
+    input  wire        is_sret,
+    input  wire        is_wfi,
+    input  wire        is_sfence,
+    output wire        sys_illegal,  // their privilege checks
+    input  wire        mret_commit,
+    input  wire        sret_commit,
+
+    // traps
+    input  wire        trap_take,
+    input  wire        trap_irq,     // the trap is the interrupt irq_code
+    input  wire [3:0]  exc_code,     // else: this exception ...
+    input  wire        exc_fault,    // ... unless it is the load/store access fault
+    input  wire [3:0]  fault_code,   //     with this code (5 or 7)
+    input  wire [31:0] trap_tval,
+    input  wire [31:2] trap_pc,
+    output wire [31:0] trap_vector,
+    output wire [31:0] mepc_out,
+    output wire [31:0] sepc_out,
+
+    // interrupts
+    input  wire        mtip,
+    input  wire        msip,
+    output wire        irq_pending,  // an enabled interrupt is to be taken
+    output reg  [3:0]  irq_code,
+    output wire        wfi_wake,     // (mip & mie) != 0
+
+    // counters
+    input  wire        retire,       // an instruction retires at this edge
+    input  wire [63:0] mtime,
+
+    output reg  [1:0]  priv,
+
+    // CSR hook for an external unit
+    output wire [11:0] ext_addr,
+    output wire [31:0] ext_wdata,    // the operation result before WARL
+    output wire        ext_we,
+    input  wire        ext_hit,
+    input  wire [31:0] ext_rdata,
+    input  wire [31:0] ext_wval
+);
+    localparam [1:0] PRV_U = 2'd0, PRV_S = 2'd1, PRV_M = 2'd3;
+
+    // ---------------------------------------------------------------- state
+    reg        st_sie, st_mie, st_spie, st_mpie, st_spp, st_mprv, st_tvm, st_tw, st_tsr;
+    reg [1:0]  st_mpp;
+    reg [15:0] medeleg;
+    reg [13:0] mideleg;          // bits 1, 5, 9, 13 writable
+    reg [13:0] mie;              // mask 0x2AAA
+    reg        ssip, stip, seip, lcofip;
+    reg [31:0] mtvec, stvec;     // bit 1 reads 0
+    reg [31:0] mscratch, sscratch, mcause, scause, mtval, stval;
+    reg [31:2] mepc, sepc;
+    reg [31:0] mcounteren, scounteren;
+    reg        inhibit_cy, inhibit_ir;
+    reg [63:0] mcycle, minstret;
+
+    wire [31:0] mstatus = {9'd0, st_tsr, st_tw, st_tvm, 2'b00, st_mprv, 4'd0, st_mpp,
+                           2'b00, st_spp, st_mpie, 1'b0, st_spie, 1'b0, st_mie, 1'b0, st_sie, 1'b0};
+    wire [31:0] sstatus = {23'd0, st_spp, 2'b00, st_spie, 3'b000, st_sie, 1'b0};
+    wire [13:0] mip     = {lcofip, 1'b0, 1'b0, 1'b0, seip, 1'b0, mtip, 1'b0, stip, 1'b0,
+                           msip, 1'b0, ssip, 1'b0};
+
+    // ------------------------------------------------------------- read mux
+    // Counter spaces: 0xC00-0xC1F/0xC80-0xC9F (user), 0xB00-0xB1F/0xB80-0xB9F
+    // (machine); index 0 cycle, 1 time (user only), 2 instret, 3..31 hpm (0).
+    wire [4:0]  cidx     = csr_addr[4:0];
+    wire        ctr_hi   = csr_addr[7];
+    wire        ctr_user = csr_addr[11:8] == 4'hC && csr_addr[6:5] == 2'b00;
+    wire        ctr_mach = csr_addr[11:8] == 4'hB && csr_addr[6:5] == 2'b00;
+    // read-as-zero, write-ignored spaces: mhpmevent3..31(h), pmpcfg0-15, pmpaddr0-63
+    wire        evt_zero = (csr_addr[11:5] == 7'b0011_001 || csr_addr[11:5] == 7'b0111_001) &&
+                           cidx >= 5'd3;
+    wire        pmp_zero = csr_addr[11:4] >= 8'h3A && csr_addr[11:4] <= 8'h3E;
+    reg         exists;
+    reg  [31:0] wmask;            // WARL write mask of the addressed CSR
+    reg  [31:0] core_rdata;
+    always @(*) begin
+        exists     = 1'b1;
+        wmask      = 32'd0;
+        core_rdata = 32'd0;
+        if (ctr_user || ctr_mach) begin
+            case (cidx)
+                5'd0: core_rdata = ctr_hi ? mcycle[63:32] : mcycle[31:0];
+                5'd1: begin
+                    core_rdata = ctr_hi ? mtime[63:32] : mtime[31:0];
+                    exists     = ctr_user;
+                end
+                5'd2: core_rdata = ctr_hi ? minstret[63:32] : minstret[31:0];
+                default: ;
+            endcase
+            if (ctr_mach && (cidx == 5'd0 || cidx == 5'd2))
+                wmask = 32'hFFFF_FFFF;           // mcycle(h), minstret(h)
+        end else if (!(evt_zero || pmp_zero)) begin
+            case (csr_addr)
+                // supervisor
+                12'h100: begin core_rdata = sstatus;                wmask = 32'h0000_0122; end
+                12'h104: begin core_rdata = {18'd0, mie & mideleg};  wmask = {18'd0, mideleg}; end
+                12'h105: begin core_rdata = stvec;                  wmask = 32'hFFFF_FFFD; end
+                12'h106: begin core_rdata = scounteren;             wmask = 32'hFFFF_FFFF; end
+                12'h10A: ;                                          // senvcfg
+                12'h140: begin core_rdata = sscratch;               wmask = 32'hFFFF_FFFF; end
+                12'h141: begin core_rdata = {sepc, 2'b00};          wmask = 32'hFFFF_FFFC; end
+                12'h142: begin core_rdata = scause;                 wmask = 32'hFFFF_FFFF; end
+                12'h143: begin core_rdata = stval;                  wmask = 32'hFFFF_FFFF; end
+                12'h144: begin core_rdata = {18'd0, mip & mideleg};  wmask = {18'd0, mideleg & 14'h2002}; end
+                12'h180: ;                                          // satp: no paging
+                // machine
+                12'hF11, 12'hF12, 12'hF13, 12'hF14, 12'hF15: ;    // ids, mconfigptr: 0
+                12'h300: begin core_rdata = mstatus;                wmask = 32'h0072_19AA; end
+                12'h301: core_rdata = MISA;
+                12'h302: begin core_rdata = {16'd0, medeleg};       wmask = 32'h0000_B3FF; end
+                12'h303: begin core_rdata = {18'd0, mideleg};       wmask = 32'h0000_2222; end
+                12'h304: begin core_rdata = {18'd0, mie};           wmask = 32'h0000_2AAA; end
+                12'h305: begin core_rdata = mtvec;                  wmask = 32'hFFFF_FFFD; end
+                12'h306: begin core_rdata = mcounteren;             wmask = 32'hFFFF_FFFF; end
+                12'h30A, 12'h310, 12'h31A: ;                        // menvcfg(h), mstatush
+                12'h320: begin core_rdata = {29'd0, inhibit_ir, 1'b0, inhibit_cy}; wmask = 32'h0000_0005; end
+                12'h340: begin core_rdata = mscratch;               wmask = 32'hFFFF_FFFF; end
+                12'h341: begin core_rdata = {mepc, 2'b00};          wmask = 32'hFFFF_FFFC; end
+                12'h342: begin core_rdata = mcause;                 wmask = 32'hFFFF_FFFF; end
+                12'h343: begin core_rdata = mtval;                  wmask = 32'hFFFF_FFFF; end
+                12'h344: begin core_rdata = {18'd0, mip};           wmask = 32'h0000_2222; end
+                12'h7A0, 12'h7A1, 12'h7A2, 12'h7A3: ;               // tselect, tdata1-3
+                default: exists = 1'b0;
+            endcase
+        end
+    end
+
+    always @(*) csr_rdata = ext_hit ? ext_rdata : core_rdata;
+
+    // ------------------------------------------------------- access checks
+    wire op_rw     = csr_funct == 2'b01;
+    assign csr_write = op_rw || csr_src_nz;
+    wire is_counter  = csr_addr[11:10] == 2'b11 && csr_addr[9:8] == 2'b00 &&
+                       csr_addr[6:5] == 2'b00;        // 0xC00-0xC1F, 0xC80-0xC9F
+    wire counter_ok  = priv == PRV_M ||
+                       (mcounteren[cidx] && (priv == PRV_S || scounteren[cidx]));
+    wire satp_trap   = csr_addr == 12'h180 && priv == PRV_S && st_tvm;
+    assign csr_illegal = csr_op && (!(exists || ext_hit) ||
+                                    priv < csr_addr[9:8] ||
+                                    (csr_write && csr_addr[11:10] == 2'b11) ||
+                                    (is_counter && !counter_ok) ||
+                                    satp_trap);
+
+    assign sys_illegal = (is_mret && priv != PRV_M) ||
+                         ((is_sret || is_sfence || is_wfi) && priv == PRV_U) ||
+                         (is_sret && priv == PRV_S && st_tsr) ||
+                         (is_sfence && priv == PRV_S && st_tvm) ||
+                         (is_wfi && priv == PRV_S && st_tw);
+
+    // ------------------------------------------------------------- write data
+    wire [31:0] w = op_rw ? csr_src :
+                    csr_funct == 2'b10 ? (csr_rdata | csr_src) : (csr_rdata & ~csr_src);
+    wire [31:0] merged = (w & wmask) | (core_rdata & ~wmask);
+    // mstatus.MPP: a write of 2 (reserved) leaves it unchanged
+    wire        keep_mpp = csr_addr == 12'h300 && w[12:11] == 2'b10;
+    assign csr_wval = ext_hit ? ext_wval :
+                      keep_mpp ? {merged[31:13], st_mpp, merged[10:0]} : merged;
+
+    assign ext_addr  = csr_addr;
+    assign ext_wdata = w;
+    assign ext_we    = csr_commit && csr_write;
+
+    wire we = csr_commit && csr_write && !ext_hit;
+
+    // ------------------------------------------------------------ interrupts
+    wire [13:0] pending = mip & mie;
+    wire        m_en    = priv != PRV_M || st_mie;
+    wire        s_en    = priv == PRV_U || (priv == PRV_S && st_sie);
+    wire [13:0] m_set   = pending & ~mideleg & {14{m_en}};
+    wire [13:0] s_set   = pending &  mideleg & {14{s_en}};
+    wire [13:0] irqs    = m_set != 14'd0 ? m_set : s_set;
+    assign irq_pending = irqs != 14'd0;
+    assign wfi_wake    = pending != 14'd0;
+    always @(*) begin
+        // priority MEI > MSI > MTI > SEI > SSI > STI > LCOFI
+        if      (irqs[11]) irq_code = 4'd11;
+        else if (irqs[3])  irq_code = 4'd3;
+        else if (irqs[7])  irq_code = 4'd7;
+        else if (irqs[9])  irq_code = 4'd9;
+        else if (irqs[1])  irq_code = 4'd1;
+        else if (irqs[5])  irq_code = 4'd5;
+        else               irq_code = 4'd13;
+    end
+
+    // ------------------------------------------------------------------ traps
+    // The trap target is on the path from the X datapath to the fetch address,
+    // so each candidate is prepared from early signals: the interrupt target
+    // from registered state only (irq_code, with the vectoring adder), the
+    // exception targets need no adder, and the access fault (known last, at
+    // the end of the address adder) only selects between two of them.
+    wire        irq_to_s   = m_set == 14'd0;
+    wire [31:2] irq_base   = irq_to_s ? stvec[31:2] : mtvec[31:2];
+    wire        irq_vect   = irq_to_s ? stvec[0] : mtvec[0];
+    wire [31:2] irq_vec    = irq_base + (irq_vect ? {26'd0, irq_code} : 30'd0);
+    wire        below_m    = priv != PRV_M;
+    wire        exc_to_s   = below_m && medeleg[exc_code];
+    wire        fault_to_s = below_m && medeleg[fault_code];
+    wire [31:2] exc_vec    = exc_to_s ? stvec[31:2] : mtvec[31:2];
+    wire [31:2] fault_vec  = fault_to_s ? stvec[31:2] : mtvec[31:2];
+    assign trap_vector = {trap_irq ? irq_vec : (exc_fault ? fault_vec : exc_vec), 2'b00};
+
+    wire        trap_to_s  = trap_irq ? irq_to_s : (exc_fault ? fault_to_s : exc_to_s);
+    wire [3:0]  trap_code  = trap_irq ? irq_code : (exc_fault ? fault_code : exc_code);
+    wire [31:0] trap_cause = {trap_irq, 27'd0, trap_code};
+    assign mepc_out = {mepc, 2'b00};
+    assign sepc_out = {sepc, 2'b00};
+
+    // ---------------------------------------------------------- register update
+    always @(posedge clk) begin
+        if (rst) begin
+            priv       <= PRV_M;
+            st_sie     <= 1'b0; st_mie  <= 1'b0; st_spie <= 1'b0; st_mpie <= 1'b0;
+            st_spp     <= 1'b0; st_mpp  <= PRV_U; st_mprv <= 1'b0;
+            st_tvm     <= 1'b0; st_tw   <= 1'b0; st_tsr  <= 1'b0;
+            medeleg    <= 16'd0;
+            mideleg    <= 14'd0;
+            mie        <= 14'd0;
+            ssip       <= 1'b0; stip <= 1'b0; seip <= 1'b0; lcofip <= 1'b0;
+            mtvec      <= 32'd0; stvec <= 32'd0;
+            mscratch   <= 32'd0; sscratch <= 32'd0;
+            mcause     <= 32'd0; scause <= 32'd0; mtval <= 32'd0; stval <= 32'd0;
+            mepc       <= 30'd0; sepc <= 30'd0;
+            mcounteren <= 32'd0; scounteren <= 32'd0;
+            inhibit_cy <= 1'b0; inhibit_ir <= 1'b0;
+        end else if (trap_take) begin
+            if (trap_to_s) begin
+                scause  <= trap_cause;
+                sepc    <= trap_pc;
+                stval   <= trap_tval;
+                st_spp  <= priv[0];
+                st_spie <= st_sie;
+                st_sie  <= 1'b0;
+                priv    <= PRV_S;
+            end else begin
+                mcause  <= trap_cause;
+                mepc    <= trap_pc;
+                mtval   <= trap_tval;
+                st_mpp  <= priv;
+                st_mpie <= st_mie;
+                st_mie  <= 1'b0;
+                priv    <= PRV_M;
+            end
+        end else if (mret_commit) begin
+            priv    <= st_mpp;
+            st_mie  <= st_mpie;
+            st_mpie <= 1'b1;
+            st_mpp  <= PRV_U;
+            if (st_mpp != PRV_M)
+                st_mprv <= 1'b0;
+        end else if (sret_commit) begin
+            priv    <= {1'b0, st_spp};
+            st_sie  <= st_spie;
+            st_spie <= 1'b1;
+            st_spp  <= 1'b0;
+            st_mprv <= 1'b0;
+        end else if (we) begin
+            case (csr_addr)
+                12'h300: begin
+                    st_sie <= w[1]; st_mie <= w[3]; st_spie <= w[5]; st_mpie <= w[7];
+                    st_spp <= w[8]; st_mprv <= w[17];
+                    st_tvm <= w[20]; st_tw <= w[21]; st_tsr <= w[22];
+                    if (!keep_mpp)
+                        st_mpp <= w[12:11];
+                end
+                12'h100: begin st_sie <= w[1]; st_spie <= w[5]; st_spp <= w[8]; end
+                12'h302: medeleg <= w[15:0] & 16'hB3FF;
+                12'h303: mideleg <= w[13:0] & 14'h2222;
+                12'h304: mie <= w[13:0] & 14'h2AAA;
+                12'h104: mie <= (mie & ~mideleg) | (w[13:0] & mideleg);
+                12'h344: begin ssip <= w[1]; stip <= w[5]; seip <= w[9]; lcofip <= w[13]; end
+                12'h144: begin
+                    if (mideleg[1])  ssip   <= w[1];
+                    if (mideleg[13]) lcofip <= w[13];
+                end
+                12'h305: mtvec <= {w[31:2], 1'b0, w[0]};
+                12'h105: stvec <= {w[31:2], 1'b0, w[0]};
+                12'h306: mcounteren <= w;
+                12'h106: scounteren <= w;
+                12'h320: begin inhibit_cy <= w[0]; inhibit_ir <= w[2]; end
+                12'h340: mscratch <= w;
+                12'h140: sscratch <= w;
+                12'h341: mepc <= w[31:2];
+                12'h141: sepc <= w[31:2];
+                12'h342: mcause <= w;
+                12'h142: scause <= w;
+                12'h343: mtval <= w;
+                12'h143: stval <= w;
+                default: ;
+            endcase
+        end
+    end
+
+    // Counters: a CSR write replaces one half and suppresses that edge's increment.
+    always @(posedge clk) begin
+        if (rst)
+            mcycle <= 64'd0;
+        else if (we && csr_addr == 12'hB00)
+            mcycle[31:0] <= w;
+        else if (we && csr_addr == 12'hB80)
+            mcycle[63:32] <= w;
+        else if (!inhibit_cy)
+            mcycle <= mcycle + 64'd1;
+
+        if (rst)
+            minstret <= 64'd0;
+        else if (we && csr_addr == 12'hB02)
+            minstret[31:0] <= w;
+        else if (we && csr_addr == 12'hB82)
+            minstret[63:32] <= w;
+        else if (retire && !inhibit_ir)
+            minstret <= minstret + 64'd1;
+    end
+endmodule

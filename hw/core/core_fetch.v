@@ -1,0 +1,72 @@
+// core_fetch: the F and D stages (docs/timing.md).
+//   F: the fetch address goes to the bus in the last cycle an instruction sits
+//      in D (or in the cycle X redirects, or in cycle 0 after reset).
+//   D: the instruction word arrives from the bus (and is held while X is busy);
+//      its rs1/rs2 fields address the register file; static BTFN prediction:
+//      jal and backward branches fetch their target instead of pc+4.
+// The memories read every cycle, so a fetch is just the address on the bus
+// (no request strobe: devices only see data accesses). A fetch outside fw/ram
+// marks the instruction with a fault flag; it raises the access fault when it
+// reaches X.
+module core_fetch (
+    input  wire        clk,
+    input  wire        rst,
+    input  wire [31:0] boot_addr,
+
+    // from X
+    input  wire        x_free,       // X is empty or finishes this cycle
+    input  wire        redirect,     // X redirects the fetch this cycle
+    input  wire [31:0] redirect_pc,
+
+    // bus (shared with the LSU; never both in one cycle)
+    output wire [31:2] fetch_addr,   // word address
+    input  wire [31:0] bus_rdata,
+
+    // D stage outputs
+    output reg         d_valid,
+    output reg  [31:0] d_pc,
+    output wire [31:0] d_insn,
+    output reg         d_fault,
+    output wire        d_pred_taken
+);
+    reg        boot;      // cycle 0: fetch boot_addr
+    reg        d_fresh;   // the D word is on bus_rdata this cycle
+    reg [31:0] d_insn_q;  // the D word, held while D waits
+
+    assign d_insn = d_fault ? 32'd0 : (d_fresh ? bus_rdata : d_insn_q);
+
+    // BTFN prediction: jal always, conditional branches when the offset is negative.
+    wire        is_jal    = d_insn[6:0] == 7'b1101111;
+    wire        is_branch = d_insn[6:0] == 7'b1100011;
+    assign d_pred_taken = d_valid && (is_jal || (is_branch && d_insn[31]));
+    wire [31:0] imm_j = {{12{d_insn[31]}}, d_insn[19:12], d_insn[20], d_insn[30:21], 1'b0};
+    wire [31:0] imm_b = {{20{d_insn[31]}}, d_insn[7], d_insn[30:25], d_insn[11:8], 1'b0};
+    wire [31:0] pred_target = d_pc + (is_jal ? imm_j : imm_b);
+
+    wire fetch_now = boot || redirect || (d_valid && x_free);
+    wire [31:0] next_pc = boot         ? boot_addr   :
+                          redirect     ? redirect_pc :
+                          d_pred_taken ? pred_target : d_pc + 32'd4;
+    assign fetch_addr = next_pc[31:2];
+
+    wire exec_ok;
+    core_pma #(.EXEC(1)) u_pma (.addr(next_pc), .ok(exec_ok));
+
+    always @(posedge clk) begin
+        if (rst) begin
+            boot    <= 1'b1;
+            d_valid <= 1'b0;
+            d_fresh <= 1'b0;
+            d_fault <= 1'b0;
+        end else begin
+            boot    <= 1'b0;
+            d_fresh <= fetch_now;
+            if (fetch_now) begin
+                d_valid <= 1'b1;
+                d_pc    <= next_pc;
+                d_fault <= !exec_ok;
+            end
+        end
+        d_insn_q <= d_insn;
+    end
+endmodule

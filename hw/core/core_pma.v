@@ -1,0 +1,29 @@
+// core_pma: physical memory attributes of the SoC memory map
+// (docs/memory-map.md). EXEC = 1: may the address be fetched from (fw, ram)?
+// EXEC = 0: may it be loaded/stored (any region)?
+module core_pma #(
+    parameter        EXEC       = 1,
+    parameter [31:0] FW_BASE    = 32'h0000_0000,
+    parameter [31:0] FW_SIZE    = 32'h0000_2000,
+    parameter [31:0] CLINT_BASE = 32'h0200_0000,
+    parameter [31:0] CLINT_SIZE = 32'h0001_0000,
+    parameter [31:0] UART_BASE  = 32'h1000_0000,
+    parameter [31:0] UART_SIZE  = 32'h0000_0100,
+    parameter [31:0] GPIO_BASE  = 32'h1000_1000,
+    parameter [31:0] GPIO_SIZE  = 32'h0000_0100,
+    parameter [31:0] RAM_BASE   = 32'h8000_0000,
+    parameter [31:0] RAM_SIZE   = 32'h0002_0000
+) (
+    input  wire [31:0] addr,
+    output wire        ok
+);
+    // Sizes are powers of two and bases are size-aligned: compare the upper bits.
+    wire in_fw    = (addr & ~(FW_SIZE - 1))    == FW_BASE;
+    wire in_ram   = (addr & ~(RAM_SIZE - 1))   == RAM_BASE;
+    wire in_clint = (addr & ~(CLINT_SIZE - 1)) == CLINT_BASE;
+    wire in_uart  = (addr & ~(UART_SIZE - 1))  == UART_BASE;
+    wire in_gpio  = (addr & ~(GPIO_SIZE - 1))  == GPIO_BASE;
+
+    wire mem = in_fw || in_ram;
+    assign ok = EXEC ? mem : (mem || in_clint || in_uart || in_gpio);
+endmodule

@@ -1,0 +1,308 @@
+// hpm_core: RV32IM + Zicsr + Zifencei, M/S/U, three stages F/D/X with the
+// exact timing of docs/timing.md. One von Neumann bus (fetch and data),
+// synchronous memories with one cycle of read latency, zero wait states. The
+// memories read the bus address every cycle (that is the fetch); bus_req
+// marks data accesses, the only ones devices act on.
+//
+// Outputs besides the bus: a trace record of every instruction that reaches X
+// (valid in its last X cycle), an event bus for the HPM unit and a CSR hook
+// through which an external unit can claim CSR addresses (core_csr).
+module hpm_core (
+    input  wire        clk,
+    input  wire        rst,
+    input  wire [31:0] boot_addr,
+
+    // memory bus: address in cycle t, read data in cycle t+1
+    output wire        bus_req,      // data access (load/store) this cycle
+    output wire        bus_we,
+    output wire [3:0]  bus_be,
+    output wire [31:2] bus_addr,     // word address (bytes by bus_be)
+    output wire [31:0] bus_wdata,
+    input  wire [31:0] bus_rdata,
+
+    // CLINT
+    input  wire        mtip,
+    input  wire        msip,
+    input  wire [63:0] mtime,
+
+    // trace port: one record per instruction reaching X, in its last X cycle
+    output wire        trace_valid,
+    output wire [31:0] trace_pc,
+    output wire [31:0] trace_insn,
+    output wire [1:0]  trace_priv,
+    output wire        trace_trap,
+    output wire [31:0] trace_cause,
+    output wire [31:0] trace_tval,
+    output wire        trace_rd_we,
+    output wire [4:0]  trace_rd,
+    output wire [31:0] trace_rd_val,
+    output wire        trace_csr_we,
+    output wire [11:0] trace_csr_addr,
+    output wire [31:0] trace_csr_val,
+    output wire        trace_mem_we,
+    output wire [31:0] trace_mem_addr,
+    output wire [31:0] trace_mem_wdata,
+    output wire [3:0]  trace_mem_be,
+
+    // event bus (docs/architecture-core.md) and the current privilege mode
+    output wire [17:0] events,
+    output wire [1:0]  priv,
+
+    // CSR hook (see core_csr)
+    output wire [11:0] ext_csr_addr,
+    output wire [31:0] ext_csr_wdata,
+    output wire        ext_csr_we,
+    input  wire        ext_csr_hit,
+    input  wire [31:0] ext_csr_rdata,
+    input  wire [31:0] ext_csr_wval
+);
+    // ------------------------------------------------------------ F / D
+    wire        x_free, redirect;
+    wire [31:0] redirect_pc;
+    wire [31:2] fetch_addr;
+    wire        d_valid, d_fault, d_pred_taken;
+    wire [31:0] d_pc, d_insn;
+
+    core_fetch u_fetch (
+        .clk(clk), .rst(rst), .boot_addr(boot_addr),
+        .x_free(x_free), .redirect(redirect), .redirect_pc(redirect_pc),
+        .fetch_addr(fetch_addr), .bus_rdata(bus_rdata),
+        .d_valid(d_valid), .d_pc(d_pc), .d_insn(d_insn), .d_fault(d_fault),
+        .d_pred_taken(d_pred_taken)
+    );
+
+    // register file: read in D (every cycle), data in X; write at the end of X
+    wire        rf_we;
+    wire [31:0] rf_wdata;
+    wire [31:0] rf_rdata1, rf_rdata2;
+    wire [4:0]  rd;
+
+    core_regfile u_regfile (
+        .clk(clk), .raddr1(d_insn[19:15]), .raddr2(d_insn[24:20]),
+        .rdata1(rf_rdata1), .rdata2(rf_rdata2),
+        .we(rf_we), .waddr(rd), .wdata(rf_wdata)
+    );
+
+    // bypass for the register written at the edge that ends the read cycle
+    reg        byp1, byp2;
+    reg [31:0] byp_val;
+    always @(posedge clk) begin
+        byp1    <= rf_we && rd == d_insn[19:15];
+        byp2    <= rf_we && rd == d_insn[24:20];
+        byp_val <= rf_wdata;
+    end
+
+    // ------------------------------------------------------------ X
+    reg        x_valid;
+    reg        x_first;      // first X cycle of the instruction (X entry)
+    reg [5:0]  x_cnt;        // X cycles spent so far
+    reg [31:0] x_pc, x_insn;
+    reg        x_fault;      // fetch access fault
+    reg        x_pred;       // predicted taken in D
+
+    wire [31:0] rs1 = byp1 ? byp_val : rf_rdata1;
+    wire [31:0] rs2 = byp2 ? byp_val : rf_rdata2;
+    wire [2:0]  funct3 = x_insn[14:12];
+    assign rd = x_insn[11:7];
+
+    wire dec_illegal, is_lui, is_auipc, is_jal, is_jalr, is_branch, is_load, is_store;
+    wire is_op_imm, is_op, is_mul, is_div, is_csr, is_fence, is_fencei;
+    wire is_ecall, is_ebreak, is_mret, is_sret, is_wfi, is_sfence, writes_rd;
+    wire [31:0] imm;
+
+    core_decode u_decode (
+        .clk(clk), .load(x_free), .insn(d_insn), .illegal(dec_illegal),
+        .is_lui(is_lui), .is_auipc(is_auipc), .is_jal(is_jal), .is_jalr(is_jalr),
+        .is_branch(is_branch), .is_load(is_load), .is_store(is_store),
+        .is_op_imm(is_op_imm), .is_op(is_op), .is_mul(is_mul), .is_div(is_div),
+        .is_csr(is_csr), .is_fence(is_fence), .is_fencei(is_fencei),
+        .is_ecall(is_ecall), .is_ebreak(is_ebreak), .is_mret(is_mret),
+        .is_sret(is_sret), .is_wfi(is_wfi), .is_sfence(is_sfence),
+        .writes_rd(writes_rd), .imm(imm)
+    );
+
+    // ALU: also the address adder for loads/stores and jalr
+    wire [31:0] alu_a = is_lui ? 32'd0 : (is_auipc ? x_pc : rs1);
+    wire [31:0] alu_b = (is_op || is_branch) ? rs2 : imm;
+    wire [31:0] alu_result, alu_sum;
+    wire        br_cond;
+    core_alu u_alu (
+        .a(alu_a), .b(alu_b), .funct3(funct3),
+        .alt(x_insn[30] && (is_op || (is_op_imm && funct3 == 3'b101))),
+        .force_add(!(is_op || is_op_imm || is_branch)), .cmp(is_branch),
+        .result(alu_result), .sum_out(alu_sum), .taken(br_cond)
+    );
+
+    wire [31:0] pc4         = x_pc + 32'd4;
+    wire [31:0] pc_imm      = x_pc + imm;              // jal and branch target
+    wire [31:0] jalr_target = {alu_sum[31:1], 1'b0};
+    wire        br_taken    = is_branch && br_cond;
+    wire        jump_misaligned = (is_jal && pc_imm[1]) || (br_taken && pc_imm[1]) ||
+                                  (is_jalr && jalr_target[1]);
+    wire [31:0] jump_target = is_jalr ? jalr_target : pc_imm;
+
+    // LSU
+    wire        lsu_misaligned, lsu_fault, lsu_req, lsu_we;
+    wire [3:0]  lsu_be;
+    wire [31:0] lsu_wdata, load_data, st_addr, st_wdata;
+    wire [3:0]  st_be;
+    wire        trap;
+    core_lsu u_lsu (
+        .clk(clk), .first(x_first), .is_load(is_load), .is_store(is_store),
+        .funct3(funct3), .addr(alu_sum), .store_val(rs2), .go(x_valid && !trap),
+        .misaligned(lsu_misaligned), .fault(lsu_fault),
+        .bus_req(lsu_req), .bus_we(lsu_we), .bus_be(lsu_be), .bus_wdata(lsu_wdata),
+        .bus_rdata(bus_rdata), .load_data(load_data),
+        .st_addr(st_addr), .st_wdata(st_wdata), .st_be(st_be)
+    );
+
+    // mul/div
+    wire [31:0] md_result;
+    core_muldiv u_muldiv (
+        .clk(clk), .is_mul(is_mul), .is_div(is_div), .step(x_cnt), .funct(funct3[1:0]),
+        .a(rs1), .b(rs2), .result(md_result)
+    );
+
+    // CSRs, privilege, traps
+    wire        csr_illegal, sys_illegal, csr_write, irq_pending, wfi_wake;
+    wire [31:0] csr_rdata, csr_wval, trap_vector, mepc, sepc;
+    wire [3:0]  irq_code;
+    wire        retire;
+    reg  [3:0]  exc_code;
+    reg  [31:0] exc_tval;
+
+    // Exceptions: the load/store access fault needs the whole address (the end
+    // of the adder's carry chain); every other one is known earlier, so the
+    // fault is kept apart and decided last (see core_csr, trap_vector).
+    wire irq_take  = x_valid && x_first && irq_pending;
+    wire illegal   = dec_illegal || (is_csr && csr_illegal) || sys_illegal;
+    wire exc_other = x_fault || illegal || is_ecall || is_ebreak || jump_misaligned ||
+                     lsu_misaligned;
+    wire exc       = x_valid && x_first && !irq_take && (exc_other || lsu_fault);
+    wire [3:0] fault_code = is_store ? 4'd7 : 4'd5;
+    assign trap = irq_take || exc;
+
+    always @(*) begin
+        // synchronous exception priority (privileged spec, table 3.7); the
+        // access fault comes last and is selected by !exc_other
+        if (x_fault)             begin exc_code = 4'd1;  exc_tval = x_pc;       end
+        else if (illegal)        begin exc_code = 4'd2;  exc_tval = x_insn;     end
+        else if (is_ecall)       begin exc_code = {2'b10, priv}; exc_tval = 32'd0; end
+        else if (is_ebreak)      begin exc_code = 4'd3;  exc_tval = x_pc;       end
+        else if (jump_misaligned) begin exc_code = 4'd0; exc_tval = jump_target; end
+        else                     begin exc_code = is_store ? 4'd6 : 4'd4; exc_tval = alu_sum; end
+    end
+
+    wire csr_commit = x_valid && is_csr && !trap;
+    core_csr u_csr (
+        .clk(clk), .rst(rst),
+        .csr_op(x_valid && is_csr), .csr_addr(x_insn[31:20]), .csr_funct(funct3[1:0]),
+        .csr_src(funct3[2] ? {27'd0, x_insn[19:15]} : rs1),
+        .csr_src_nz(x_insn[19:15] != 5'd0), .csr_commit(csr_commit),
+        .csr_rdata(csr_rdata), .csr_illegal(csr_illegal), .csr_write(csr_write),
+        .csr_wval(csr_wval),
+        .is_mret(is_mret), .is_sret(is_sret), .is_wfi(is_wfi), .is_sfence(is_sfence),
+        .sys_illegal(sys_illegal),
+        .mret_commit(x_valid && is_mret && !trap), .sret_commit(x_valid && is_sret && !trap),
+        .trap_take(trap), .trap_irq(irq_take), .exc_code(exc_code),
+        .exc_fault(!exc_other), .fault_code(fault_code),
+        .trap_tval(irq_take ? 32'd0 : exc_tval), .trap_pc(x_pc[31:2]),
+        .trap_vector(trap_vector), .mepc_out(mepc), .sepc_out(sepc),
+        .mtip(mtip), .msip(msip), .irq_pending(irq_pending), .irq_code(irq_code),
+        .wfi_wake(wfi_wake), .retire(retire), .mtime(mtime), .priv(priv),
+        .ext_addr(ext_csr_addr), .ext_wdata(ext_csr_wdata), .ext_we(ext_csr_we),
+        .ext_hit(ext_csr_hit), .ext_rdata(ext_csr_rdata), .ext_wval(ext_csr_wval)
+    );
+
+    // completion of the instruction in X
+    wire x_done = x_valid && (trap ||
+                  ((is_load || is_store) ? x_cnt == 6'd1 :
+                   is_mul ? x_cnt == 6'd3 :
+                   is_div ? x_cnt == 6'd33 :
+                   is_wfi ? wfi_wake : 1'b1));
+    assign x_free = !x_valid || x_done;
+    assign retire = x_done && !trap;
+
+    wire mispredict = is_branch && (br_taken != x_pred);
+    assign redirect = x_done && (trap || is_jalr || mispredict || is_fencei || is_mret || is_sret);
+    assign redirect_pc = trap       ? trap_vector :
+                         is_mret    ? mepc :
+                         is_sret    ? sepc :
+                         is_jalr    ? jalr_target :
+                         br_taken   ? pc_imm : pc4;
+
+    // write-back
+    assign rf_we    = retire && writes_rd && rd != 5'd0;
+    assign rf_wdata = is_load ? load_data :
+                      (is_mul || is_div) ? md_result :
+                      is_csr ? csr_rdata :
+                      (is_jal || is_jalr) ? pc4 : alu_result;
+
+    always @(posedge clk) begin
+        if (rst) begin
+            x_valid <= 1'b0;
+            x_first <= 1'b1;
+            x_cnt   <= 6'd0;
+        end else begin
+            x_first <= x_free;
+            x_cnt   <= x_free ? 6'd0 : x_cnt + 6'd1;
+            if (x_free) begin
+                x_valid <= d_valid && !redirect;
+                x_pc    <= d_pc;
+                x_insn  <= d_insn;
+                x_fault <= d_fault;
+                x_pred  <= d_pred_taken;
+            end
+        end
+    end
+
+    // ------------------------------------------------------------ bus
+    assign bus_req   = lsu_req;
+    assign bus_we    = lsu_req && lsu_we;
+    assign bus_be    = lsu_be;
+    assign bus_addr  = lsu_req ? alu_sum[31:2] : fetch_addr;
+    assign bus_wdata = lsu_wdata;
+
+    // ------------------------------------------------------------ trace
+    wire store_done = retire && is_store;
+    assign trace_valid     = x_done;
+    assign trace_pc        = x_pc;
+    assign trace_insn      = x_insn;
+    assign trace_priv      = priv;
+    assign trace_trap      = trap;
+    assign trace_cause     = {irq_take, 27'd0,
+                              irq_take ? irq_code : (exc_other ? exc_code : fault_code)};
+    assign trace_tval      = irq_take ? 32'd0 : exc_tval;
+    assign trace_rd_we     = rf_we;
+    assign trace_rd        = rd;
+    assign trace_rd_val    = rf_wdata;
+    assign trace_csr_we    = csr_commit && csr_write;
+    assign trace_csr_addr  = x_insn[31:20];
+    assign trace_csr_val   = csr_wval;
+    assign trace_mem_we    = store_done;
+    assign trace_mem_addr  = st_addr;
+    assign trace_mem_wdata = st_wdata;
+    assign trace_mem_be    = st_be;
+
+    // ------------------------------------------------------------ events
+    assign events = {
+        x_valid && is_wfi && !x_done,                                   // 17 wfi wait cycle
+        redirect,                                                       // 16 flush
+        retire && (is_fence || is_fencei || is_sfence),                 // 15 fence
+        retire && is_csr,                                               // 14 csr
+        irq_take,                                                       // 13 interrupt
+        exc,                                                            // 12 exception
+        !x_valid,                                                       // 11 X empty
+        x_valid && (is_load || is_store) && !x_done,                    // 10 mem stall
+        x_valid && (is_mul || is_div) && !x_done,                       //  9 muldiv stall
+        retire && is_div,                                               //  8 div
+        retire && is_mul,                                               //  7 mul
+        retire && (is_jal || is_jalr),                                  //  6 jump
+        retire && mispredict,                                           //  5 branch miss
+        retire && br_taken,                                             //  4 branch taken
+        retire && is_branch,                                            //  3 branch
+        store_done,                                                     //  2 store
+        retire && is_load,                                              //  1 load
+        retire                                                          //  0 retired
+    };
+endmodule

@@ -1,0 +1,117 @@
+// hpm_soc: the hpm-overlay SoC (docs/memory-map.md): hpm_core on one bus with
+// the firmware EBR (fw), the SPRAM work RAM (ram), CLINT, UART and GPIO.
+// Every target answers a read in the cycle after the request (zero wait
+// states); the read data is selected by the region registered with the request.
+// The core's trace port is routed out for the simulated board.
+module hpm_soc #(
+    parameter UART_DIV = 8,
+    parameter FW_HEX   = ""
+) (
+    input  wire        clk,
+    input  wire        rst,          // synchronous, active high
+    input  wire [31:0] boot_addr,
+    input  wire        uart_rx,
+    output wire        uart_tx,
+    output wire [4:0]  leds,
+    input  wire [2:0]  buttons,
+
+    output wire        trace_valid,
+    output wire [31:0] trace_pc,
+    output wire [31:0] trace_insn,
+    output wire [1:0]  trace_priv,
+    output wire        trace_trap,
+    output wire [31:0] trace_cause,
+    output wire [31:0] trace_tval,
+    output wire        trace_rd_we,
+    output wire [4:0]  trace_rd,
+    output wire [31:0] trace_rd_val,
+    output wire        trace_csr_we,
+    output wire [11:0] trace_csr_addr,
+    output wire [31:0] trace_csr_val,
+    output wire        trace_mem_we,
+    output wire [31:0] trace_mem_addr,
+    output wire [31:0] trace_mem_wdata,
+    output wire [3:0]  trace_mem_be
+);
+    wire        bus_req, bus_we;
+    wire [3:0]  bus_be;
+    wire [31:2] bus_addr;
+    wire [31:0] bus_wdata;
+    reg  [31:0] bus_rdata;
+    wire        mtip, msip;
+    wire [63:0] mtime;
+
+    // The event bus and the CSR hook wait for the HPM unit (next issue).
+    /* verilator lint_off PINCONNECTEMPTY */
+    hpm_core u_core (
+        .clk(clk), .rst(rst), .boot_addr(boot_addr),
+        .bus_req(bus_req), .bus_we(bus_we), .bus_be(bus_be), .bus_addr(bus_addr),
+        .bus_wdata(bus_wdata), .bus_rdata(bus_rdata),
+        .mtip(mtip), .msip(msip), .mtime(mtime),
+        .trace_valid(trace_valid), .trace_pc(trace_pc), .trace_insn(trace_insn),
+        .trace_priv(trace_priv), .trace_trap(trace_trap), .trace_cause(trace_cause),
+        .trace_tval(trace_tval), .trace_rd_we(trace_rd_we), .trace_rd(trace_rd),
+        .trace_rd_val(trace_rd_val), .trace_csr_we(trace_csr_we),
+        .trace_csr_addr(trace_csr_addr), .trace_csr_val(trace_csr_val),
+        .trace_mem_we(trace_mem_we), .trace_mem_addr(trace_mem_addr),
+        .trace_mem_wdata(trace_mem_wdata), .trace_mem_be(trace_mem_be),
+        .events(), .priv(),
+        .ext_csr_addr(), .ext_csr_wdata(), .ext_csr_we(),
+        .ext_csr_hit(1'b0), .ext_csr_rdata(32'd0), .ext_csr_wval(32'd0)
+    );
+    /* verilator lint_on PINCONNECTEMPTY */
+
+    // ---- address decode (the core only issues requests inside a region)
+    wire sel_fw    = bus_addr[31:13] == 19'h00000;
+    wire sel_clint = bus_addr[31:16] == 16'h0200;
+    wire sel_uart  = bus_addr[31:8]  == 24'h100000;
+    wire sel_gpio  = bus_addr[31:8]  == 24'h100010;
+    wire sel_ram   = bus_addr[31:17] == 15'h4000;
+    wire wr        = bus_req && bus_we;
+
+    localparam [2:0] R_FW = 3'd0, R_RAM = 3'd1, R_CLINT = 3'd2, R_UART = 3'd3, R_GPIO = 3'd4;
+    reg [2:0] rsel;
+    always @(posedge clk)
+        rsel <= sel_ram ? R_RAM : sel_clint ? R_CLINT : sel_uart ? R_UART :
+                sel_gpio ? R_GPIO : R_FW;
+
+    wire [31:0] fw_rdata, ram_rdata, clint_rdata, uart_rdata, gpio_rdata;
+
+    soc_fwram #(.WORDS(2048), .FW_HEX(FW_HEX)) u_fwram (
+        .clk(clk), .addr(bus_addr[12:2]), .we(wr && sel_fw), .be(bus_be),
+        .wdata(bus_wdata), .rdata(fw_rdata)
+    );
+
+    soc_spram u_ram (
+        .clk(clk), .addr(bus_addr[16:2]), .we(wr && sel_ram), .be(bus_be),
+        .wdata(bus_wdata), .rdata(ram_rdata)
+    );
+
+    soc_clint u_clint (
+        .clk(clk), .rst(rst), .sel(bus_req && sel_clint), .we(bus_we), .be(bus_be),
+        .addr(bus_addr[15:2]), .wdata(bus_wdata), .rdata(clint_rdata),
+        .mtip(mtip), .msip(msip), .mtime(mtime)
+    );
+
+    soc_uart #(.DIV(UART_DIV)) u_uart (
+        .clk(clk), .rst(rst), .sel(bus_req && sel_uart), .re(!bus_we), .we(bus_we),
+        .be0(bus_be[0]), .addr(bus_addr[7:2]), .wdata(bus_wdata[7:0]), .rdata(uart_rdata),
+        .rx(uart_rx), .tx(uart_tx)
+    );
+
+    soc_gpio u_gpio (
+        .clk(clk), .rst(rst), .sel(bus_req && sel_gpio), .we(bus_we), .be0(bus_be[0]),
+        .addr(bus_addr[7:2]), .wdata(bus_wdata[4:0]), .rdata(gpio_rdata),
+        .leds(leds), .buttons(buttons)
+    );
+
+    always @(*) begin
+        case (rsel)
+            R_RAM:   bus_rdata = ram_rdata;
+            R_CLINT: bus_rdata = clint_rdata;
+            R_UART:  bus_rdata = uart_rdata;
+            R_GPIO:  bus_rdata = gpio_rdata;
+            default: bus_rdata = fw_rdata;
+        endcase
+    end
+endmodule

@@ -1,0 +1,65 @@
+// soc_clint: msip, mtimecmp and mtime (docs/memory-map.md). mtime counts
+// clock cycles; a store to it replaces the written bytes and skips that
+// edge's increment. A store in cycle t takes effect in cycle t+1; reads
+// return the registered values of the cycle of the access.
+module soc_clint (
+    input  wire        clk,
+    input  wire        rst,
+    input  wire        sel,          // access to the CLINT region this cycle
+    input  wire        we,
+    input  wire [3:0]  be,
+    input  wire [15:2] addr,         // word offset in the region
+    input  wire [31:0] wdata,
+    output reg  [31:0] rdata,        // one cycle after the access
+    output wire        mtip,
+    output wire        msip,
+    output reg  [63:0] mtime
+);
+    reg        msip_q;
+    reg [63:0] mtimecmp;
+
+    wire [15:0] off = {addr, 2'b00};
+    wire wr_msip  = sel && we && off == 16'h0000;
+    wire wr_cmp   = sel && we && off == 16'h4000;
+    wire wr_cmph  = sel && we && off == 16'h4004;
+    wire wr_time  = sel && we && off == 16'hBFF8;
+    wire wr_timeh = sel && we && off == 16'hBFFC;
+
+    // byte-merge a store into a 32-bit register
+    function [31:0] merge(input [31:0] old, input [31:0] val, input [3:0] m);
+        merge = {m[3] ? val[31:24] : old[31:24], m[2] ? val[23:16] : old[23:16],
+                 m[1] ? val[15:8]  : old[15:8],  m[0] ? val[7:0]   : old[7:0]};
+    endfunction
+
+    always @(posedge clk) begin
+        if (rst) begin
+            msip_q   <= 1'b0;
+            mtimecmp <= 64'hFFFF_FFFF_FFFF_FFFF;
+            mtime    <= 64'd0;
+        end else begin
+            if (wr_msip && be[0])
+                msip_q <= wdata[0];
+            if (wr_cmp)
+                mtimecmp[31:0] <= merge(mtimecmp[31:0], wdata, be);
+            if (wr_cmph)
+                mtimecmp[63:32] <= merge(mtimecmp[63:32], wdata, be);
+            if (wr_time)
+                mtime[31:0] <= merge(mtime[31:0], wdata, be);
+            else if (wr_timeh)
+                mtime[63:32] <= merge(mtime[63:32], wdata, be);
+            else
+                mtime <= mtime + 64'd1;
+        end
+        case (off)
+            16'h0000: rdata <= {31'd0, msip_q};
+            16'h4000: rdata <= mtimecmp[31:0];
+            16'h4004: rdata <= mtimecmp[63:32];
+            16'hBFF8: rdata <= mtime[31:0];
+            16'hBFFC: rdata <= mtime[63:32];
+            default:  rdata <= 32'd0;
+        endcase
+    end
+
+    assign msip = msip_q;
+    assign mtip = mtime >= mtimecmp;
+endmodule

@@ -1,0 +1,29 @@
+// soc_gpio: five LEDs (read back) and three buttons (read-only, synchronised).
+module soc_gpio (
+    input  wire        clk,
+    input  wire        rst,
+    input  wire        sel,
+    input  wire        we,
+    input  wire        be0,          // byte 0 written
+    input  wire [7:2]  addr,         // word offset in the region
+    input  wire [4:0]  wdata,
+    output reg  [31:0] rdata,
+    output reg  [4:0]  leds,
+    input  wire [2:0]  buttons
+);
+    reg [2:0] btn_meta, btn_q;
+
+    always @(posedge clk) begin
+        btn_meta <= buttons;
+        btn_q    <= btn_meta;
+        if (rst)
+            leds <= 5'd0;
+        else if (sel && we && addr == 6'd0 && be0)
+            leds <= wdata;
+        case (addr)
+            6'd0:    rdata <= {27'd0, leds};
+            6'd1:    rdata <= {29'd0, btn_q};
+            default: rdata <= 32'd0;
+        endcase
+    end
+endmodule

@@ -1,0 +1,68 @@
+# fw.mk: firmware for the hpm-overlay core (fw/).
+#   make fw  -> build/fw/monitor.elf, build/fw/monitor.hex (EBR image) and the
+#               example RAM programs (build/fw/examples/*.elf).
+# Other fragments may use: FW_MONITOR_ELF, FW_MONITOR_HEX, FW_CC, FW_CFLAGS,
+# FW_LDFLAGS, FW_RAM_LD, FW_RT_OBJS (crt0 + lib, for RAM C programs).
+
+FW_BUILD   := $(BUILD)/fw
+FW_CC      := $(RV_PREFIX)gcc
+FW_OBJCOPY := $(RV_PREFIX)objcopy
+FW_OBJDUMP := $(RV_PREFIX)objdump
+FW_MARCH   := -march=rv32im_zicsr_zifencei -mabi=ilp32
+# Debian's gcc picks the rv64 multilib for rv32im_zicsr: link with -march=rv32im.
+FW_LIBGCC_DIR := $(shell $(FW_CC) -march=rv32im -mabi=ilp32 -print-file-name=libgcc.a 2>/dev/null | xargs dirname 2>/dev/null)
+FW_CFLAGS  := $(FW_MARCH) -mcmodel=medany -O2 -g -std=gnu11 -Wall -Wextra -Werror \
+              -ffreestanding -fno-common -fno-pic -ffunction-sections -fdata-sections \
+              -Ifw/include
+FW_ASFLAGS := $(FW_MARCH) -mcmodel=medany -g -Ifw/include
+FW_LDFLAGS := -march=rv32im -mabi=ilp32 -nostdlib -nostartfiles -static -Wl,--gc-sections \
+              -Wl,--no-warn-rwx-segments -L$(FW_LIBGCC_DIR)
+FW_LIBS    := -lgcc
+FW_RAM_LD  := fw/common/ram.ld
+FW_EBR_LD  := fw/common/fw.ld
+
+FW_LIB_SRCS := $(wildcard fw/lib/*.c)
+FW_LIB_OBJS := $(patsubst fw/%.c,$(FW_BUILD)/%.o,$(FW_LIB_SRCS))
+FW_CRT0     := $(FW_BUILD)/common/crt0.o
+FW_RT_OBJS  := $(FW_CRT0) $(FW_LIB_OBJS)
+FW_HDRS     := $(wildcard fw/include/*.h)
+
+FW_MONITOR_ELF := $(FW_BUILD)/monitor.elf
+FW_MONITOR_HEX := $(FW_BUILD)/monitor.hex
+FW_EXAMPLES    := $(patsubst fw/examples/%.c,$(FW_BUILD)/examples/%.elf,$(wildcard fw/examples/*.c))
+
+.PHONY: fw
+fw: $(FW_MONITOR_ELF) $(FW_MONITOR_HEX) $(FW_EXAMPLES)
+
+$(FW_BUILD)/common/%.o: fw/common/%.S
+	@mkdir -p $(dir $@)
+	$(FW_CC) $(FW_ASFLAGS) -c $< -o $@
+
+# the library implements memcpy/memset: keep gcc from calling them from inside
+$(FW_BUILD)/lib/%.o: fw/lib/%.c $(FW_HDRS)
+	@mkdir -p $(dir $@)
+	$(FW_CC) $(FW_CFLAGS) -fno-builtin -fno-tree-loop-distribute-patterns -c $< -o $@
+
+$(FW_BUILD)/monitor/%.o: fw/monitor/%.c $(FW_HDRS)
+	@mkdir -p $(dir $@)
+	$(FW_CC) $(FW_CFLAGS) -Os -c $< -o $@
+
+$(FW_BUILD)/examples/%.o: fw/examples/%.c $(FW_HDRS)
+	@mkdir -p $(dir $@)
+	$(FW_CC) $(FW_CFLAGS) -c $< -o $@
+
+FW_MONITOR_OBJS := $(patsubst fw/%.c,$(FW_BUILD)/%.o,$(wildcard fw/monitor/*.c))
+
+$(FW_MONITOR_ELF): $(FW_RT_OBJS) $(FW_MONITOR_OBJS) $(FW_EBR_LD)
+	$(FW_CC) $(FW_LDFLAGS) -T $(FW_EBR_LD) -o $@ $(FW_RT_OBJS) $(FW_MONITOR_OBJS) $(FW_LIBS)
+
+# 2048 little-endian 32-bit words, one per line, for $readmemh (whole EBR).
+$(FW_MONITOR_HEX): $(FW_MONITOR_ELF)
+	$(FW_OBJCOPY) -O binary --pad-to 0x2000 --gap-fill 0 $< $@.bin
+	od -An -v -t x4 -w4 $@.bin | tr -d ' ' > $@.tmp
+	@test $$(wc -l < $@.tmp) -eq 2048 || { echo "$@: image is not 8 KiB" >&2; rm -f $@.tmp; exit 1; }
+	mv $@.tmp $@
+
+$(FW_BUILD)/examples/%.elf: $(FW_BUILD)/examples/%.o $(FW_RT_OBJS) $(FW_RAM_LD)
+	$(FW_CC) $(FW_LDFLAGS) -T $(FW_RAM_LD) -o $@ $(FW_RT_OBJS) $< $(FW_LIBS)
+.PRECIOUS: $(FW_BUILD)/examples/%.o $(FW_BUILD)/monitor/%.o

@@ -1,0 +1,124 @@
+/* deleg.S: medeleg/mideleg read-back, exceptions delegated to S (scause,
+ * sepc, stval, sstatus.SPP), traps from M never delegated, undelegated
+ * exceptions from S/U go to M. */
+#include "test_macros.h"
+    RVTEST_CODE_BEGIN
+    TEST 1
+    li      t0, -1
+    csrw    medeleg, t0
+    csrr    a0, medeleg
+    SIG     a0
+    srli    a1, a0, 11
+    andi    a1, a1, 1
+    CHECK   a1, 0            /* ecall from M cannot be delegated */
+    csrw    mideleg, t0
+    csrr    a0, mideleg
+    SIG     a0
+    andi    a1, a0, MIP_MSIP | MIP_MTIP
+    CHECK   a1, 0            /* M-level interrupts cannot be delegated */
+    csrw    medeleg, zero
+    csrw    mideleg, zero
+    csrr    a0, medeleg
+    CHECK   a0, 0
+    /* delegate: illegal (2), misaligned load (4), ecall U (8), load fault (5) */
+    li      t0, (1 << 2) | (1 << 4) | (1 << 8) | (1 << 5)
+    csrw    medeleg, t0
+    /* from U: ecall -> S */
+    TEST 2
+    ENTER_MODE PRV_U
+    TRAP_CLEAR
+1:  ecall
+    mv      a1, s3
+    mv      a2, s8
+    mv      a3, s6
+    mv      a4, s5
+    ENTER_M_BRK
+    CHECK   a1, 1
+    CHECK   a2, 8
+    la      t0, 1b
+    CHECKR  a3, t0
+    CHECK   a4, 0
+    csrr    a0, scause
+    CHECK   a0, 8
+    csrr    a0, mcause
+    CHECK   a0, 3            /* the ebreak of ENTER_M_BRK went to M */
+    /* from U: illegal instruction -> S, stval = bits or 0 */
+    TEST 3
+    ENTER_MODE PRV_U
+    TRAP_CLEAR
+1:  .word   0xffffffff
+    mv      a1, s3
+    mv      a2, s8
+    mv      a3, s7
+    ENTER_M_BRK
+    CHECK   a1, 1
+    CHECK   a2, 2
+    SIG     a3
+    /* from S: misaligned load -> S (stval = address), SPP = S */
+    TEST 4
+    ENTER_MODE PRV_S
+    TRAP_CLEAR
+    la      a0, ddata + 1
+1:  lw      a5, 0(a0)
+    mv      a1, s3
+    mv      a2, s8
+    mv      a3, s7
+    mv      a4, s5
+    ENTER_M_BRK
+    CHECK   a1, 1
+    CHECK   a2, 4
+    la      t0, ddata + 1
+    CHECKR  a3, t0
+    CHECK   a4, 1
+    /* from S: load access fault -> S */
+    TEST 5
+    ENTER_MODE PRV_S
+    TRAP_CLEAR
+    li      a0, BAD_ADDR
+    lw      a5, 0(a0)
+    mv      a1, s3
+    mv      a2, s8
+    mv      a3, s7
+    ENTER_M_BRK
+    CHECK   a1, 1
+    CHECK   a2, 5
+    CHECK   a3, BAD_ADDR
+    /* from S: ecall (9, not delegated) -> M */
+    TEST 6
+    ENTER_MODE PRV_S
+    TRAP_CLEAR
+    ecall
+    mv      a1, s3
+    mv      a2, s8
+    ENTER_M_BRK
+    CHECK   a1, 3
+    CHECK   a2, 9
+    /* from U: store misaligned (6, not delegated) -> M */
+    TEST 7
+    ENTER_MODE PRV_U
+    TRAP_CLEAR
+    la      a0, ddata + 2
+    sw      a0, 0(a0)
+    mv      a1, s3
+    mv      a2, s8
+    ENTER_M_BRK
+    CHECK   a1, 3
+    CHECK   a2, 6
+    /* in M, delegated causes still trap to M */
+    TEST 8
+    TRAP_CLEAR
+    .word   0xffffffff
+    CHECK   s3, 3
+    CHECK   s8, 2
+    TRAP_CLEAR
+    la      a0, ddata + 1
+    lw      a5, 0(a0)
+    CHECK   s3, 3
+    CHECK   s8, 4
+    csrw    medeleg, zero
+    j       pass
+    RVTEST_CODE_END
+    .data
+    .balign 4
+ddata:  .word 0x01020304, 0x05060708
+    RVTEST_DATA 16

@@ -1,0 +1,281 @@
+#!/usr/bin/env bash
+# tests/run.sh: runs the hpm-overlay test suites and prints one line per
+# check, a summary per suite, and finally "N passed, M failed".
+# Exits non-zero if anything failed. Normally started by `make test`
+# (which builds everything first and sets the variables below).
+#
+#   tests/run.sh [--seeds N] [--first S] [--length L] [--jobs J] [SUITE...]
+#
+# Suites (default: all, in this order; or set TEST_SUITES):
+#   ref-unit  the reference model's unit tests (make test-ref), if present
+#   isa       directed tests: hpm-ref and hpm-sim --lockstep, both pass,
+#             identical signatures and UART output
+#   random    rvgen seeds S..S+N-1, L instructions each, hpm-sim --lockstep
+#   c         C programs: hpm-sim --lockstep, hpm-ref, same --stats line and
+#             UART output
+#   uart      hello.elf prints "hello, world" on both; the monitor's banner
+#             and its echo of stdin (no byte lost while it prints)
+#   neg       failing program exits 1, hanging program exits 2, lockstep
+#             against a fault-injected model exits 1
+#   hpm       (not in the default list until the HPM unit is implemented)
+#             directed HPM event tests, tests/hpm/*.S, run like isa
+#
+# Environment: BUILD (build), RV_CC, RV_ASFLAGS, RV_LDFLAGS (to assemble
+# random programs), RVGEN, FAULT_CHECK, REF_UNIT_CMD, TEST_JOBS.
+set -u
+cd "$(dirname "$0")/.."
+
+BUILD=${BUILD:-build}
+SIM=${HPM_SIM:-$BUILD/bin/hpm-sim}
+REF=${HPM_REF:-$BUILD/bin/hpm-ref}
+RVGEN=${RVGEN:-$BUILD/tests/rvgen}
+FAULT_CHECK=${FAULT_CHECK:-$BUILD/tests/fault_check}
+RV_CC=${RV_CC:-riscv64-unknown-elf-gcc}
+RV_ASFLAGS=${RV_ASFLAGS:--march=rv32im_zicsr_zifencei -mabi=ilp32 -mcmodel=medany}
+RV_LDFLAGS=${RV_LDFLAGS:--march=rv32im -mabi=ilp32 -nostdlib -nostartfiles -static -Wl,--no-warn-rwx-segments -T fw/common/ram.ld}
+JOBS=${TEST_JOBS:-$(nproc 2>/dev/null || echo 2)}
+OUT=$BUILD/tests/out
+MAXC=20000000            # cycle budget for every program that should halt
+
+SEEDS=200 FIRST=1 LENGTH=10000
+SUITES=()
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --seeds)  SEEDS=$2; shift 2 ;;
+        --first)  FIRST=$2; shift 2 ;;
+        --length) LENGTH=$2; shift 2 ;;
+        --jobs|-j) JOBS=$2; shift 2 ;;
+        --one-random) ONE_RANDOM=$2; shift 2 ;;
+        -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
+        -*) echo "run.sh: unknown option $1" >&2; exit 2 ;;
+        *) SUITES+=("$1"); shift ;;
+    esac
+done
+[ ${#SUITES[@]} -eq 0 ] && read -r -a SUITES <<< "${TEST_SUITES:-ref-unit isa random c uart neg}"
+
+# ---- one random program (run by xargs in parallel): prints one line ----
+if [ -n "${ONE_RANDOM:-}" ]; then
+    s=$ONE_RANDOM
+    d=$OUT/random
+    base=$d/seed$s
+    if ! "$RVGEN" --seed "$s" --length "$LENGTH" -o "$base.S" 2> "$base.log"; then
+        echo "FAIL random seed $s: rvgen failed: $(head -c 300 "$base.log")"; exit 0
+    fi
+    # shellcheck disable=SC2086
+    if ! $RV_CC $RV_LDFLAGS $RV_ASFLAGS -o "$base.elf" "$base.S" > "$base.log" 2>&1; then
+        echo "FAIL random seed $s: assembler: $(head -c 300 "$base.log")"; exit 0
+    fi
+    "$SIM" --lockstep --elf "$base.elf" --max-cycles $MAXC > "$base.log" 2>&1
+    rc=$?
+    if [ $rc -eq 0 ]; then
+        echo "PASS random seed $s"
+        rm -f "$base.S" "$base.elf" "$base.log"
+    else
+        echo "FAIL random seed $s: hpm-sim --lockstep exit $rc: $(grep -E '^lockstep: (divergence|rtl|ref)|out of cycles|FAIL|rror' "$base.log" | head -n 4 | tr '\n' '|' | head -c 800) [reproduce: $RVGEN --seed $s --length $LENGTH -o $base.S; files kept in $(dirname "$base")]"
+    fi
+    exit 0
+fi
+
+mkdir -p "$OUT"
+: > "$OUT/failures.txt"
+TOTAL_PASS=0 TOTAL_FAIL=0
+S_PASS=0 S_FAIL=0
+
+pass() { echo "PASS $*"; S_PASS=$((S_PASS + 1)); }
+fail() { echo "FAIL $*"; echo "FAIL $*" >> "$OUT/failures.txt"; S_FAIL=$((S_FAIL + 1)); }
+suite_begin() { echo "== suite $1"; S_PASS=0; S_FAIL=0; }
+suite_end() {
+    echo "== suite $1: $S_PASS passed, $S_FAIL failed"
+    TOTAL_PASS=$((TOTAL_PASS + S_PASS)); TOTAL_FAIL=$((TOTAL_FAIL + S_FAIL))
+    SUMMARY+=("$(printf '%-9s %5d passed, %d failed' "$1" $S_PASS $S_FAIL)")
+}
+SUMMARY=()
+need() {   # need FILE...: fail the check if a prerequisite is missing
+    local f
+    for f in "$@"; do
+        if [ ! -x "$f" ] && [ ! -f "$f" ]; then fail "$CHECK: missing $f (run make all test-build)"; return 1; fi
+    done
+}
+first_lines() { grep -v '^$' "$1" | head -n "${2:-4}" | tr '\n' '|' | head -c 800; }
+
+# ---- (a) reference model unit tests ----
+suite_ref_unit() {
+    suite_begin ref-unit
+    if [ -z "${REF_UNIT_CMD:-}" ]; then
+        echo "(no test-ref target: skipped)"
+    else
+        CHECK="ref-unit"
+        if $REF_UNIT_CMD > "$OUT/ref-unit.log" 2>&1; then pass "ref-unit ($REF_UNIT_CMD)"
+        else fail "ref-unit: '$REF_UNIT_CMD' failed: $(tail -n 5 "$OUT/ref-unit.log" | tr '\n' '|')"; fi
+    fi
+    suite_end ref-unit
+}
+
+# ---- (b) directed ISA tests ----
+suite_isa() {   # suite_isa [NAME]: directed tests in $BUILD/tests/NAME (isa)
+    local S=${1:-isa}
+    suite_begin $S
+    local elfs=("$BUILD"/tests/$S/*.elf) e name d rr rs
+    if [ ! -e "${elfs[0]}" ]; then CHECK=$S; fail "$S: no tests built in $BUILD/tests/$S"; suite_end $S; return; fi
+    d=$OUT/$S; mkdir -p "$d"
+    for e in "${elfs[@]}"; do
+        name=$(basename "$e" .elf); CHECK="$S $name"
+        need "$REF" "$SIM" || continue
+        "$REF" --elf "$e" --max-cycles $MAXC --signature "$d/$name.ref.sig" > "$d/$name.ref.out" 2> "$d/$name.ref.err"; rr=$?
+        "$SIM" --lockstep --elf "$e" --max-cycles $MAXC --signature "$d/$name.sim.sig" > "$d/$name.sim.out" 2> "$d/$name.sim.err"; rs=$?
+        if [ $rr -ne 0 ]; then
+            fail "$S $name: hpm-ref exit $rr: $(first_lines "$d/$name.ref.err")"
+        elif [ $rs -ne 0 ]; then
+            fail "$S $name: hpm-sim --lockstep exit $rs: $(grep -v '^$' "$d/$name.sim.err" | tail -n 12 | tr '\n' '|' | head -c 2000)"
+        elif ! cmp -s "$d/$name.ref.sig" "$d/$name.sim.sig"; then
+            fail "$S $name: signatures differ: $(diff "$d/$name.ref.sig" "$d/$name.sim.sig" | head -n 6 | tr '\n' ' ')"
+        elif ! cmp -s "$d/$name.ref.out" "$d/$name.sim.out"; then
+            fail "$S $name: UART output differs (ref: $(head -c 80 "$d/$name.ref.out" | od -c | head -2 | tr '\n' ' '))"
+        elif [ ! -s "$d/$name.ref.sig" ]; then
+            fail "$S $name: empty signature"
+        else
+            pass "$S $name ($(wc -l < "$d/$name.ref.sig") signature words)"
+        fi
+    done
+    suite_end $S
+}
+
+# ---- (c) random programs in lockstep ----
+suite_random() {
+    suite_begin random
+    CHECK=random
+    if need "$RVGEN" "$SIM"; then
+        mkdir -p "$OUT/random"
+        rm -f "$OUT"/random/seed*      # leftovers of earlier failures
+        local last=$((FIRST + SEEDS - 1)) line
+        echo "(seeds $FIRST..$last, $LENGTH instructions each, $JOBS in parallel)"
+        while IFS= read -r line; do
+            case "$line" in
+                PASS*) S_PASS=$((S_PASS + 1)) ;;
+                FAIL*) echo "$line"; echo "$line" >> "$OUT/failures.txt"; S_FAIL=$((S_FAIL + 1)) ;;
+                *) echo "$line" ;;
+            esac
+        done < <(seq "$FIRST" "$last" | xargs -P "$JOBS" -I{} env ONE_RANDOM_ENV=1 \
+                    BUILD="$BUILD" HPM_SIM="$SIM" RVGEN="$RVGEN" RV_CC="$RV_CC" \
+                    RV_ASFLAGS="$RV_ASFLAGS" RV_LDFLAGS="$RV_LDFLAGS" \
+                    "$0" --length "$LENGTH" --one-random {})
+        [ $((S_PASS + S_FAIL)) -eq "$SEEDS" ] || fail "random: only $((S_PASS + S_FAIL)) of $SEEDS seeds reported"
+    fi
+    suite_end random
+}
+
+# ---- (d) C programs: lockstep + stats equality ----
+suite_c() {
+    suite_begin c
+    local elfs=("$BUILD"/tests/c/*.elf) e name d rr rs sref ssim
+    if [ ! -e "${elfs[0]}" ]; then CHECK=c; fail "c: no programs built in $BUILD/tests/c"; suite_end c; return; fi
+    d=$OUT/c; mkdir -p "$d"
+    for e in "${elfs[@]}"; do
+        name=$(basename "$e" .elf); CHECK="c $name"
+        need "$REF" "$SIM" || continue
+        "$REF" --elf "$e" --max-cycles $MAXC --stats > "$d/$name.ref.out" 2> "$d/$name.ref.err"; rr=$?
+        "$SIM" --lockstep --elf "$e" --max-cycles $MAXC --stats > "$d/$name.sim.out" 2> "$d/$name.sim.err"; rs=$?
+        sref=$(grep '^hpm-stats:' "$d/$name.ref.err"); ssim=$(grep '^hpm-stats:' "$d/$name.sim.err")
+        if [ $rr -ne 0 ]; then fail "c $name: hpm-ref exit $rr: $(first_lines "$d/$name.ref.out") $(first_lines "$d/$name.ref.err")"
+        elif [ $rs -ne 0 ]; then fail "c $name: hpm-sim --lockstep exit $rs: $(grep -v '^$' "$d/$name.sim.err" | tail -n 12 | tr '\n' '|' | head -c 2000)"
+        elif [ -z "$sref" ] || [ "$sref" != "$ssim" ]; then fail "c $name: stats differ: ref '$sref' sim '$ssim'"
+        elif ! cmp -s "$d/$name.ref.out" "$d/$name.sim.out"; then fail "c $name: UART output differs"
+        elif ! grep -q "^$name " "$d/$name.ref.out"; then fail "c $name: no result line on the UART"
+        else pass "c $name: ${sref#hpm-stats: } | $(head -n1 "$d/$name.ref.out")"; fi
+    done
+    suite_end c
+}
+
+# ---- (e) UART ----
+suite_uart() {
+    suite_begin uart
+    local hello=$BUILD/fw/examples/hello.elf out rc r
+    for r in ref sim; do
+        CHECK="uart hello on hpm-$r"
+        need "$hello" || continue
+        if [ $r = ref ]; then need "$REF" || continue; out=$("$REF" --elf "$hello" --max-cycles $MAXC); rc=$?
+        else need "$SIM" || continue; out=$("$SIM" --lockstep --elf "$hello" --max-cycles $MAXC); rc=$?; fi
+        if [ $rc -eq 0 ] && [ "$out" = "hello, world" ]; then pass "uart hello on hpm-$r"
+        else fail "uart hello on hpm-$r: exit $rc, output '$(printf '%s' "$out" | head -c 100)'"; fi
+    done
+    CHECK="uart monitor banner"
+    if need "$SIM"; then
+        out=$(printf '' | timeout 60 "$SIM" --max-cycles 200000 2> "$OUT/monitor.err"); rc=$?
+        if printf '%s\n' "$out" | grep -qx 'hpm-overlay monitor 0.1 ready'; then pass "uart monitor banner (hpm-sim exit $rc)"
+        else fail "uart monitor banner: exit $rc, output '$(printf '%s' "$out" | head -c 100)' $(first_lines "$OUT/monitor.err")"; fi
+    fi
+    CHECK="uart monitor echo"
+    if need "$SIM"; then
+        local msg='echo 0123456789 abcdefghijklmnopqrstuvwxyz'
+        out=$(printf '%s' "$msg" | timeout 120 "$SIM" --max-cycles 3000000 2> "$OUT/monitor-echo.err"); rc=$?
+        if [ "$out" = "$(printf 'hpm-overlay monitor 0.1 ready\n%s' "$msg")" ]; then pass "uart monitor echoes ${#msg} bytes (hpm-sim exit $rc)"
+        else fail "uart monitor echo: exit $rc, output '$(printf '%s' "$out" | tail -c 120)'"; fi
+    fi
+    suite_end uart
+}
+
+# ---- (f) negative tests: the checks can fail ----
+suite_neg() {
+    suite_begin neg
+    local n=$BUILD/tests/neg rc r
+    for r in ref sim; do
+        local bin=$REF extra=""
+        [ $r = sim ] && bin=$SIM && extra=--lockstep
+        CHECK="neg fail.elf on hpm-$r"
+        if need "$bin" "$n/fail.elf"; then
+            "$bin" $extra --elf "$n/fail.elf" --max-cycles 100000 > /dev/null 2>&1; rc=$?
+            if [ $rc -eq 1 ]; then pass "neg fail.elf exits 1 on hpm-$r"; else fail "neg fail.elf on hpm-$r: exit $rc, want 1"; fi
+        fi
+        CHECK="neg hang.elf on hpm-$r"
+        if need "$bin" "$n/hang.elf"; then
+            "$bin" $extra --elf "$n/hang.elf" --max-cycles 10000 > /dev/null 2>&1; rc=$?
+            if [ $rc -eq 2 ]; then pass "neg hang.elf exits 2 on hpm-$r"; else fail "neg hang.elf on hpm-$r: exit $rc, want 2"; fi
+        fi
+        CHECK="neg divloop.elf on hpm-$r"
+        if need "$bin" "$n/divloop.elf"; then
+            "$bin" $extra --elf "$n/divloop.elf" --max-cycles $MAXC > /dev/null 2>&1; rc=$?
+            if [ $rc -eq 0 ]; then pass "neg divloop.elf (control) passes on hpm-$r"; else fail "neg divloop.elf on hpm-$r: exit $rc, want 0"; fi
+        fi
+    done
+    # lockstep against a model with an injected fault must diverge (exit 1).
+    # hpm-sim's own knob if it has one, else the same checker
+    # (hpm_lockstep_check) driven by a fault-free model standing in for the RTL.
+    local f
+    for f in 1 2; do
+        CHECK="neg lockstep fault $f"
+        if "$SIM" --help 2>&1 | grep -q -- '--ref-fault'; then
+            "$SIM" --lockstep --ref-fault "$f" --elf "$n/divloop.elf" --max-cycles $MAXC > "$OUT/fault$f.log" 2>&1; rc=$?
+            if [ $rc -eq 1 ]; then pass "neg hpm-sim --lockstep --ref-fault $f exits 1: $(grep -m1 -i diverg "$OUT/fault$f.log" | head -c 200)"
+            else fail "neg hpm-sim --lockstep --ref-fault $f: exit $rc, want 1"; fi
+        elif need "$FAULT_CHECK" "$n/divloop.elf"; then
+            "$FAULT_CHECK" "$n/divloop.elf" "$f" > "$OUT/fault$f.log" 2>&1; rc=$?
+            if [ $rc -eq 1 ]; then pass "neg lockstep checker vs fault-injected model ($f) exits 1 (hpm-sim has no --ref-fault: used fault_check)"
+            else fail "neg fault_check fault $f: exit $rc, want 1: $(first_lines "$OUT/fault$f.log")"; fi
+        fi
+    done
+    CHECK="neg lockstep fault 0 (control)"
+    if need "$FAULT_CHECK" "$n/divloop.elf"; then
+        "$FAULT_CHECK" "$n/divloop.elf" 0 > "$OUT/fault0.log" 2>&1; rc=$?
+        if [ $rc -eq 0 ]; then pass "neg lockstep checker without fault exits 0"; else fail "neg fault_check fault 0: exit $rc, want 0"; fi
+    fi
+    suite_end neg
+}
+
+for s in "${SUITES[@]}"; do
+    case "$s" in
+        ref-unit) suite_ref_unit ;;
+        isa) suite_isa isa ;;
+        hpm) suite_isa hpm ;;
+        random) suite_random ;;
+        c) suite_c ;;
+        uart) suite_uart ;;
+        neg) suite_neg ;;
+        *) echo "run.sh: unknown suite $s" >&2; TOTAL_FAIL=$((TOTAL_FAIL + 1)) ;;
+    esac
+done
+
+echo "== summary"
+for l in "${SUMMARY[@]}"; do echo "  $l"; done
+[ "$TOTAL_FAIL" -gt 0 ] && echo "failures listed in $OUT/failures.txt"
+echo "$TOTAL_PASS passed, $TOTAL_FAIL failed"
+[ "$TOTAL_FAIL" -eq 0 ]
