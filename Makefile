@@ -32,6 +32,7 @@ include mk/fw.mk
 include mk/hw.mk
 include mk/tests.mk
 include mk/bench.mk
+include mk/proto.mk
 
 bitstream prog:
 	@echo "make $@: the iCEBreaker board build is not implemented yet (issue 6)" >&2; exit 1

@@ -14,7 +14,7 @@ HW_SYNTH     := $(BUILD)/synth
 VERILATOR       ?= verilator
 HW_VERILATOR_FLAGS := --cc --exe -O3 --x-assign fast --x-initial fast --trace \
   --top-module hpm_soc -Mdir $(HW_VDIR) \
-  -CFLAGS "-O2 -I$(CURDIR)/$(REF_DIR)" -LDFLAGS "$(CURDIR)/$(REF_LIB)"
+  -CFLAGS "-O2 -I$(abspath $(REF_DIR))" -LDFLAGS "$(abspath $(REF_LIB))"
 
 .PHONY: sim lint synth
 
@@ -22,7 +22,7 @@ sim: $(BIN)/hpm-sim
 
 $(BIN)/hpm-sim: $(HW_CORE_SRCS) $(HW_SOC_SRCS) $(HW_SIM_SRCS) $(REF_LIB) $(REF_DIR)/hpmref.h
 	@mkdir -p $(@D) $(HW_VDIR)
-	$(VERILATOR) $(HW_VERILATOR_FLAGS) $(HW_CORE_SRCS) $(HW_SOC_SRCS) $(CURDIR)/$(HW_SIM_SRCS)
+	$(VERILATOR) $(HW_VERILATOR_FLAGS) $(HW_CORE_SRCS) $(HW_SOC_SRCS) $(abspath $(HW_SIM_SRCS))
 	$(MAKE) -s -C $(HW_VDIR) -f Vhpm_soc.mk -j2 OPT_FAST=-O2 OPT_SLOW=-O1 Vhpm_soc
 	cp $(HW_VDIR)/Vhpm_soc $@.tmp && mv -f $@.tmp $@
 
@@ -31,8 +31,9 @@ lint:
 	$(VERILATOR) --lint-only -Wall --top-module icebreaker_top \
 	  $(HW_BOARD_SRCS) $(HW_CORE_SRCS) $(HW_SOC_SRCS)
 
-# ---- synthesis (yosys + nextpnr-ice40)
-HW_FW_HEX := $(if $(FW_MONITOR_HEX),$(FW_MONITOR_HEX),)
+# ---- synthesis (yosys + nextpnr-ice40); the fw EBR is initialised from the
+# monitor image of fw.mk
+HW_FW_HEX := $(FW_MONITOR_HEX)
 
 synth: $(HW_SYNTH)/core.stat $(HW_SYNTH)/soc.log
 

@@ -1,20 +1,19 @@
 // core_alu: the integer ALU and the branch comparator, sharing one
-// adder/subtractor. op selects the RV32I funct3 operation (alt = the sub/sra
-// bit); force_add makes it a plain adder (addresses, lui/auipc, jalr);
-// cmp makes it compare a and b for a conditional branch (funct3 = condition).
+// adder/subtractor. funct3 selects the RV32I operation (alt = the sra bit);
+// force_add makes it a plain adder (addresses, lui/auipc, jalr); sub makes
+// the adder subtract (sub, slt, sltu, branches: funct3 = the condition). The
+// controls come registered from the decoder.
 module core_alu (
     input  wire [31:0] a,
     input  wire [31:0] b,
     input  wire [2:0]  funct3,
     input  wire        alt,
     input  wire        force_add,
-    input  wire        cmp,
+    input  wire        sub,
     output reg  [31:0] result,
     output wire [31:0] sum_out,     // the adder alone (addresses: short path)
     output wire        taken        // branch condition (valid when cmp)
 );
-    wire        sub = !force_add && (cmp || (funct3 == 3'b000 && alt) ||
-                                     funct3 == 3'b010 || funct3 == 3'b011);
     wire [32:0] sum = {1'b0, a} + {1'b0, sub ? ~b : b} + {32'd0, sub};
     assign      sum_out = sum[31:0];
     wire        eq  = a == b;

@@ -48,7 +48,8 @@ module core_csr #(
     input  wire [3:0]  fault_code,   //     with this code (5 or 7)
     input  wire [31:0] trap_tval,
     input  wire [31:2] trap_pc,
-    output wire [31:0] trap_vector,
+    output wire [31:0] trap_vector,  // target of an interrupt or an exception ...
+    output wire [31:0] fault_vector, // ... other than the access fault
     output wire [31:0] mepc_out,
     output wire [31:0] sepc_out,
 
@@ -222,8 +223,8 @@ module core_csr #(
     // The trap target is on the path from the X datapath to the fetch address,
     // so each candidate is prepared from early signals: the interrupt target
     // from registered state only (irq_code, with the vectoring adder), the
-    // exception targets need no adder, and the access fault (known last, at
-    // the end of the address adder) only selects between two of them.
+    // exception targets need no adder, and the access-fault target is a
+    // separate output that the fetch selects in its last mux level.
     wire        irq_to_s   = m_set == 14'd0;
     wire [31:2] irq_base   = irq_to_s ? stvec[31:2] : mtvec[31:2];
     wire        irq_vect   = irq_to_s ? stvec[0] : mtvec[0];
@@ -233,7 +234,8 @@ module core_csr #(
     wire        fault_to_s = below_m && medeleg[fault_code];
     wire [31:2] exc_vec    = exc_to_s ? stvec[31:2] : mtvec[31:2];
     wire [31:2] fault_vec  = fault_to_s ? stvec[31:2] : mtvec[31:2];
-    assign trap_vector = {trap_irq ? irq_vec : (exc_fault ? fault_vec : exc_vec), 2'b00};
+    assign trap_vector  = {trap_irq ? irq_vec : exc_vec, 2'b00};
+    assign fault_vector = {fault_vec, 2'b00};
 
     wire        trap_to_s  = trap_irq ? irq_to_s : (exc_fault ? fault_to_s : exc_to_s);
     wire [3:0]  trap_code  = trap_irq ? irq_code : (exc_fault ? fault_code : exc_code);

@@ -9,15 +9,11 @@ module core_decode (
     input  wire        load,
     input  wire [31:0] insn,
     output reg         illegal,
-    output reg         is_lui,
-    output reg         is_auipc,
     output reg         is_jal,
     output reg         is_jalr,
     output reg         is_branch,
     output reg         is_load,
     output reg         is_store,
-    output reg         is_op_imm,
-    output reg         is_op,        // register-register ALU (not M)
     output reg         is_mul,
     output reg         is_div,
     output reg         is_csr,
@@ -30,7 +26,14 @@ module core_decode (
     output reg         is_wfi,
     output reg         is_sfence,
     output reg         writes_rd,    // the instruction has an rd result
-    output reg  [31:0] imm
+    output reg  [31:0] imm,
+    // ALU controls
+    output reg         alu_a_zero,   // operand a = 0 (lui)
+    output reg         alu_a_pc,     // operand a = pc (auipc)
+    output reg         alu_b_rs2,    // operand b = rs2 (else the immediate)
+    output reg         alu_add,      // plain add (addresses, lui, auipc)
+    output reg         alu_sub,      // the adder subtracts
+    output reg         alu_alt       // sra/srai
 );
     wire [6:0] opcode = insn[6:0];
     wire [2:0] funct3 = insn[14:12];
@@ -88,6 +91,12 @@ module core_decode (
     wire d_writes_rd = d_is_lui || d_is_auipc || d_is_jal || d_is_jalr || d_is_load || d_is_op_imm ||
                        d_is_op || d_is_mul || d_is_div || d_is_csr;
 
+    wire d_alu_b_rs2 = d_is_op || d_is_branch;
+    wire d_alu_add   = !(d_is_op || d_is_op_imm || d_is_branch);
+    wire d_alu_sub   = d_is_branch || (d_is_op && funct3 == 3'b000 && insn[30]) ||
+                       ((d_is_op || d_is_op_imm) && funct3[2:1] == 2'b01);
+    wire d_alu_alt   = insn[30] && funct3 == 3'b101 && (d_is_op || d_is_op_imm);
+
     reg [31:0] d_imm;
     always @(*) begin
         if (op_store)
@@ -105,15 +114,11 @@ module core_decode (
     always @(posedge clk) begin
         if (load) begin
             illegal   <= d_illegal;
-            is_lui    <= d_is_lui;
-            is_auipc  <= d_is_auipc;
             is_jal    <= d_is_jal;
             is_jalr   <= d_is_jalr;
             is_branch <= d_is_branch;
             is_load   <= d_is_load;
             is_store  <= d_is_store;
-            is_op_imm <= d_is_op_imm;
-            is_op     <= d_is_op;
             is_mul    <= d_is_mul;
             is_div    <= d_is_div;
             is_csr    <= d_is_csr;
@@ -127,6 +132,12 @@ module core_decode (
             is_sfence <= d_is_sfence;
             writes_rd <= d_writes_rd;
             imm       <= d_imm;
+            alu_a_zero <= d_is_lui;
+            alu_a_pc   <= d_is_auipc;
+            alu_b_rs2  <= d_alu_b_rs2;
+            alu_add    <= d_alu_add;
+            alu_sub    <= d_alu_sub;
+            alu_alt    <= d_alu_alt;
         end
     end
 endmodule

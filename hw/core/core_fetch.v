@@ -15,8 +15,10 @@ module core_fetch (
 
     // from X
     input  wire        x_free,       // X is empty or finishes this cycle
-    input  wire        redirect,     // X redirects the fetch this cycle
+    input  wire        redirect,     // X redirects the fetch this cycle ...
     input  wire [31:0] redirect_pc,
+    input  wire        fault_redirect, // ... or a load/store access fault does
+    input  wire [31:0] fault_pc,
 
     // bus (shared with the LSU; never both in one cycle)
     output wire [31:2] fetch_addr,   // word address
@@ -43,10 +45,13 @@ module core_fetch (
     wire [31:0] imm_b = {{20{d_insn[31]}}, d_insn[7], d_insn[30:25], d_insn[11:8], 1'b0};
     wire [31:0] pred_target = d_pc + (is_jal ? imm_j : imm_b);
 
-    wire fetch_now = boot || redirect || (d_valid && x_free);
-    wire [31:0] next_pc = boot         ? boot_addr   :
+    // The access fault is known last (end of the address adder): it selects
+    // the fetch address in the last mux level.
+    wire fetch_now = boot || redirect || fault_redirect || (d_valid && x_free);
+    wire [31:0] seq_pc  = boot         ? boot_addr   :
                           redirect     ? redirect_pc :
                           d_pred_taken ? pred_target : d_pc + 32'd4;
+    wire [31:0] next_pc = fault_redirect ? fault_pc : seq_pc;
     assign fetch_addr = next_pc[31:2];
 
     wire exec_ok;

@@ -57,8 +57,8 @@ module hpm_core (
     input  wire [31:0] ext_csr_wval
 );
     // ------------------------------------------------------------ F / D
-    wire        x_free, redirect;
-    wire [31:0] redirect_pc;
+    wire        x_free, redirect, fault_trap;
+    wire [31:0] redirect_pc, fault_vector;
     wire [31:2] fetch_addr;
     wire        d_valid, d_fault, d_pred_taken;
     wire [31:0] d_pc, d_insn;
@@ -66,6 +66,7 @@ module hpm_core (
     core_fetch u_fetch (
         .clk(clk), .rst(rst), .boot_addr(boot_addr),
         .x_free(x_free), .redirect(redirect), .redirect_pc(redirect_pc),
+        .fault_redirect(fault_trap), .fault_pc(fault_vector),
         .fetch_addr(fetch_addr), .bus_rdata(bus_rdata),
         .d_valid(d_valid), .d_pc(d_pc), .d_insn(d_insn), .d_fault(d_fault),
         .d_pred_taken(d_pred_taken)
@@ -105,31 +106,33 @@ module hpm_core (
     wire [2:0]  funct3 = x_insn[14:12];
     assign rd = x_insn[11:7];
 
-    wire dec_illegal, is_lui, is_auipc, is_jal, is_jalr, is_branch, is_load, is_store;
-    wire is_op_imm, is_op, is_mul, is_div, is_csr, is_fence, is_fencei;
+    wire dec_illegal, is_jal, is_jalr, is_branch, is_load, is_store;
+    wire is_mul, is_div, is_csr, is_fence, is_fencei;
     wire is_ecall, is_ebreak, is_mret, is_sret, is_wfi, is_sfence, writes_rd;
     wire [31:0] imm;
+    wire        alu_a_zero, alu_a_pc, alu_b_rs2, alu_add, alu_sub, alu_alt;
 
     core_decode u_decode (
         .clk(clk), .load(x_free), .insn(d_insn), .illegal(dec_illegal),
-        .is_lui(is_lui), .is_auipc(is_auipc), .is_jal(is_jal), .is_jalr(is_jalr),
+        .is_jal(is_jal), .is_jalr(is_jalr),
         .is_branch(is_branch), .is_load(is_load), .is_store(is_store),
-        .is_op_imm(is_op_imm), .is_op(is_op), .is_mul(is_mul), .is_div(is_div),
+        .is_mul(is_mul), .is_div(is_div),
         .is_csr(is_csr), .is_fence(is_fence), .is_fencei(is_fencei),
         .is_ecall(is_ecall), .is_ebreak(is_ebreak), .is_mret(is_mret),
         .is_sret(is_sret), .is_wfi(is_wfi), .is_sfence(is_sfence),
-        .writes_rd(writes_rd), .imm(imm)
+        .writes_rd(writes_rd), .imm(imm),
+        .alu_a_zero(alu_a_zero), .alu_a_pc(alu_a_pc), .alu_b_rs2(alu_b_rs2),
+        .alu_add(alu_add), .alu_sub(alu_sub), .alu_alt(alu_alt)
     );
 
     // ALU: also the address adder for loads/stores and jalr
-    wire [31:0] alu_a = is_lui ? 32'd0 : (is_auipc ? x_pc : rs1);
-    wire [31:0] alu_b = (is_op || is_branch) ? rs2 : imm;
+    wire [31:0] alu_a = alu_a_zero ? 32'd0 : (alu_a_pc ? x_pc : rs1);
+    wire [31:0] alu_b = alu_b_rs2 ? rs2 : imm;
     wire [31:0] alu_result, alu_sum;
     wire        br_cond;
     core_alu u_alu (
         .a(alu_a), .b(alu_b), .funct3(funct3),
-        .alt(x_insn[30] && (is_op || (is_op_imm && funct3 == 3'b101))),
-        .force_add(!(is_op || is_op_imm || is_branch)), .cmp(is_branch),
+        .alt(alu_alt), .force_add(alu_add), .sub(alu_sub),
         .result(alu_result), .sum_out(alu_sum), .taken(br_cond)
     );
 
@@ -180,6 +183,8 @@ module hpm_core (
                      lsu_misaligned;
     wire exc       = x_valid && x_first && !irq_take && (exc_other || lsu_fault);
     wire [3:0] fault_code = is_store ? 4'd7 : 4'd5;
+    wire trap_nf   = irq_take || (x_valid && x_first && exc_other);  // all but the access fault
+    assign fault_trap = exc && !exc_other;
     assign trap = irq_take || exc;
 
     always @(*) begin
@@ -207,7 +212,8 @@ module hpm_core (
         .trap_take(trap), .trap_irq(irq_take), .exc_code(exc_code),
         .exc_fault(!exc_other), .fault_code(fault_code),
         .trap_tval(irq_take ? 32'd0 : exc_tval), .trap_pc(x_pc[31:2]),
-        .trap_vector(trap_vector), .mepc_out(mepc), .sepc_out(sepc),
+        .trap_vector(trap_vector), .fault_vector(fault_vector),
+        .mepc_out(mepc), .sepc_out(sepc),
         .mtip(mtip), .msip(msip), .irq_pending(irq_pending), .irq_code(irq_code),
         .wfi_wake(wfi_wake), .retire(retire), .mtime(mtime), .priv(priv),
         .ext_addr(ext_csr_addr), .ext_wdata(ext_csr_wdata), .ext_we(ext_csr_we),
@@ -223,9 +229,12 @@ module hpm_core (
     assign x_free = !x_valid || x_done;
     assign retire = x_done && !trap;
 
+    // redirects other than the access fault (that one goes to core_fetch
+    // separately); jalr, branches, fence.i, mret and sret take one cycle
     wire mispredict = is_branch && (br_taken != x_pred);
-    assign redirect = x_done && (trap || is_jalr || mispredict || is_fencei || is_mret || is_sret);
-    assign redirect_pc = trap       ? trap_vector :
+    assign redirect = trap_nf ||
+                      (x_valid && (is_jalr || mispredict || is_fencei || is_mret || is_sret));
+    assign redirect_pc = trap_nf    ? trap_vector :
                          is_mret    ? mepc :
                          is_sret    ? sepc :
                          is_jalr    ? jalr_target :
@@ -247,7 +256,7 @@ module hpm_core (
             x_first <= x_free;
             x_cnt   <= x_free ? 6'd0 : x_cnt + 6'd1;
             if (x_free) begin
-                x_valid <= d_valid && !redirect;
+                x_valid <= d_valid && !redirect && !fault_trap;
                 x_pc    <= d_pc;
                 x_insn  <= d_insn;
                 x_fault <= d_fault;
@@ -287,7 +296,7 @@ module hpm_core (
     // ------------------------------------------------------------ events
     assign events = {
         x_valid && is_wfi && !x_done,                                   // 17 wfi wait cycle
-        redirect,                                                       // 16 flush
+        redirect || fault_trap,                                         // 16 flush
         retire && (is_fence || is_fencei || is_sfence),                 // 15 fence
         retire && is_csr,                                               // 14 csr
         irq_take,                                                       // 13 interrupt

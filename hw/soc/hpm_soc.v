@@ -35,7 +35,10 @@ module hpm_soc #(
 );
     wire        bus_req, bus_we;
     wire [3:0]  bus_be;
+    // partial address decode below: some upper address bits are not looked at
+    /* verilator lint_off UNUSEDSIGNAL */
     wire [31:2] bus_addr;
+    /* verilator lint_on UNUSEDSIGNAL */
     wire [31:0] bus_wdata;
     reg  [31:0] bus_rdata;
     wire        mtip, msip;
@@ -61,12 +64,16 @@ module hpm_soc #(
     );
     /* verilator lint_on PINCONNECTEMPTY */
 
-    // ---- address decode (the core only issues requests inside a region)
-    wire sel_fw    = bus_addr[31:13] == 19'h00000;
-    wire sel_clint = bus_addr[31:16] == 16'h0200;
-    wire sel_uart  = bus_addr[31:8]  == 24'h100000;
-    wire sel_gpio  = bus_addr[31:8]  == 24'h100010;
-    wire sel_ram   = bus_addr[31:17] == 15'h4000;
+    // ---- address decode. The core checks every access against the memory
+    // map (core_pma: data accesses outside the regions fault before reaching
+    // the bus, fetches only read fw/ram), so a partial decode on the bits that
+    // tell the five regions apart suffices and keeps the decode shallow:
+    // ram 0x8..., uart/gpio 0x1000_0xxx/0x1000_1xxx, clint 0x02..., fw 0x0000_xxxx.
+    wire sel_ram   = bus_addr[31];
+    wire sel_uart  = !bus_addr[31] && bus_addr[28] && !bus_addr[12];
+    wire sel_gpio  = !bus_addr[31] && bus_addr[28] &&  bus_addr[12];
+    wire sel_clint = !bus_addr[31] && !bus_addr[28] && bus_addr[25];
+    wire sel_fw    = !bus_addr[31] && !bus_addr[28] && !bus_addr[25];
     wire wr        = bus_req && bus_we;
 
     localparam [2:0] R_FW = 3'd0, R_RAM = 3'd1, R_CLINT = 3'd2, R_UART = 3'd3, R_GPIO = 3'd4;

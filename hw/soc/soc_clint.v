@@ -2,6 +2,13 @@
 // clock cycles; a store to it replaces the written bytes and skips that
 // edge's increment. A store in cycle t takes effect in cycle t+1; reads
 // return the registered values of the cycle of the access.
+//
+// mtip is registered (the 64-bit compare is off the interrupt path): in cycle
+// t+1 it holds mtime(t) + 1 >= mtimecmp(t), which is mtime(t+1) >=
+// mtimecmp(t+1) unless a store wrote the CLINT in cycle t. In that case the
+// value of cycle t+1 is stale, but nothing observes mip in t+1: the store is
+// then in its second X cycle (no interrupt check, no wfi, no CSR read), and
+// from t+2 on mtip is exact again.
 module soc_clint (
     input  wire        clk,
     input  wire        rst,
@@ -16,7 +23,9 @@ module soc_clint (
     output reg  [63:0] mtime
 );
     reg        msip_q;
+    reg        mtip_q;
     reg [63:0] mtimecmp;
+    wire [63:0] mtime_inc = mtime + 64'd1;
 
     wire [15:0] off = {addr, 2'b00};
     wire wr_msip  = sel && we && off == 16'h0000;
@@ -34,9 +43,11 @@ module soc_clint (
     always @(posedge clk) begin
         if (rst) begin
             msip_q   <= 1'b0;
+            mtip_q   <= 1'b0;
             mtimecmp <= 64'hFFFF_FFFF_FFFF_FFFF;
             mtime    <= 64'd0;
         end else begin
+            mtip_q <= mtime_inc >= mtimecmp;
             if (wr_msip && be[0])
                 msip_q <= wdata[0];
             if (wr_cmp)
@@ -48,7 +59,7 @@ module soc_clint (
             else if (wr_timeh)
                 mtime[63:32] <= merge(mtime[63:32], wdata, be);
             else
-                mtime <= mtime + 64'd1;
+                mtime <= mtime_inc;
         end
         case (off)
             16'h0000: rdata <= {31'd0, msip_q};
@@ -61,5 +72,5 @@ module soc_clint (
     end
 
     assign msip = msip_q;
-    assign mtip = mtime >= mtimecmp;
+    assign mtip = mtip_q;
 endmodule

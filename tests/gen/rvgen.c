@@ -331,8 +331,11 @@ static void gen_csr(void)
             rnd(2) ? "mscratch" : "sscratch", rnd(32));
         break;
     case 6: {
-        /* safe mstatus bits: SIE MIE SPIE MPIE SUM MXR TVM TW (never TSR) */
-        static const uint32_t bits[] = {0x2, 0x8, 0x20, 0x80, 0x40000, 0x80000, 0x100000, 0x200000};
+        /* safe mstatus bits: SIE MIE SPIE MPIE SPP MPP MPRV SUM MXR TVM TW
+         * (never TSR: the S handler needs sret; SPP/MPP are rewritten by
+         * every trap before the handlers' sret/mret use them) */
+        static const uint32_t bits[] = {0x2, 0x8, 0x20, 0x80, 0x100, 0x800, 0x1000, 0x20000,
+                                        0x40000, 0x80000, 0x100000, 0x200000};
         uint32_t m = bits[rnd(NELEM(bits))] | (chance(30) ? bits[rnd(NELEM(bits))] : 0);
         ins("li x4, 0x%x", m);
         ins("%s x%d, %s, x4", rnd(2) ? "csrrs" : "csrrc", rreg(), rnd(3) ? "mstatus" : "sstatus");
@@ -356,7 +359,19 @@ static void gen_csr(void)
         break;
     }
     case 8:
-        ins("csrwi %s, %u", rnd(2) ? "mcounteren" : "scounteren", rnd(8));
+        if (chance(25)) {
+            /* delegation changes (M only) */
+            static const int ex[] = {2, 3, 4, 5, 6, 7, 8, 9};
+            uint32_t d = 0;
+            for (int i = 0; i < NELEM(ex); i++)
+                if (chance(30))
+                    d |= 1u << ex[i];
+            ins("li x4, 0x%x", d);
+            ins("csrw medeleg, x4");
+            ins("csrwi mideleg, %u", chance(50) ? 2 : 0);
+        } else {
+            ins("csrwi %s, %u", rnd(2) ? "mcounteren" : "scounteren", rnd(8));
+        }
         break;
     default:
         ins("csrwi mcountinhibit, %u", rnd(2) ? 0 : (rnd(2) ? 1 : 4));
@@ -481,11 +496,40 @@ static void gen_patch(void)
 
 /* jalr to a target with bit 1 set: instruction-address-misaligned on the
  * jalr itself (mepc = the jalr), which the handler skips */
+static uint32_t enc_branch(int off, int rs1, int rs2, int f3)
+{
+    uint32_t i = (uint32_t)off & 0x1fffu;
+    return (((i >> 12) & 1u) << 31) | (((i >> 5) & 0x3fu) << 25) | ((uint32_t)rs2 << 20) |
+           ((uint32_t)rs1 << 15) | ((uint32_t)f3 << 12) | (((i >> 1) & 0xfu) << 8) |
+           (((i >> 11) & 1u) << 7) | 0x63u;
+}
+static uint32_t enc_jal(int off, int rd)
+{
+    uint32_t i = (uint32_t)off & 0x1fffffu;
+    return (((i >> 20) & 1u) << 31) | (((i >> 1) & 0x3ffu) << 21) | (((i >> 11) & 1u) << 20) |
+           (((i >> 12) & 0xffu) << 12) | ((uint32_t)rd << 7) | 0x6fu;
+}
+
 static void gen_misaligned_jump(void)
 {
-    int id = new_forward_label();
-    ins("la x4, .Lf%d+2", id);
-    ins("jalr x%d, 0(x4)", rreg());
+    static const int offs[] = {-10, -6, -2, 2, 6, 10, 14};
+    static const int f3s[] = {0, 1, 4, 5, 6, 7};
+    switch (rnd(3)) {
+    case 0: {
+        int id = new_forward_label();
+        ins("la x4, .Lf%d+2", id);
+        ins("jalr x%d, 0(x4)", rreg());
+        break;
+    }
+    case 1:
+        /* conditional branch to pc +- 2 mod 4: traps only when taken */
+        ins(".word 0x%08x", enc_branch(offs[rnd(NELEM(offs))], sreg(), sreg(), f3s[rnd(NELEM(f3s))]));
+        break;
+    default:
+        /* jal to pc +- 2 mod 4: always traps, rd not written */
+        ins(".word 0x%08x", enc_jal(offs[rnd(NELEM(offs))], rreg()));
+        break;
+    }
 }
 
 static void gen_item(int in_loop, int in_leaf)

@@ -3,7 +3,8 @@
  * docs/timing.md and the event definitions: each event alone, the combining
  * ops (OR/AND/XOR/ADD), the top-down partition (sum = cycles), privilege
  * inhibits, mcountinhibit, counter writes, overflow (OF, mip.LCOFIP,
- * scountovf) and the LCOFI interrupt.
+ * scountovf and its mcounteren gating from S), the LCOFI interrupt, and
+ * Smcntrpmf (mcyclecfg/minstretcfg MINH).
  *
  * Pending: the HPM unit is being implemented (optional suite `hpm` of
  * tests/run.sh, not yet part of make test). */
@@ -204,6 +205,48 @@
     csrc    mip, t0
     csrw    mhpmevent3h, zero
     csrw    mhpmevent3, zero
+    /* Smcntrpmf: mcyclecfg.MINH / minstretcfg.MINH stop mcycle / minstret
+     * in M-mode (bit 62 = bit 30 of the h halves 0x721 / 0x722) */
+    TEST 60
+    li      t0, 1 << 30
+    csrw    0x721, t0
+    csrr    a0, mcycle
+    nop
+    nop
+    csrr    a1, mcycle
+    csrw    0x721, zero
+    sub     a0, a1, a0
+    SIGCHK  a0, 0
+    TEST 61
+    li      t0, 1 << 30
+    csrw    0x722, t0
+    csrr    a0, minstret
+    nop
+    nop
+    csrr    a1, minstret
+    csrw    0x722, zero
+    sub     a0, a1, a0
+    SIGCHK  a0, 0
+    /* scountovf from S shows only the OF bits enabled in mcounteren */
+    TEST 62
+    li      t0, OF
+    csrw    mhpmevent3h, t0
+    csrr    a0, scountovf
+    andi    a0, a0, 8
+    SIGCHK  a0, 8
+    csrw    mcounteren, zero
+    ENTER_MODE PRV_S
+    csrr    a1, scountovf
+    ENTER_M
+    SIGCHK  a1, 0
+    li      t0, 8
+    csrw    mcounteren, t0
+    ENTER_MODE PRV_S
+    csrr    a1, scountovf
+    ENTER_M
+    SIGCHK  a1, 8
+    csrw    mcounteren, zero
+    csrw    mhpmevent3h, zero
     j       pass
 
 /* The measured block. Counts from docs/timing.md and events.def, over the
