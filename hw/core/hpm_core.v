@@ -176,7 +176,8 @@ module hpm_core (
 
     // Exceptions: the load/store access fault needs the whole address (the end
     // of the adder's carry chain); every other one is known earlier, so the
-    // fault is kept apart and decided last (see core_csr, trap_vector).
+    // fault is kept apart: its target (core_csr fault_vector) enters the fetch
+    // address in the last mux level (core_fetch fault_redirect).
     wire irq_take  = x_valid && x_first && irq_pending;
     wire illegal   = dec_illegal || (is_csr && csr_illegal) || sys_illegal;
     wire exc_other = x_fault || illegal || is_ecall || is_ebreak || jump_misaligned ||
