@@ -27,6 +27,7 @@ deps:
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing; fi
 
+include mk/events.mk
 include mk/ref.mk
 include mk/fw.mk
 include mk/hw.mk

@@ -43,8 +43,7 @@ instructions from the RTL; \`hpm-ref --stats\` predicts the same numbers, which
 |---|---:|---:|---:|
 HDR
 
-tot_c=0; tot_i=0; tot_sim=0; tot_ref=0
-rows_speed=""
+speed_elf=$1
 for elf in "$@"; do
     name=$(basename "$elf" .elf)
     read -r c i < <(stats "$elf" hpm-sim)
@@ -53,23 +52,22 @@ for elf in "$@"; do
         echo "bench: $name: hpm-sim ($c $i) and hpm-ref ($rc $ri) disagree" >&2; exit 1
     fi
     printf '| %s | %d | %d | %.3f |\n' "$name" "$c" "$i" "$(echo "$c / $i" | bc -l)"
-    ts=$(best_time "$elf" hpm-sim); tr=$(best_time "$elf" hpm-ref)
-    tot_c=$((tot_c + c)); tot_i=$((tot_i + i))
-    tot_sim=$(echo "$tot_sim + $ts" | bc -l); tot_ref=$(echo "$tot_ref + $tr" | bc -l)
-    rows_speed+=$(printf '| %s | %.0f | %.0f |' "$name" "$(echo "$c / $ts" | bc -l)" "$(echo "$i / $tr" | bc -l)")$'\n'
+    [ "$elf" = "$speed_elf" ] && { speed_c=$c; speed_i=$i; }
 done
+
+ts=$(best_time "$speed_elf" hpm-sim)
+tr=$(best_time "$speed_elf" hpm-ref)
+ref_loop=$("$REF_BENCH" | sed -n 's/.*= *\([0-9.]*\) M instructions\/s, cpu.*/\1/p')
 
 cat <<SPD
 
 ## Simulation speed
 
-Command: \`time build/bin/hpm-sim --elf <workload>\` (Verilator, no lockstep, no
-trace) and \`time build/bin/hpm-ref --elf <workload>\`; whole-process wall time,
-so start-up (ELF load, model construction) is included.
-
-| workload | hpm-sim cycles/s | hpm-ref instructions/s |
-|---|---:|---:|
-${rows_speed}| **all** | **$(printf '%.0f' "$(echo "$tot_c / $tot_sim" | bc -l)")** | **$(printf '%.0f' "$(echo "$tot_i / $tot_ref" | bc -l)")** |
+| what | figure | command |
+|---|---:|---|
+| simulated board | $(printf '%.2f' "$(echo "$speed_c / $ts / 1000000" | bc -l)") M cycles/s | \`time build/bin/hpm-sim --elf build/bench/speed.elf\` ($speed_c cycles, Verilator, no lockstep, no trace; whole process) |
+| reference model, runner | $(printf '%.1f' "$(echo "$speed_i / $tr / 1000000" | bc -l)") M instructions/s | \`time build/bin/hpm-ref --elf build/bench/speed.elf\` ($speed_i instructions; whole process) |
+| reference model, library | $ref_loop M instructions/s | \`make bench-ref\` (\`hpmref_step\` on a plain loop, wall clock) |
 SPD
 
 core_stat=$BUILD/synth/core.stat

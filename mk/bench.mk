@@ -1,8 +1,19 @@
 # bench.mk: make bench measures speed, CPI and FPGA area/Fmax and writes
 # docs/BENCHMARKS.md (bench/bench.sh says how each figure was produced).
 
+BENCH_BUILD := $(BUILD)/bench
+BENCH_SPEED := $(BENCH_BUILD)/speed.elf
+
+$(BENCH_BUILD)/%.o: bench/%.c $(FW_HDRS)
+	@mkdir -p $(@D)
+	$(FW_CC) $(FW_CFLAGS) -c $< -o $@
+
+$(BENCH_BUILD)/%.elf: $(BENCH_BUILD)/%.o $(FW_RT_OBJS) $(FW_RAM_LD)
+	$(FW_CC) $(FW_LDFLAGS) -T $(FW_RAM_LD) -o $@ $(FW_RT_OBJS) $< $(FW_LIBS)
+
 .PHONY: bench
-bench: all $(TEST_C_ELFS) synth
-	BUILD=$(BUILD) bench/bench.sh $(TEST_C_ELFS) > docs/BENCHMARKS.md.tmp
+bench: all $(TEST_C_ELFS) $(BENCH_SPEED) $(REF_BENCH_BIN) synth
+	BUILD=$(BUILD) REF_BENCH=$(REF_BENCH_BIN) bench/bench.sh $(BENCH_SPEED) $(TEST_C_ELFS) \
+	  > docs/BENCHMARKS.md.tmp
 	mv docs/BENCHMARKS.md.tmp docs/BENCHMARKS.md
 	@cat docs/BENCHMARKS.md

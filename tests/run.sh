@@ -7,7 +7,7 @@
 #   tests/run.sh [--seeds N] [--first S] [--length L] [--jobs J] [SUITE...]
 #
 # Suites (default: all, in this order; or set TEST_SUITES):
-#   ref-unit  the reference model's unit tests (make test-ref), if present
+#   unit      make targets of unit tests: test-ref, test-proto, fuzz-short, events-check
 #   isa       directed tests: hpm-ref and hpm-sim --lockstep, both pass,
 #             identical signatures and UART output
 #   random    rvgen seeds S..S+N-1, L instructions each, hpm-sim --lockstep
@@ -21,7 +21,7 @@
 #             directed HPM event tests, tests/hpm/*.S, run like isa
 #
 # Environment: BUILD (build), RV_CC, RV_ASFLAGS, RV_LDFLAGS (to assemble
-# random programs), RVGEN, FAULT_CHECK, REF_UNIT_CMD, TEST_JOBS.
+# random programs), RVGEN, FAULT_CHECK, UNIT_TARGETS, TEST_JOBS.
 set -u
 cd "$(dirname "$0")/.."
 
@@ -51,7 +51,7 @@ while [ $# -gt 0 ]; do
         *) SUITES+=("$1"); shift ;;
     esac
 done
-[ ${#SUITES[@]} -eq 0 ] && read -r -a SUITES <<< "${TEST_SUITES:-ref-unit isa random c uart neg}"
+[ ${#SUITES[@]} -eq 0 ] && read -r -a SUITES <<< "${TEST_SUITES:-unit isa random c uart neg}"
 
 # ---- one random program (run by xargs in parallel): prints one line ----
 if [ -n "${ONE_RANDOM:-}" ]; then
@@ -98,17 +98,17 @@ need() {   # need FILE...: fail the check if a prerequisite is missing
 }
 first_lines() { grep -v '^$' "$1" | head -n "${2:-4}" | tr '\n' '|' | head -c 800; }
 
-# ---- (a) reference model unit tests ----
-suite_ref_unit() {
-    suite_begin ref-unit
-    if [ -z "${REF_UNIT_CMD:-}" ]; then
-        echo "(no test-ref target: skipped)"
-    else
-        CHECK="ref-unit"
-        if $REF_UNIT_CMD > "$OUT/ref-unit.log" 2>&1; then pass "ref-unit ($REF_UNIT_CMD)"
-        else fail "ref-unit: '$REF_UNIT_CMD' failed: $(tail -n 5 "$OUT/ref-unit.log" | tr '\n' '|')"; fi
-    fi
-    suite_end ref-unit
+# ---- (a) unit tests: each make target in UNIT_TARGETS is one check ----
+# (reference model, frame codec, short fuzz run, generated-docs freshness)
+suite_unit() {
+    suite_begin unit
+    local t
+    for t in ${UNIT_TARGETS:-}; do
+        CHECK="unit $t"
+        if ${MAKE:-make} --no-print-directory "$t" > "$OUT/unit-$t.log" 2>&1; then pass "unit: make $t"
+        else fail "unit: make $t failed: $(tail -n 5 "$OUT/unit-$t.log" | tr '\n' '|')"; fi
+    done
+    suite_end unit
 }
 
 # ---- (b) directed ISA tests ----
@@ -263,7 +263,7 @@ suite_neg() {
 
 for s in "${SUITES[@]}"; do
     case "$s" in
-        ref-unit) suite_ref_unit ;;
+        unit) suite_unit ;;
         isa) suite_isa isa ;;
         hpm) suite_isa hpm ;;
         random) suite_random ;;
