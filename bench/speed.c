@@ -1,6 +1,6 @@
 /* speed: a long, mixed workload for measuring simulation speed (make bench).
  * CRC over a buffer, an insertion sort and a small matrix product, repeated;
- * self-checking so a broken run cannot report a speed. About 25 M cycles. */
+ * self-checking so a broken run cannot report a speed. About 10 M cycles. */
 #include <stdint.h>
 #include "hpm_lib.h"
 
