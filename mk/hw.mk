@@ -1,52 +1,87 @@
 # hw.mk: RTL (hw/), the Verilator simulated board and synthesis. Owner: RTL.
-#   make sim    -> build/bin/hpm-sim (needs $(REF_LIB) from ref.mk)
-#   make lint   -> verilator --lint-only -Wall over all RTL (zero warnings)
-#   make synth  -> build/synth/core.stat (yosys, hpm_core alone) and
-#                  build/synth/soc.log (nextpnr-ice40 --up5k, Fmax)
+#   make sim          -> build/bin/hpm-sim (HPM_NUM x HPM_WIDTH = 29 x 64; needs
+#                        $(REF_LIB) from ref.mk)
+#   make sim-variants -> build/bin/hpm-sim-<num>x<width> for $(HW_SIM_VARIANTS)
+#   make lint         -> verilator --lint-only -Wall over all RTL, every HPM
+#                        configuration built here (zero warnings)
+#   make synth        -> build/synth/core.stat (yosys, hpm_core alone) and
+#                        build/synth/soc.log (nextpnr-ice40 --up5k, Fmax)
+#   make synth-hpm    -> build/synth/hpm-{unit,cpu}-<num>x<width>.stat and
+#                        build/synth/hpm-area.txt (HPM area per configuration)
 
 HW_CORE_SRCS := $(wildcard hw/core/*.v)
+HW_HPM_SRCS  := $(wildcard hw/hpm/*.v)
 HW_SOC_SRCS  := $(wildcard hw/soc/*.v)
+HW_RTL_SRCS  := $(HW_CORE_SRCS) $(HW_HPM_SRCS) $(HW_SOC_SRCS)
 HW_BOARD_SRCS := hw/board/icebreaker_top.v
 HW_SIM_SRCS  := hw/sim/sim_main.cpp
 HW_VDIR      := $(BUILD)/verilator
 HW_SYNTH     := $(BUILD)/synth
 
+# HPM configurations <num>x<width> of the test variants: widths 1, 8, 40 and
+# counts 0, 1, 29 next to the default 29 x 64 (each build costs ~1 min)
+HW_SIM_VARIANTS := 0x64 1x40 29x1 29x8
+HW_SIM_VARIANT_BINS := $(patsubst %,$(BIN)/hpm-sim-%,$(HW_SIM_VARIANTS))
+
+hw_num   = $(word 1,$(subst x, ,$(1)))
+hw_width = $(word 2,$(subst x, ,$(1)))
+
 VERILATOR       ?= verilator
 HW_VERILATOR_FLAGS := --cc --exe -O3 --x-assign fast --x-initial fast --trace \
-  --top-module hpm_soc -Mdir $(HW_VDIR) \
-  -CFLAGS "-O2 -I$(abspath $(REF_DIR))" -LDFLAGS "$(abspath $(REF_LIB))"
+  --top-module hpm_soc -I$(GEN) \
+  -CFLAGS "-O2 -I$(abspath $(REF_DIR)) -I$(abspath hw/hpm)" -LDFLAGS "$(abspath $(REF_LIB))"
 
-.PHONY: sim lint synth
+.PHONY: sim sim-variants lint synth synth-hpm
 
 sim: $(BIN)/hpm-sim
+sim-variants: $(HW_SIM_VARIANT_BINS)
 
-$(BIN)/hpm-sim: $(HW_CORE_SRCS) $(HW_SOC_SRCS) $(HW_SIM_SRCS) $(REF_LIB) $(REF_DIR)/hpmref.h
-	@mkdir -p $(@D) $(HW_VDIR)
-	$(VERILATOR) $(HW_VERILATOR_FLAGS) $(HW_CORE_SRCS) $(HW_SOC_SRCS) $(abspath $(HW_SIM_SRCS))
-	$(MAKE) -s -C $(HW_VDIR) -f Vhpm_soc.mk -j2 OPT_FAST=-O2 OPT_SLOW=-O1 Vhpm_soc
-	cp $(HW_VDIR)/Vhpm_soc $@.tmp && mv -f $@.tmp $@
+HW_SIM_DEPS := $(HW_RTL_SRCS) $(EV_VH) $(EV_DEF) $(HW_SIM_SRCS) $(REF_LIB) $(REF_DIR)/hpmref.h
 
-lint:
-	$(VERILATOR) --lint-only -Wall --top-module hpm_soc $(HW_CORE_SRCS) $(HW_SOC_SRCS)
-	$(VERILATOR) --lint-only -Wall --top-module icebreaker_top \
-	  $(HW_BOARD_SRCS) $(HW_CORE_SRCS) $(HW_SOC_SRCS)
+# hw_verilate(binary, mdir, num, width)
+define hw_verilate
+	@mkdir -p $(dir $(1)) $(2)
+	$(VERILATOR) $(HW_VERILATOR_FLAGS) -Mdir $(2) -GHPM_NUM=$(3) -GHPM_WIDTH=$(4) \
+	  -CFLAGS "-DHPM_NUM=$(3) -DHPM_WIDTH=$(4)" $(HW_RTL_SRCS) $(abspath $(HW_SIM_SRCS))
+	@# Verilator's makefile does not know the reference library: always relink
+	rm -f $(2)/Vhpm_soc
+	$(MAKE) -s -C $(2) -f Vhpm_soc.mk -j2 OPT_FAST=-O2 OPT_SLOW=-O1 Vhpm_soc
+	cp $(2)/Vhpm_soc $(1).tmp && mv -f $(1).tmp $(1)
+endef
+
+$(BIN)/hpm-sim: $(HW_SIM_DEPS)
+	$(call hw_verilate,$@,$(HW_VDIR),29,64)
+
+$(BIN)/hpm-sim-%: $(HW_SIM_DEPS)
+	$(call hw_verilate,$@,$(HW_VDIR)-$*,$(call hw_num,$*),$(call hw_width,$*))
+
+HW_LINT := $(VERILATOR) --lint-only -Wall -I$(GEN)
+lint: $(EV_VH)
+	$(HW_LINT) --top-module hpm_soc $(HW_RTL_SRCS)
+	@set -e; for v in $(HW_SIM_VARIANTS); do \
+	  echo "lint hpm_soc HPM $$v"; \
+	  $(HW_LINT) --top-module hpm_soc -GHPM_NUM=$${v%x*} -GHPM_WIDTH=$${v#*x} $(HW_RTL_SRCS); \
+	done
+	$(HW_LINT) --top-module icebreaker_top $(HW_BOARD_SRCS) $(HW_RTL_SRCS)
 
 # ---- synthesis (yosys + nextpnr-ice40); the fw EBR is initialised from the
 # monitor image of fw.mk
 HW_FW_HEX := $(FW_MONITOR_HEX)
+HW_EV_W    = $$(sed -n 's/.*HPM_EV_BUS_W = \([0-9]*\);.*/\1/p' $(EV_VH))
 
 synth: $(HW_SYNTH)/core.stat $(HW_SYNTH)/soc.log
 
-$(HW_SYNTH)/core.stat: $(HW_CORE_SRCS)
+$(HW_SYNTH)/core.stat: $(HW_CORE_SRCS) $(EV_VH)
 	@mkdir -p $(@D)
-	yosys -q -l $(HW_SYNTH)/core.yosys.log -p "read_verilog $(HW_CORE_SRCS); \
+	yosys -q -l $(HW_SYNTH)/core.yosys.log -p "read_verilog -I$(GEN) $(HW_CORE_SRCS); \
+	  chparam -set EV_W $(HW_EV_W) hpm_core; \
 	  synth_ice40 -dsp -top hpm_core; tee -o $@ stat"
 	@grep -E 'SB_LUT4|SB_CARRY|SB_DFF|SB_RAM|SB_MAC|Number of cells' $@
 
-$(HW_SYNTH)/soc.json: $(HW_CORE_SRCS) $(HW_SOC_SRCS) $(HW_BOARD_SRCS) $(HW_FW_HEX)
+$(HW_SYNTH)/soc.json: $(HW_RTL_SRCS) $(EV_VH) $(HW_BOARD_SRCS) $(HW_FW_HEX)
 	@mkdir -p $(@D)
-	yosys -q -l $(HW_SYNTH)/soc.yosys.log -p "read_verilog -DSYNTHESIS $(HW_BOARD_SRCS) \
-	  $(HW_CORE_SRCS) $(HW_SOC_SRCS); \
+	yosys -q -l $(HW_SYNTH)/soc.yosys.log -p "read_verilog -DSYNTHESIS -I$(GEN) $(HW_BOARD_SRCS) \
+	  $(HW_RTL_SRCS); \
 	  chparam -set FW_HEX \"$(HW_FW_HEX)\" icebreaker_top; \
 	  synth_ice40 -dsp -top icebreaker_top -json $@"
 
@@ -54,3 +89,35 @@ $(HW_SYNTH)/soc.log: $(HW_SYNTH)/soc.json constraints/icebreaker.pcf
 	nextpnr-ice40 --up5k --package sg48 --freq 25 --timing-allow-fail --json $< \
 	  --pcf constraints/icebreaker.pcf --asc $(HW_SYNTH)/soc.asc -l $@ -q
 	@grep -E 'ICESTORM_LC|Max frequency' $@ | tail -n 4
+
+# ---- HPM area: hpm_unit alone and hpm_cpu (core + HPM) per <num>x<width>
+HW_HPM_CONFIGS := 29x64 29x40 29x32 8x64 4x32 0x64
+HW_HPM_STATS := $(foreach c,$(HW_HPM_CONFIGS),$(HW_SYNTH)/hpm-unit-$(c).stat $(HW_SYNTH)/hpm-cpu-$(c).stat)
+
+synth-hpm: $(HW_SYNTH)/hpm-area.txt
+	@cat $<
+
+$(HW_SYNTH)/hpm-unit-%.stat: $(HW_HPM_SRCS) $(EV_VH)
+	@mkdir -p $(@D)
+	yosys -q -l $(@:.stat=.log) -p "read_verilog $(HW_HPM_SRCS); \
+	  chparam -set HPM_NUM $(call hw_num,$*) -set HPM_WIDTH $(call hw_width,$*) \
+	    -set EV_W $(HW_EV_W) hpm_unit; \
+	  synth_ice40 -dsp -top hpm_unit; tee -o $@ stat"
+
+$(HW_SYNTH)/hpm-cpu-%.stat: $(HW_CORE_SRCS) $(HW_HPM_SRCS) hw/soc/hpm_cpu.v $(EV_VH)
+	@mkdir -p $(@D)
+	yosys -q -l $(@:.stat=.log) -p "read_verilog -I$(GEN) $(HW_CORE_SRCS) $(HW_HPM_SRCS) \
+	  hw/soc/hpm_cpu.v; \
+	  chparam -set HPM_NUM $(call hw_num,$*) -set HPM_WIDTH $(call hw_width,$*) hpm_cpu; \
+	  synth_ice40 -dsp -top hpm_cpu; tee -o $@ stat"
+
+# one line per configuration: SB_LUT4, SB_CARRY, flip-flops (all SB_DFF*)
+$(HW_SYNTH)/hpm-area.txt: $(HW_HPM_STATS)
+	@{ printf '%-8s %-5s %8s %8s %8s\n' config top LUT4 CARRY FF; \
+	  for c in $(HW_HPM_CONFIGS); do for t in unit cpu; do \
+	    f=$(HW_SYNTH)/hpm-$$t-$$c.stat; \
+	    printf '%-8s %-5s %8s %8s %8s\n' $$c $$t \
+	      "$$(awk '$$1 == "SB_LUT4" { print $$2 }' $$f)" \
+	      "$$(awk '$$1 == "SB_CARRY" { print $$2 }' $$f)" \
+	      "$$(awk '$$1 ~ /^SB_DFF/ { n += $$2 } END { print n + 0 }' $$f)"; \
+	  done; done; } > $@

@@ -35,17 +35,17 @@ TEST_ENV = BUILD=$(BUILD) RV_CC="$(FW_CC)" RV_ASFLAGS="$(TEST_ASFLAGS)" \
   TEST_JOBS=$(TEST_JOBS) MAKE="$(MAKE)" UNIT_TARGETS="test-ref test-proto fuzz-short events-check" \
   $(if $(TEST_SUITES),TEST_SUITES="$(TEST_SUITES)")
 
-test: all test-build
+test: all sim-variants test-build
 	$(TEST_ENV) $(TEST_RUN) --seeds $(or $(TEST_SEEDS),200) --length $(or $(TEST_LENGTH),10000)
 
-test-long: all test-build
+test-long: all sim-variants test-build
 	$(TEST_ENV) $(TEST_RUN) --seeds $(or $(TEST_SEEDS),2000) --length $(or $(TEST_LENGTH),50000)
 
 $(TESTS_BUILD)/isa/%.elf: tests/isa/%.S tests/isa/test_macros.h $(FW_RAM_LD)
 	@mkdir -p $(@D)
 	$(FW_CC) $(TEST_LDFLAGS) $(TEST_ASFLAGS) -o $@ $<
 
-$(TESTS_BUILD)/hpm/%.elf: tests/hpm/%.S tests/isa/test_macros.h $(FW_RAM_LD)
+$(TESTS_BUILD)/hpm/%.elf: tests/hpm/%.S tests/isa/test_macros.h $(wildcard tests/hpm/*.h) $(FW_RAM_LD)
 	@mkdir -p $(@D)
 	$(FW_CC) $(TEST_LDFLAGS) $(TEST_ASFLAGS) -o $@ $<
 

@@ -17,11 +17,18 @@
 #             and its echo of stdin (no byte lost while it prints)
 #   neg       failing program exits 1, hanging program exits 2, lockstep
 #             against a fault-injected model exits 1
-#   hpm       (not in the default list until the HPM unit is implemented)
-#             directed HPM event tests, tests/hpm/*.S, run like isa
+#   hpm       (in the default list when hpm-ref has the HPM unit, i.e. knows
+#             --hpm-num) directed HPM tests, tests/hpm/*.S, run like isa on the default
+#             build; then the configuration-probing subset (HPM_VARIANT_TESTS)
+#             on every variant hpm-sim-<num>x<width> (HPM_VARIANTS), against
+#             hpm-ref --hpm-num N --hpm-width W; then HPM_RANDOM_SEEDS random
+#             programs (rvgen --lcofi: LCOFI interrupts taken) in lockstep on
+#             each variant and HPM_LCOFI_SEEDS on the default build
 #
 # Environment: BUILD (build), RV_CC, RV_ASFLAGS, RV_LDFLAGS (to assemble
-# random programs), RVGEN, FAULT_CHECK, UNIT_TARGETS, TEST_JOBS.
+# random programs), RVGEN, FAULT_CHECK, UNIT_TARGETS, TEST_JOBS,
+# HPM_VARIANTS ("0x64 1x40 29x1 29x8"), HPM_VARIANT_TESTS ("hpm_width
+# hpm_config"), HPM_RANDOM_SEEDS (10), HPM_LCOFI_SEEDS (40).
 set -u
 cd "$(dirname "$0")/.."
 
@@ -51,7 +58,13 @@ while [ $# -gt 0 ]; do
         *) SUITES+=("$1"); shift ;;
     esac
 done
-[ ${#SUITES[@]} -eq 0 ] && read -r -a SUITES <<< "${TEST_SUITES:-unit isa random c uart neg}"
+if [ ${#SUITES[@]} -eq 0 ]; then
+    # hpm runs by default once the model has the HPM unit (hpm-ref knows
+    # --hpm-num); with the read-as-zero stub model it is left out
+    if "$REF" --help 2>&1 | grep -q -- '--hpm-num'; then DEFAULT_SUITES="unit isa hpm random c uart neg"
+    else DEFAULT_SUITES="unit isa random c uart neg"; fi
+    read -r -a SUITES <<< "${TEST_SUITES:-$DEFAULT_SUITES}"
+fi
 
 # ---- one random program (run by xargs in parallel): prints one line ----
 if [ -n "${ONE_RANDOM:-}" ]; then
@@ -137,6 +150,72 @@ suite_isa() {   # suite_isa [NAME]: directed tests in $BUILD/tests/NAME (isa)
             pass "$S $name ($(wc -l < "$d/$name.ref.sig") signature words)"
         fi
     done
+    suite_end $S
+}
+
+# ---- (b') HPM: directed tests on the default build, the probing subset and
+# a few random programs on every HPM_NUM x HPM_WIDTH variant ----
+HPM_VARIANTS=${HPM_VARIANTS-0x64 1x40 29x1 29x8}      # "" skips the variants
+HPM_VARIANT_TESTS=${HPM_VARIANT_TESTS-hpm_width hpm_config}
+HPM_RANDOM_SEEDS=${HPM_RANDOM_SEEDS:-10}
+HPM_LCOFI_SEEDS=${HPM_LCOFI_SEEDS:-40}
+HPM_RANDOM_LENGTH=3000
+# hpm_random_batch LABEL SIM N: rvgen --lcofi seeds 1..N in lockstep on SIM
+# (uses $d of suite_hpm)
+hpm_random_batch() {
+    local label=$1 sim=$2 n=$3 s base ok=0 bad=""
+    [ "$n" -gt 0 ] || return 0
+    need "$RVGEN" "$sim" || return 0
+    for s in $(seq 1 "$n"); do
+        base=$d/random-$label-seed$s
+        # shellcheck disable=SC2086
+        if "$RVGEN" --seed "$s" --length $HPM_RANDOM_LENGTH --lcofi -o "$base.S" 2> "$base.log" &&
+           $RV_CC $RV_LDFLAGS $RV_ASFLAGS -o "$base.elf" "$base.S" > "$base.log" 2>&1 &&
+           "$sim" --lockstep --elf "$base.elf" --max-cycles $MAXC > "$base.log" 2>&1; then
+            ok=$((ok + 1)); rm -f "$base.S" "$base.elf" "$base.log"
+        else bad="$bad $s"; fi
+    done
+    if [ -z "$bad" ]; then pass "hpm random --lcofi on $label: $ok seeds x $HPM_RANDOM_LENGTH in lockstep"
+    else fail "hpm random --lcofi on $label: seeds$bad fail: $(grep -h -m1 '^lockstep: divergence' "$d"/random-"$label"-seed*.log 2>/dev/null | head -n 1) [reproduce: $RVGEN --seed N --length $HPM_RANDOM_LENGTH --lcofi; files in $d]"; fi
+}
+suite_hpm() {
+    suite_isa hpm           # tests/hpm/*.S on hpm-ref and hpm-sim --lockstep (29 x 64)
+    local S=hpm-variants d=$OUT/hpm-variants v num width vsim t e rr rs base
+    suite_begin $S
+    mkdir -p "$d"
+    rm -f "$d"/random-*         # leftovers of earlier failures
+    # started by make test (MAKE set): build the variants that are missing
+    # or stale (make sim-variants, ~1 min each the first time)
+    if [ -n "$HPM_VARIANTS" ] && [ -n "${MAKE:-}" ]; then
+        ${MAKE} --no-print-directory sim-variants > "$d/build.log" 2>&1 ||
+            echo "hpm: make sim-variants failed, see $d/build.log"
+    fi
+    for v in $HPM_VARIANTS; do
+        num=${v%x*} width=${v#*x} vsim=$BUILD/bin/hpm-sim-$v
+        CHECK="hpm variant $v"
+        if [ ! -x "$vsim" ]; then fail "hpm variant $v: missing $vsim (run make sim-variants)"; continue; fi
+        if ! "$REF" --help 2>&1 | grep -q -- '--hpm-num'; then
+            fail "hpm variant $v: $REF has no --hpm-num/--hpm-width options"; continue
+        fi
+        if [ "$("$vsim" --hpm-config 2>/dev/null | tr -s ' \t' ' ')" != "$num $width" ]; then
+            fail "hpm variant $v: $vsim --hpm-config says '$("$vsim" --hpm-config 2>&1 | head -c 80)', want '$num $width'"; continue
+        fi
+        for t in $HPM_VARIANT_TESTS; do
+            e=$BUILD/tests/hpm/$t.elf base=$d/$t-$v
+            need "$e" || continue
+            "$REF" --hpm-num "$num" --hpm-width "$width" --elf "$e" --max-cycles $MAXC --signature "$base.ref.sig" > "$base.ref.out" 2> "$base.ref.err"; rr=$?
+            "$vsim" --lockstep --elf "$e" --max-cycles $MAXC --signature "$base.sim.sig" > "$base.sim.out" 2> "$base.sim.err"; rs=$?
+            if [ $rr -ne 0 ]; then fail "hpm $t on $v: hpm-ref --hpm-num $num --hpm-width $width exit $rr: $(first_lines "$base.ref.err")"
+            elif [ $rs -ne 0 ]; then fail "hpm $t on $v: hpm-sim-$v --lockstep exit $rs: $(grep -v '^$' "$base.sim.err" | tail -n 12 | tr '\n' '|' | head -c 2000)"
+            elif ! cmp -s "$base.ref.sig" "$base.sim.sig"; then fail "hpm $t on $v: signatures differ: $(diff "$base.ref.sig" "$base.sim.sig" | head -n 6 | tr '\n' ' ')"
+            else pass "hpm $t on $v ($(wc -l < "$base.ref.sig") signature words)"; fi
+        done
+        # random programs (HPM selectors, counter preloads near the wrap of
+        # every width, LCOFI) in lockstep on the variant
+        hpm_random_batch "$v" "$vsim" "$HPM_RANDOM_SEEDS"
+    done
+    CHECK="hpm random default"
+    hpm_random_batch default "$SIM" "$HPM_LCOFI_SEEDS"
     suite_end $S
 }
 
@@ -265,7 +344,7 @@ for s in "${SUITES[@]}"; do
     case "$s" in
         unit) suite_unit ;;
         isa) suite_isa isa ;;
-        hpm) suite_isa hpm ;;
+        hpm) suite_hpm ;;
         random) suite_random ;;
         c) suite_c ;;
         uart) suite_uart ;;

@@ -1,15 +1,8 @@
 /* csr.c: the M/S/U CSR file, access checks, traps, delegation and interrupt
- * selection, and the timed counters (mcycle, minstret, time).
- *
- * Counter timing (docs/timing.md, "Counters"):
- *   mcycle(t) = cyc_base + (CY inhibited ? 0 : t - cyc_t0) for t >= cyc_t0;
- *   a write in cycle t rebases so that the new value holds in cycle t+1. */
+ * selection, and the time CSR. The counters (mcycle, minstret, mhpm*,
+ * mcountinhibit, mcyclecfg/minstretcfg, scountovf) belong to the HPM unit
+ * (hpm.c); their reads and writes are routed there. */
 #include "hpmref_int.h"
-
-uint64_t csr_mcycle(const hpmref *m, uint64_t t)
-{
-    return m->cyc_base + ((m->mcountinhibit & 1u) ? 0 : t - m->cyc_t0);
-}
 
 uint32_t csr_mip(const hpmref *m, uint64_t t)
 {
@@ -30,6 +23,7 @@ static int csr_exists(unsigned a)
     case 0x140: case 0x141: case 0x142: case 0x143: case 0x144: case 0x180:
     case 0x300: case 0x301: case 0x302: case 0x303: case 0x304: case 0x305:
     case 0x306: case 0x30A: case 0x310: case 0x31A: case 0x320:
+    case 0x321: case 0x322: case 0x721: case 0x722: case 0xDA0:
     case 0x340: case 0x341: case 0x342: case 0x343: case 0x344:
     case 0x7A0: case 0x7A1: case 0x7A2: case 0x7A3:
     case 0xB00: case 0xB02: case 0xB80: case 0xB82:
@@ -74,6 +68,10 @@ int csr_read(const hpmref *m, unsigned a, uint64_t t, uint32_t *val)
     uint32_t v = 0;
     if (!csr_exists(a))
         return -1;
+    if (hpm_csr_owned(a)) {
+        *val = hpm_csr_read(m, a, m->priv);
+        return 0;
+    }
     switch (a) {
     case 0x100: v = m->mstatus & SSTATUS_MASK; break;
     case 0x104: v = m->mie & m->mideleg; break;
@@ -91,29 +89,15 @@ int csr_read(const hpmref *m, unsigned a, uint64_t t, uint32_t *val)
     case 0x304: v = m->mie; break;
     case 0x305: v = m->mtvec; break;
     case 0x306: v = m->mcounteren; break;
-    case 0x320: v = m->mcountinhibit; break;
     case 0x340: v = m->mscratch; break;
     case 0x341: v = m->mepc; break;
     case 0x342: v = m->mcause; break;
     case 0x343: v = m->mtval; break;
     case 0x344: v = csr_mip(m, t); break;
-    case 0xB00: case 0xC00: v = (uint32_t)csr_mcycle(m, t); break;
-    case 0xB80: case 0xC80: v = (uint32_t)(csr_mcycle(m, t) >> 32); break;
-    case 0xB02: case 0xC02: v = (uint32_t)m->minstret; break;
-    case 0xB82: case 0xC82: v = (uint32_t)(m->minstret >> 32); break;
     case 0xC01: v = (uint32_t)soc_mtime(m, t); break;
     case 0xC81: v = (uint32_t)(soc_mtime(m, t) >> 32); break;
     default:
-        if ((a >= 0xB03u && a <= 0xB1Fu) || (a >= 0xC03u && a <= 0xC1Fu))
-            v = hpm_counter_read(m, a & 0x1Fu, 0, t);
-        else if ((a >= 0xB83u && a <= 0xB9Fu) || (a >= 0xC83u && a <= 0xC9Fu))
-            v = hpm_counter_read(m, a & 0x1Fu, 1, t);
-        else if (a >= 0x323u && a <= 0x33Fu)
-            v = hpm_event_read(m, a & 0x1Fu, 0);
-        else if (a >= 0x723u && a <= 0x73Fu)
-            v = hpm_event_read(m, a & 0x1Fu, 1);
-        else
-            v = 0;      /* read-0 CSRs: satp, pmp*, t*, envcfg, ids, mstatush */
+        v = 0;      /* read-0 CSRs: satp, pmp*, t*, envcfg, ids, mstatush */
         break;
     }
     *val = v;
@@ -122,13 +106,21 @@ int csr_read(const hpmref *m, unsigned a, uint64_t t, uint32_t *val)
 
 int hpmref_csr(const hpmref *m, uint16_t addr, uint32_t *val)
 {
+    if (csr_exists(addr) && hpm_csr_owned(addr)) {
+        *val = hpm_csr_read(m, addr, PRV_M);   /* scountovf unmasked */
+        return 0;
+    }
     return csr_read(m, addr, m->cycle, val);
 }
 
-uint32_t csr_write(hpmref *m, unsigned a, uint32_t v, uint64_t t, int *minstret_written)
+uint32_t csr_write(hpmref *m, unsigned a, uint32_t v, uint64_t t, int *hpm_accounted)
 {
     uint32_t rb = 0;
-    *minstret_written = 0;
+    *hpm_accounted = 0;
+    if (hpm_csr_owned(a)) {
+        *hpm_accounted = 1;
+        return hpm_csr_write(m, a, v);
+    }
     switch (a) {
     case 0x100:
         m->mstatus = (m->mstatus & ~SSTATUS_MASK) | (v & SSTATUS_MASK);
@@ -159,54 +151,19 @@ uint32_t csr_write(hpmref *m, unsigned a, uint32_t v, uint64_t t, int *minstret_
     case 0x304: m->mie = v & MIE_MASK; break;
     case 0x305: m->mtvec = v & ~2u; break;
     case 0x306: m->mcounteren = v; break;
-    case 0x320: {
-        /* the edge ending cycle t still counts with the old inhibit */
-        uint64_t next = csr_mcycle(m, t) + ((m->mcountinhibit & 1u) ? 0 : 1);
-        m->cyc_base = next;
-        m->cyc_t0 = t + 1;
-        m->mcountinhibit = v & 0x5u;
-        break;
-    }
     case 0x340: m->mscratch = v; break;
     case 0x341: m->mepc = v & ~3u; break;
     case 0x342: m->mcause = v; break;
     case 0x343: m->mtval = v; break;
     case 0x344: m->mip_sw = v & MIP_SW_MASK; break;
-    case 0xB00: case 0xB80: {
-        uint64_t cur = csr_mcycle(m, t);   /* no increment at this edge */
-        if (a == 0xB00u)
-            cur = (cur & ~0xFFFFFFFFull) | v;
-        else
-            cur = (cur & 0xFFFFFFFFull) | (uint64_t)v << 32;
-        m->cyc_base = cur;
-        m->cyc_t0 = t + 1;
-        break;
-    }
-    case 0xB02:
-        m->minstret = (m->minstret & ~0xFFFFFFFFull) | v;
-        *minstret_written = 1;
-        break;
-    case 0xB82:
-        m->minstret = (m->minstret & 0xFFFFFFFFull) | (uint64_t)v << 32;
-        *minstret_written = 1;
-        break;
     default:
-        if (a >= 0xB03u && a <= 0xB1Fu)
-            hpm_counter_write(m, a & 0x1Fu, 0, v, t);
-        else if (a >= 0xB83u && a <= 0xB9Fu)
-            hpm_counter_write(m, a & 0x1Fu, 1, v, t);
-        else if (a >= 0x323u && a <= 0x33Fu)
-            hpm_event_write(m, a & 0x1Fu, 0, v);
-        else if (a >= 0x723u && a <= 0x73Fu)
-            hpm_event_write(m, a & 0x1Fu, 1, v);
         /* everything else ignores writes (misa, satp, pmp*, t*, envcfg,
          * mstatush) */
         break;
     }
     /* The value reported for the write: the CSR after the write, with the
-     * hardware-driven bits (mip.MTIP/MSIP) as of cycle t. The counters hold
-     * the written value in cycle t+1. */
-    csr_read(m, a, (a == 0xB00u || a == 0xB80u) ? t + 1 : t, &rb);
+     * hardware-driven bits (mip.MTIP/MSIP) as of cycle t. */
+    csr_read(m, a, t, &rb);
     return rb;
 }
 

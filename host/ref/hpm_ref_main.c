@@ -13,6 +13,13 @@
 #define EXIT_TIMEOUT 2
 #define EXIT_USAGE   3
 
+/* the event catalogue, for --events */
+static const struct { unsigned idx; const char *name; } catalogue[] = {
+#define HPM_EVENT(i, n, a, b, d) { i, n },
+#include "../../hw/hpm/events.def"
+#undef HPM_EVENT
+};
+
 static const char usage_text[] =
     "usage: hpm-ref --elf FILE [options]\n"
     "Runs a RV32IM program on the reference model of the hpm-overlay core.\n"
@@ -23,6 +30,9 @@ static const char usage_text[] =
     "                     end_signature (one 8-digit hex word a line)\n"
     "  --print-memmap     print the memory map (name base size)\n"
     "  --events           print the event catalogue (index name)\n"
+    "  --hpm-num N        implemented mhpmcounters, 0..29 (default 29), as the\n"
+    "                     hpm-sim build's HPM_NUM\n"
+    "  --hpm-width W      their width in bits, 1..64 (default 64), HPM_WIDTH\n"
     "  --stats            print 'hpm-stats: cycles=C instret=I' on stderr\n"
     "  --trace-log FILE   write one line per instruction\n"
     "  --help             this text\n"
@@ -78,6 +88,7 @@ int main(int argc, char **argv)
     const char *elf = NULL, *sig = NULL, *trace = NULL;
     uint64_t max_cycles = 100000000ull;
     int memmap = 0, events = 0, stats = 0;
+    unsigned hpm_num = HPMREF_HPM_NUM_DEFAULT, hpm_width = HPMREF_HPM_WIDTH_DEFAULT;
 
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -91,7 +102,8 @@ int main(int argc, char **argv)
             a = opt;
         }
         int takes = !strcmp(a, "--elf") || !strcmp(a, "--max-cycles") ||
-                    !strcmp(a, "--signature") || !strcmp(a, "--trace-log");
+                    !strcmp(a, "--signature") || !strcmp(a, "--trace-log") ||
+                    !strcmp(a, "--hpm-num") || !strcmp(a, "--hpm-width");
         if (takes && !val) {
             if (i + 1 >= argc)
                 return usage_error("option %s needs an argument", a);
@@ -117,6 +129,16 @@ int main(int argc, char **argv)
             if (errno || *end)
                 return usage_error("bad --max-cycles value '%s'", val);
             max_cycles = v;
+        } else if (!strcmp(a, "--hpm-num") || !strcmp(a, "--hpm-width")) {
+            char *end;
+            int num = !strcmp(a, "--hpm-num");
+            errno = 0;
+            unsigned long v = (*val >= '0' && *val <= '9') ? strtoul(val, &end, 0) : 0;
+            if (!(*val >= '0' && *val <= '9') || errno || *end ||
+                (num ? v > 29 : (v < 1 || v > 64)))
+                return usage_error(num ? "bad --hpm-num value '%s' (0..29)"
+                                       : "bad --hpm-width value '%s' (1..64)", val);
+            if (num) hpm_num = (unsigned)v; else hpm_width = (unsigned)v;
         } else if (!strcmp(a, "--print-memmap")) {
             memmap = 1;
         } else if (!strcmp(a, "--events")) {
@@ -131,7 +153,8 @@ int main(int argc, char **argv)
     if (memmap)
         hpm_print_memmap(stdout);
     if (events)
-        fputs("0 cycles\n1 instructions\n", stdout);
+        for (size_t i = 0; i < sizeof catalogue / sizeof catalogue[0]; i++)
+            printf("%u %s\n", catalogue[i].idx, catalogue[i].name);
     if (!elf) {
         if (memmap || events)
             return 0;
@@ -139,7 +162,8 @@ int main(int argc, char **argv)
     }
 
     hpmref_config cfg = { .boot_addr = 0, .uart_div = HPM_UART_DIV_DEFAULT,
-                          .fault = HPMREF_FAULT_NONE };
+                          .fault = HPMREF_FAULT_NONE, .hpm_num = hpm_num,
+                          .hpm_width = hpm_width };
     hpmref *m = hpmref_new(&cfg);
     if (!m) {
         fprintf(stderr, "hpm-ref: out of memory\n");

@@ -73,7 +73,16 @@ typedef struct hpmref_config {
     unsigned fault;       /* TEST ONLY: HPMREF_FAULT_* deliberately breaks the
                              model so tests can prove the lockstep checker
                              catches a model/RTL disagreement. 0 = none. */
+    unsigned hpm_num;     /* implemented mhpmcounters (0..29, the RTL's HPM_NUM) */
+    unsigned hpm_width;   /* their width in bits (1..64, the RTL's HPM_WIDTH).
+                             hpm_num = hpm_width = 0 means the simulated
+                             board's default 29 x 64; hpm_width = 0 with
+                             hpm_num != 0 means 64. Larger values are clamped
+                             to 29 / 64. */
 } hpmref_config;
+
+#define HPMREF_HPM_NUM_DEFAULT   29u
+#define HPMREF_HPM_WIDTH_DEFAULT 64u
 
 /* Fault injection values for hpmref_config.fault (test only; default NONE). */
 #define HPMREF_FAULT_NONE        0u

@@ -60,11 +60,58 @@
 
 #define UART_BUF_SIZE 4096u
 
-/* The HPM unit (mhpmcounter3..31, mhpmevent3..31). For now the counters read 0
- * and ignore writes; the state lives here so the full unit plugs in (hpm.c). */
+/* ---- the HPM unit (hpm.c, docs/hpm.md) ----
+ * Every cycle belongs to one "segment kind": a fixed set of catalogue events
+ * that are 1 in that cycle (e.g. the first X cycle of a load, the last X cycle
+ * of a retiring branch that was taken and mispredicted, a bubble after a
+ * trap). A step of the ISS is at most three segments (stall cycles, last X
+ * cycle, bubble), each with a length and the privilege mode of its cycles
+ * (hpm_step). */
+enum {
+    HK_RESET,        /* cycles 0 and 1 after reset */
+    HK_BUB_MISP,     /* bubble after a mispredicted branch */
+    HK_BUB_TRAP,     /* bubble after an exception or interrupt */
+    HK_BUB_FE,       /* bubble after jalr, fence.i, mret, sret */
+    HK_MEM_FIRST,    /* first X cycle of a load/store that accesses the bus */
+    HK_MULDIV_STALL, /* X cycles of mul/div except the last */
+    HK_WFI_WAIT,     /* X cycles of wfi except the last */
+    HK_EXC,          /* X cycle of an instruction taking an exception */
+    HK_IRQ,          /* X cycle in which an interrupt is taken */
+    HK_R_ALU,        /* last X cycle of a retiring ... */
+    HK_R_LOAD, HK_R_STORE, HK_R_JAL, HK_R_JALR,
+    HK_R_BR_NT, HK_R_BR_T, HK_R_BR_NT_MISS, HK_R_BR_T_MISS,
+    HK_R_MUL, HK_R_DIV, HK_R_CSR, HK_R_FENCE, HK_R_FENCEI, HK_R_XRET, HK_R_WFI,
+    HK_NUM
+};
+
 typedef struct hpm_unit {
-    uint64_t counter[32];   /* index 3..31 used */
-    uint64_t event[32];
+    uint64_t ctr[32];        /* 0 mcycle, 2 minstret, 3..31 mhpmcounterN (masked),
+                                as of the last flush (hist not yet added) */
+    uint64_t sel[32];        /* 3..31 mhpmeventN as read (legalized, OF in bit 63) */
+    uint32_t inhibit;        /* mcountinhibit (bit 1 reads 0) */
+    uint32_t cyclecfg;       /* mcyclecfg bits 62..60 (MINH SINH UINH) as bits 2..0 */
+    uint32_t instretcfg;     /* minstretcfg, the same */
+    unsigned num, width;     /* HPM_NUM, HPM_WIDTH */
+    unsigned ev_max;         /* highest catalogue index */
+    uint64_t mask;           /* 2^width - 1 */
+    int      fast;           /* no mhpmcounter can count and no cfg filter is set:
+                                only mcycle/minstret move (inhibit still applies) */
+    /* Lazy counting (slow path): the cycles of each (privilege, kind) since
+     * the last flush. No counter can wrap within `budget` cycles of the last
+     * flush, so a step only adds to hist until pending exceeds budget; then
+     * (at the end of that step) every counter is brought up to date and the
+     * wraps are handled (OF, LCOFIP visible from the next step). */
+    uint64_t hist[4][HK_NUM];
+    uint64_t pending, budget;
+    uint32_t wrapped;        /* counters that wrapped in the last exact count */
+    unsigned nact;           /* counters that may count, in act[] */
+    uint8_t  act[32];
+    uint8_t  maxinc[32];     /* largest increment of a counter in one cycle */
+    uint8_t  inh[32];        /* per counter: bit p set = not counted in priv p */
+    uint64_t kind_ev[HK_NUM];        /* catalogue event mask of each kind */
+    uint8_t  inc[32][HK_NUM];        /* increment per kind before any filter */
+    uint8_t  incp[4][HK_NUM][32];    /* per privilege, after the mode filter and
+                                        mcountinhibit (0 for inactive counters) */
 } hpm_unit;
 
 struct hpmref {
@@ -87,11 +134,8 @@ struct hpmref {
     uint32_t mtvec, mepc, mcause, mtval, mscratch;
     uint32_t stvec, sepc, scause, stval, sscratch;
     uint32_t mie, mip_sw;   /* mip_sw: the software-writable mip bits */
-    uint32_t medeleg, mideleg, mcounteren, scounteren, mcountinhibit;
+    uint32_t medeleg, mideleg, mcounteren, scounteren;
 
-    /* mcycle(t) = cyc_base + (CY inhibited ? 0 : t - cyc_t0), t >= cyc_t0 */
-    uint64_t cyc_base, cyc_t0;
-    uint64_t minstret;
 
     /* CLINT: mtime(t) = t + mtime_off (mod 2^64) */
     uint32_t msip;
@@ -135,22 +179,57 @@ int  csr_check(const hpmref *m, unsigned addr, int write);
 int  csr_read(const hpmref *m, unsigned addr, uint64_t t, uint32_t *val);
 /* Writes a CSR in cycle t (after csr_check). Returns the CSR's value after
  * the write (the WARL-legalised value; hardware-driven bits as of cycle t),
- * as reported in the retire record. *minstret_written is set when
- * minstret(h) was written. */
-uint32_t csr_write(hpmref *m, unsigned addr, uint32_t val, uint64_t t, int *minstret_written);
+ * as reported in the retire record. *hpm_accounted is set when the write
+ * went to the HPM unit, which then has already counted cycle t (the caller
+ * must not count this step again). */
+uint32_t csr_write(hpmref *m, unsigned addr, uint32_t val, uint64_t t, int *hpm_accounted);
 /* Takes a trap (exception or interrupt, cause with bit 31) at pc. */
 void csr_trap(hpmref *m, uint32_t cause, uint32_t tval);
 /* Interrupt to take when an instruction enters X in cycle t: returns the
  * cause (with bit 31) or 0 if none. */
 uint32_t csr_pending_irq(const hpmref *m, uint64_t t);
-uint64_t csr_mcycle(const hpmref *m, uint64_t t);
 
 /* ---- hpm.c ---- */
-void hpm_reset(hpm_unit *h);
-/* idx 3..31; hi selects the upper half. */
-uint32_t hpm_counter_read(const hpmref *m, unsigned idx, int hi, uint64_t t);
-uint32_t hpm_counter_write(hpmref *m, unsigned idx, int hi, uint32_t val, uint64_t t);
-uint32_t hpm_event_read(const hpmref *m, unsigned idx, int hi);
-uint32_t hpm_event_write(hpmref *m, unsigned idx, int hi, uint32_t val);
+/* Sets up the unit from m->cfg and counts reset cycles 0 and 1. */
+void hpm_init(hpmref *m);
+/* 1 if the HPM unit owns the CSR address (counters, selectors, mcountinhibit,
+ * mcyclecfg/minstretcfg, scountovf). */
+int  hpm_csr_owned(unsigned addr);
+/* Reads an HPM CSR as the software in privilege priv sees it at the start of
+ * the current cycle (every cycle before m->cycle has been counted). */
+uint32_t hpm_csr_read(const hpmref *m, unsigned addr, unsigned priv);
+/* Writes an HPM CSR from a retiring CSR instruction in cycle t: counts cycle
+ * t first (old settings; the written counter's increment is dropped), then
+ * writes. Returns the value after the write (retire record csr_val). */
+uint32_t hpm_csr_write(hpmref *m, unsigned addr, uint32_t val);
+/* Brings every counter up to date (slow path; see hpm_unit.hist). */
+void hpm_flush(hpmref *m);
+/* wfi entering X in cycle t in privilege priv, woken by MTIP (or never) in
+ * cycle w0: returns the earlier wake cycle caused by a counter wrapping
+ * while it waits (LCOFIP set the cycle after), if mie.LCOFIE is set. */
+uint64_t hpm_wfi_wake(hpmref *m, uint64_t t, uint64_t w0, unsigned priv);
+
+/* One step's cycles: `stall` cycles of kind sk, then the last X cycle of kind
+ * lk (both in px), then a bubble of kind bk in pb if bk != HK_NUM.
+ * retire: the instruction retires (minstret's fast path). */
+static inline void hpm_step(hpmref *m, unsigned sk, uint64_t stall, unsigned lk,
+                            unsigned bk, unsigned px, unsigned pb, unsigned retire)
+{
+    hpm_unit *h = &m->hpm;
+    if (__builtin_expect(h->fast, 1)) {
+        if (!(h->inhibit & 1u))
+            h->ctr[0] += stall + 1 + (bk != HK_NUM);
+        if (!(h->inhibit & 4u))
+            h->ctr[2] += retire;
+        return;
+    }
+    h->hist[px][sk] += stall;
+    h->hist[px][lk]++;
+    if (bk != HK_NUM)
+        h->hist[pb][bk]++;
+    h->pending += stall + 1 + (bk != HK_NUM);
+    if (h->pending > h->budget)
+        hpm_flush(m);
+}
 
 #endif

@@ -129,8 +129,8 @@ void hpmref_step(hpmref *m, hpm_retire *out)
         const uint32_t imm_i = (uint32_t)((int32_t)insn >> 20);
         uint32_t val = 0, next_pc = pc + 4;
         unsigned occ = 1, redirect = 0, wb = 0;
-        int minstret_written = 0;
-        const uint32_t ir_inh = m->mcountinhibit & 4u;
+        unsigned kind = HK_R_ALU, stall_kind = HK_MEM_FIRST, bubble = HK_BUB_FE;
+        int hpm_accounted = 0;
 
         switch (insn & 0x7Fu) {
         case 0x37: /* lui */
@@ -144,14 +144,14 @@ void hpmref_step(hpmref *m, hpm_retire *out)
                            ((insn >> 9) & 0x800u) | ((insn >> 20) & 0x7FEu);
             next_pc = pc + imm;
             if (next_pc & 2u) { cause = EXC_INSN_MISALIGNED; tval = next_pc; goto trap; }
-            val = pc + 4; wb = 1;
+            val = pc + 4; wb = 1; kind = HK_R_JAL;
             break;
         }
         case 0x67: /* jalr */
             if (f3) goto illegal;
             next_pc = (a + imm_i) & ~1u;
             if (next_pc & 2u) { cause = EXC_INSN_MISALIGNED; tval = next_pc; goto trap; }
-            val = pc + 4; wb = 1; redirect = 1;
+            val = pc + 4; wb = 1; redirect = 1; kind = HK_R_JALR;
             break;
         case 0x63: { /* branches */
             int taken;
@@ -171,6 +171,9 @@ void hpmref_step(hpmref *m, hpm_retire *out)
                 if (next_pc & 2u) { cause = EXC_INSN_MISALIGNED; tval = next_pc; goto trap; }
             }
             redirect = (unsigned)taken != (insn >> 31); /* BTFN */
+            kind = taken ? (redirect ? HK_R_BR_T_MISS : HK_R_BR_T)
+                         : (redirect ? HK_R_BR_NT_MISS : HK_R_BR_NT);
+            bubble = HK_BUB_MISP;
             break;
         }
         case 0x03: { /* loads */
@@ -193,7 +196,7 @@ void hpmref_step(hpmref *m, hpm_retire *out)
             case 1: v = (uint32_t)(int32_t)(int16_t)v; break;
             default: break;
             }
-            val = v; wb = 1; occ = T_OCC_LOAD;
+            val = v; wb = 1; occ = T_OCC_LOAD; kind = HK_R_LOAD;
             break;
         }
         case 0x23: { /* stores */
@@ -222,7 +225,7 @@ void hpmref_step(hpmref *m, hpm_retire *out)
             r->mem_addr = addr;
             r->mem_wdata = sv << (8 * (addr & 3u));
             r->mem_be = (uint8_t)(((1u << size) - 1) << (addr & 3u));
-            occ = T_OCC_STORE;
+            occ = T_OCC_STORE; kind = HK_R_STORE;
             break;
         }
         case 0x13: { /* op-imm */
@@ -269,11 +272,12 @@ void hpmref_step(hpmref *m, hpm_retire *out)
             } else if (f7 == 1) {
                 if (f3 < 4) {
                     val = multiply(f3, a, b);
-                    occ = T_OCC_MUL;
+                    occ = T_OCC_MUL; kind = HK_R_MUL; stall_kind = HK_MULDIV_STALL;
                 } else {
                     val = divide(f3, a, b);
                     occ = UNLIKELY(m->cfg.fault == HPMREF_FAULT_DIV_LATENCY)
                               ? T_OCC_DIV_FAULT : T_OCC_DIV;
+                    kind = HK_R_DIV; stall_kind = HK_MULDIV_STALL;
                 }
             } else {
                 goto illegal;
@@ -284,8 +288,10 @@ void hpmref_step(hpmref *m, hpm_retire *out)
         case 0x0F: /* misc-mem */
             if (f3 == 0) {
                 /* fence (incl. fence.tso, pause): no-op */
+                kind = HK_R_FENCE;
             } else if (f3 == 1) {
                 redirect = 1;   /* fence.i: refetch pc+4 */
+                kind = HK_R_FENCEI;
             } else {
                 goto illegal;
             }
@@ -310,7 +316,7 @@ void hpmref_step(hpmref *m, hpm_retire *out)
                     m->mstatus = s;
                     m->priv = np;
                     next_pc = m->mepc;
-                    redirect = 1;
+                    redirect = 1; kind = HK_R_XRET;
                 } else if (insn == 0x10200073u) { /* sret */
                     if (m->priv == PRV_U ||
                         (m->priv == PRV_S && (m->mstatus & MSTATUS_TSR)))
@@ -323,23 +329,23 @@ void hpmref_step(hpmref *m, hpm_retire *out)
                     m->mstatus = s;
                     m->priv = np;
                     next_pc = m->sepc;
-                    redirect = 1;
+                    redirect = 1; kind = HK_R_XRET;
                 } else if (insn == 0x10500073u) { /* wfi */
                     if (m->priv == PRV_U ||
                         (m->priv == PRV_S && (m->mstatus & MSTATUS_TW)))
                         goto illegal;
-                    uint64_t w = wfi_wake(m, t);
+                    uint64_t w = hpm_wfi_wake(m, t, wfi_wake(m, t), m->priv);
                     r->cycle = w;
                     m->cycle = w + 1;
                     m->pc = next_pc;
                     m->retired++;
-                    if (!ir_inh)
-                        m->minstret++;
+                    hpm_step(m, HK_WFI_WAIT, w - t, HK_R_WFI, HK_NUM, m->priv, m->priv, 1);
                     return;
                 } else if ((insn & 0xFE007FFFu) == 0x12000073u) { /* sfence.vma */
                     if (m->priv == PRV_U ||
                         (m->priv == PRV_S && (m->mstatus & MSTATUS_TVM)))
                         goto illegal;
+                    kind = HK_R_FENCE;
                 } else {
                     goto illegal;
                 }
@@ -360,9 +366,9 @@ void hpmref_step(hpmref *m, hpm_retire *out)
                                                                       : (old & ~src);
                 r->csr_we = 1;
                 r->csr_addr = (uint16_t)csr;
-                r->csr_val = csr_write(m, csr, nv, t, &minstret_written);
+                r->csr_val = csr_write(m, csr, nv, t, &hpm_accounted);
             }
-            val = old; wb = 1;
+            val = old; wb = 1; kind = HK_R_CSR;
             break;
         }
         default:
@@ -380,9 +386,14 @@ void hpmref_step(hpmref *m, hpm_retire *out)
         r->cycle = t + occ - 1;
         m->cycle = t + occ + redirect;
         m->retired++;
-        if (!ir_inh && !minstret_written)
-            m->minstret++;
-        /* HPM event hook goes here (issue: full HPM unit) */
+        if (!hpm_accounted) {
+            hpm_step(m, stall_kind, occ - 1, kind, redirect ? bubble : HK_NUM,
+                     r->priv, m->priv, 1);
+            /* a wrap in the cycle of a mip/sip write: the hardware's LCOFIP
+             * wins, also in the reported value (docs/hpm.md) */
+            if (UNLIKELY(r->csr_we) && (r->csr_addr == 0x344u || r->csr_addr == 0x144u))
+                csr_read(m, r->csr_addr, t, &r->csr_val);
+        }
         return;
     }
 
@@ -396,4 +407,6 @@ trap:
     r->cycle = t;
     csr_trap(m, cause, tval);
     m->cycle = t + T_OCC_TRAP + T_REDIRECT;
+    hpm_step(m, HK_MEM_FIRST, 0, (cause >> 31) ? HK_IRQ : HK_EXC, HK_BUB_TRAP,
+             r->priv, m->priv, 0);
 }

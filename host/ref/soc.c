@@ -26,9 +26,7 @@ hpmref *hpmref_new(const hpmref_config *cfg)
     m->cycle = T_FIRST_ENTRY;
     m->mtimecmp = ~(uint64_t)0;
     m->mtime_off = 0;
-    m->cyc_base = 0;
-    m->cyc_t0 = 0;
-    hpm_reset(&m->hpm);
+    hpm_init(m);
     return m;
 }
 

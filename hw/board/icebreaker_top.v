@@ -4,7 +4,11 @@
 module icebreaker_top #(
     parameter FW_HEX   = "",
     parameter UART_DIV = 8,
-    parameter RST_BITS = 8
+    parameter RST_BITS = 8,
+    // the flip-flop HPM unit does not fit next to the core (docs/hpm.md):
+    // only mcycle/minstret until the EBR-backed counters
+    parameter HPM_NUM   = 0,
+    parameter HPM_WIDTH = 64
 ) (
     input  wire       CLK,
     input  wire       RX,        // from the FT2232H channel B
@@ -19,7 +23,7 @@ module icebreaker_top #(
 
     /* verilator lint_off PINCONNECTEMPTY */
     // the trace port is for the simulated board only
-    hpm_soc #(.UART_DIV(UART_DIV), .FW_HEX(FW_HEX)) u_soc (
+    hpm_soc #(.UART_DIV(UART_DIV), .FW_HEX(FW_HEX), .HPM_NUM(HPM_NUM), .HPM_WIDTH(HPM_WIDTH)) u_soc (
         .clk(CLK), .rst(!por[RST_BITS]), .boot_addr(32'h0000_0000),
         .uart_rx(RX), .uart_tx(TX), .leds(LED), .buttons(BTN),
         .trace_valid(), .trace_pc(), .trace_insn(), .trace_priv(), .trace_trap(),

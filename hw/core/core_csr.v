@@ -1,5 +1,7 @@
-// core_csr: the M/S/U CSR file, privilege state, counters, interrupt
-// selection and trap entry/return.
+// core_csr: the M/S/U CSR file, privilege state, interrupt selection and
+// trap entry/return. The counters (mcycle, minstret, mhpmcounter*, their
+// selectors and shadows) live in the HPM unit behind the CSR hook; the core
+// keeps time(h) and the access checks.
 //
 // A CSR instruction reads the CSR as it is at the start of its X cycle and
 // writes it at the end of it. The registers load their writable fields from
@@ -7,12 +9,11 @@
 // after the write) is w merged with the WARL write mask of the addressed CSR:
 // wval = (w & mask) | (old & ~mask).
 //
-// CSR hook: an external unit (the HPM unit of the next issue) sees the CSR
-// address, the operation result and the commit strobe, and claims addresses
-// with ext_hit; it then supplies the read value and the value after a write.
-// A hit takes precedence over the core's read-as-zero placeholders
-// (mhpmcounter*, hpmcounter*, mhpmevent*) and makes any other address exist.
-// Privilege, read-only and counter-enable checks stay in the core.
+// CSR hook: an external unit (hw/hpm/hpm_unit.v) sees the CSR address, the
+// operation result and the commit strobe, and claims addresses with ext_hit;
+// it then supplies the read value and the value after a write. A hit makes
+// the address exist. Privilege, read-only and counter-enable checks stay in
+// the core, so they apply to the unit's CSRs as well.
 module core_csr #(
     parameter [31:0] MISA = 32'h4014_1100   // RV32 I M S U
 ) (
@@ -60,9 +61,10 @@ module core_csr #(
     output reg  [3:0]  irq_code,
     output wire        wfi_wake,     // (mip & mie) != 0
 
-    // counters
-    input  wire        retire,       // an instruction retires at this edge
+    // time(h), and the HPM unit's overflow interrupt
     input  wire [63:0] mtime,
+    input  wire        lcofi,        // a counter overflowed: set mip.LCOFIP
+    output wire [31:0] mcounteren_out,
 
     output reg  [1:0]  priv,
 
@@ -87,8 +89,6 @@ module core_csr #(
     reg [31:0] mscratch, sscratch, mcause, scause, mtval, stval;
     reg [31:2] mepc, sepc;
     reg [31:0] mcounteren, scounteren;
-    reg        inhibit_cy, inhibit_ir;
-    reg [63:0] mcycle, minstret;
 
     wire [31:0] mstatus = {9'd0, st_tsr, st_tw, st_tvm, 2'b00, st_mprv, 4'd0, st_mpp,
                            2'b00, st_spp, st_mpie, 1'b0, st_spie, 1'b0, st_mie, 1'b0, st_sie, 1'b0};
@@ -97,15 +97,11 @@ module core_csr #(
                            msip, 1'b0, ssip, 1'b0};
 
     // ------------------------------------------------------------- read mux
-    // Counter spaces: 0xC00-0xC1F/0xC80-0xC9F (user), 0xB00-0xB1F/0xB80-0xB9F
-    // (machine); index 0 cycle, 1 time (user only), 2 instret, 3..31 hpm (0).
+    // time(h) 0xC01/0xC81 is the core's; the rest of the counter spaces
+    // (0xB00-0xB1F/0xB80-0xB9F, 0xC00-0xC1F/0xC80-0xC9F) is the HPM unit's.
     wire [4:0]  cidx     = csr_addr[4:0];
-    wire        ctr_hi   = csr_addr[7];
-    wire        ctr_user = csr_addr[11:8] == 4'hC && csr_addr[6:5] == 2'b00;
-    wire        ctr_mach = csr_addr[11:8] == 4'hB && csr_addr[6:5] == 2'b00;
-    // read-as-zero, write-ignored spaces: mhpmevent3..31(h), pmpcfg0-15, pmpaddr0-63
-    wire        evt_zero = (csr_addr[11:5] == 7'b0011_001 || csr_addr[11:5] == 7'b0111_001) &&
-                           cidx >= 5'd3;
+    wire        is_time  = csr_addr == 12'hC01 || csr_addr == 12'hC81;
+    // read-as-zero, write-ignored space: pmpcfg0-15, pmpaddr0-63
     wire        pmp_zero = csr_addr[11:4] >= 8'h3A && csr_addr[11:4] <= 8'h3E;
     reg         exists;
     reg  [31:0] wmask;            // WARL write mask of the addressed CSR
@@ -114,19 +110,9 @@ module core_csr #(
         exists     = 1'b1;
         wmask      = 32'd0;
         core_rdata = 32'd0;
-        if (ctr_user || ctr_mach) begin
-            case (cidx)
-                5'd0: core_rdata = ctr_hi ? mcycle[63:32] : mcycle[31:0];
-                5'd1: begin
-                    core_rdata = ctr_hi ? mtime[63:32] : mtime[31:0];
-                    exists     = ctr_user;
-                end
-                5'd2: core_rdata = ctr_hi ? minstret[63:32] : minstret[31:0];
-                default: ;
-            endcase
-            if (ctr_mach && (cidx == 5'd0 || cidx == 5'd2))
-                wmask = 32'hFFFF_FFFF;           // mcycle(h), minstret(h)
-        end else if (!(evt_zero || pmp_zero)) begin
+        if (is_time)
+            core_rdata = csr_addr[7] ? mtime[63:32] : mtime[31:0];
+        else if (!pmp_zero) begin
             case (csr_addr)
                 // supervisor
                 12'h100: begin core_rdata = sstatus;                wmask = 32'h0000_0122; end
@@ -150,7 +136,6 @@ module core_csr #(
                 12'h305: begin core_rdata = mtvec;                  wmask = 32'hFFFF_FFFD; end
                 12'h306: begin core_rdata = mcounteren;             wmask = 32'hFFFF_FFFF; end
                 12'h30A, 12'h310, 12'h31A: ;                        // menvcfg(h), mstatush
-                12'h320: begin core_rdata = {29'd0, inhibit_ir, 1'b0, inhibit_cy}; wmask = 32'h0000_0005; end
                 12'h340: begin core_rdata = mscratch;               wmask = 32'hFFFF_FFFF; end
                 12'h341: begin core_rdata = {mepc, 2'b00};          wmask = 32'hFFFF_FFFC; end
                 12'h342: begin core_rdata = mcause;                 wmask = 32'hFFFF_FFFF; end
@@ -190,12 +175,16 @@ module core_csr #(
     wire [31:0] merged = (w & wmask) | (core_rdata & ~wmask);
     // mstatus.MPP: a write of 2 (reserved) leaves it unchanged
     wire        keep_mpp = csr_addr == 12'h300 && w[12:11] == 2'b10;
+    // an overflow in the cycle of a mip/sip write sets LCOFIP all the same
+    wire        lcofi_seen = lcofi && (csr_addr == 12'h344 || (csr_addr == 12'h144 && mideleg[13]));
     assign csr_wval = ext_hit ? ext_wval :
-                      keep_mpp ? {merged[31:13], st_mpp, merged[10:0]} : merged;
+                      keep_mpp ? {merged[31:13], st_mpp, merged[10:0]} :
+                      merged | {18'd0, lcofi_seen, 13'd0};
 
     assign ext_addr  = csr_addr;
     assign ext_wdata = w;
     assign ext_we    = csr_commit && csr_write;
+    assign mcounteren_out = mcounteren;
 
     wire we = csr_commit && csr_write && !ext_hit;
 
@@ -259,93 +248,75 @@ module core_csr #(
             mcause     <= 32'd0; scause <= 32'd0; mtval <= 32'd0; stval <= 32'd0;
             mepc       <= 30'd0; sepc <= 30'd0;
             mcounteren <= 32'd0; scounteren <= 32'd0;
-            inhibit_cy <= 1'b0; inhibit_ir <= 1'b0;
-        end else if (trap_take) begin
-            if (trap_to_s) begin
-                scause  <= trap_cause;
-                sepc    <= trap_pc;
-                stval   <= trap_tval;
-                st_spp  <= priv[0];
-                st_spie <= st_sie;
-                st_sie  <= 1'b0;
-                priv    <= PRV_S;
-            end else begin
-                mcause  <= trap_cause;
-                mepc    <= trap_pc;
-                mtval   <= trap_tval;
-                st_mpp  <= priv;
-                st_mpie <= st_mie;
-                st_mie  <= 1'b0;
-                priv    <= PRV_M;
-            end
-        end else if (mret_commit) begin
-            priv    <= st_mpp;
-            st_mie  <= st_mpie;
-            st_mpie <= 1'b1;
-            st_mpp  <= PRV_U;
-            if (st_mpp != PRV_M)
+        end else begin
+            if (trap_take) begin
+                if (trap_to_s) begin
+                    scause  <= trap_cause;
+                    sepc    <= trap_pc;
+                    stval   <= trap_tval;
+                    st_spp  <= priv[0];
+                    st_spie <= st_sie;
+                    st_sie  <= 1'b0;
+                    priv    <= PRV_S;
+                end else begin
+                    mcause  <= trap_cause;
+                    mepc    <= trap_pc;
+                    mtval   <= trap_tval;
+                    st_mpp  <= priv;
+                    st_mpie <= st_mie;
+                    st_mie  <= 1'b0;
+                    priv    <= PRV_M;
+                end
+            end else if (mret_commit) begin
+                priv    <= st_mpp;
+                st_mie  <= st_mpie;
+                st_mpie <= 1'b1;
+                st_mpp  <= PRV_U;
+                if (st_mpp != PRV_M)
+                    st_mprv <= 1'b0;
+            end else if (sret_commit) begin
+                priv    <= {1'b0, st_spp};
+                st_sie  <= st_spie;
+                st_spie <= 1'b1;
+                st_spp  <= 1'b0;
                 st_mprv <= 1'b0;
-        end else if (sret_commit) begin
-            priv    <= {1'b0, st_spp};
-            st_sie  <= st_spie;
-            st_spie <= 1'b1;
-            st_spp  <= 1'b0;
-            st_mprv <= 1'b0;
-        end else if (we) begin
-            case (csr_addr)
-                12'h300: begin
-                    st_sie <= w[1]; st_mie <= w[3]; st_spie <= w[5]; st_mpie <= w[7];
-                    st_spp <= w[8]; st_mprv <= w[17];
-                    st_tvm <= w[20]; st_tw <= w[21]; st_tsr <= w[22];
-                    if (!keep_mpp)
-                        st_mpp <= w[12:11];
-                end
-                12'h100: begin st_sie <= w[1]; st_spie <= w[5]; st_spp <= w[8]; end
-                12'h302: medeleg <= w[15:0] & 16'hB3FF;
-                12'h303: mideleg <= w[13:0] & 14'h2222;
-                12'h304: mie <= w[13:0] & 14'h2AAA;
-                12'h104: mie <= (mie & ~mideleg) | (w[13:0] & mideleg);
-                12'h344: begin ssip <= w[1]; stip <= w[5]; seip <= w[9]; lcofip <= w[13]; end
-                12'h144: begin
-                    if (mideleg[1])  ssip   <= w[1];
-                    if (mideleg[13]) lcofip <= w[13];
-                end
-                12'h305: mtvec <= {w[31:2], 1'b0, w[0]};
-                12'h105: stvec <= {w[31:2], 1'b0, w[0]};
-                12'h306: mcounteren <= w;
-                12'h106: scounteren <= w;
-                12'h320: begin inhibit_cy <= w[0]; inhibit_ir <= w[2]; end
-                12'h340: mscratch <= w;
-                12'h140: sscratch <= w;
-                12'h341: mepc <= w[31:2];
-                12'h141: sepc <= w[31:2];
-                12'h342: mcause <= w;
-                12'h142: scause <= w;
-                12'h343: mtval <= w;
-                12'h143: stval <= w;
-                default: ;
-            endcase
+            end else if (we) begin
+                case (csr_addr)
+                    12'h300: begin
+                        st_sie <= w[1]; st_mie <= w[3]; st_spie <= w[5]; st_mpie <= w[7];
+                        st_spp <= w[8]; st_mprv <= w[17];
+                        st_tvm <= w[20]; st_tw <= w[21]; st_tsr <= w[22];
+                        if (!keep_mpp)
+                            st_mpp <= w[12:11];
+                    end
+                    12'h100: begin st_sie <= w[1]; st_spie <= w[5]; st_spp <= w[8]; end
+                    12'h302: medeleg <= w[15:0] & 16'hB3FF;
+                    12'h303: mideleg <= w[13:0] & 14'h2222;
+                    12'h304: mie <= w[13:0] & 14'h2AAA;
+                    12'h104: mie <= (mie & ~mideleg) | (w[13:0] & mideleg);
+                    12'h344: begin ssip <= w[1]; stip <= w[5]; seip <= w[9]; lcofip <= w[13]; end
+                    12'h144: begin
+                        if (mideleg[1])  ssip   <= w[1];
+                        if (mideleg[13]) lcofip <= w[13];
+                    end
+                    12'h305: mtvec <= {w[31:2], 1'b0, w[0]};
+                    12'h105: stvec <= {w[31:2], 1'b0, w[0]};
+                    12'h306: mcounteren <= w;
+                    12'h106: scounteren <= w;
+                    12'h340: mscratch <= w;
+                    12'h140: sscratch <= w;
+                    12'h341: mepc <= w[31:2];
+                    12'h141: sepc <= w[31:2];
+                    12'h342: mcause <= w;
+                    12'h142: scause <= w;
+                    12'h343: mtval <= w;
+                    12'h143: stval <= w;
+                    default: ;
+                endcase
+            end
+            // the HPM unit's overflow wins over a software clear in the same cycle
+            if (lcofi)
+                lcofip <= 1'b1;
         end
-    end
-
-    // Counters: a CSR write replaces one half and suppresses that edge's increment.
-    always @(posedge clk) begin
-        if (rst)
-            mcycle <= 64'd0;
-        else if (we && csr_addr == 12'hB00)
-            mcycle[31:0] <= w;
-        else if (we && csr_addr == 12'hB80)
-            mcycle[63:32] <= w;
-        else if (!inhibit_cy)
-            mcycle <= mcycle + 64'd1;
-
-        if (rst)
-            minstret <= 64'd0;
-        else if (we && csr_addr == 12'hB02)
-            minstret[31:0] <= w;
-        else if (we && csr_addr == 12'hB82)
-            minstret[63:32] <= w;
-        else if (retire && !inhibit_ir)
-            minstret <= minstret + 64'd1;
     end
 endmodule

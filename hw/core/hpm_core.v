@@ -5,9 +5,12 @@
 // marks data accesses, the only ones devices act on.
 //
 // Outputs besides the bus: a trace record of every instruction that reaches X
-// (valid in its last X cycle), an event bus for the HPM unit and a CSR hook
-// through which an external unit can claim CSR addresses (core_csr).
-module hpm_core (
+// (valid in its last X cycle), the event bus of the catalogue
+// (hw/hpm/events.def: bit i = event index i) and a CSR hook through which the
+// HPM unit claims its CSR addresses (core_csr).
+module hpm_core #(
+    parameter integer EV_W = 30      // event bus width: HPM_EV_BUS_W (hpm_events.vh)
+) (
     input  wire        clk,
     input  wire        rst,
     input  wire [31:0] boot_addr,
@@ -44,18 +47,24 @@ module hpm_core (
     output wire [31:0] trace_mem_wdata,
     output wire [3:0]  trace_mem_be,
 
-    // event bus (docs/architecture-core.md) and the current privilege mode
-    output wire [17:0] events,
+    // event bus (hw/hpm/events.def) and the current privilege mode
+    output wire [EV_W-1:0] events,
     output wire [1:0]  priv,
 
-    // CSR hook (see core_csr)
+    // CSR hook (see core_csr), mcounteren for scountovf, the overflow interrupt
     output wire [11:0] ext_csr_addr,
     output wire [31:0] ext_csr_wdata,
     output wire        ext_csr_we,
     input  wire        ext_csr_hit,
     input  wire [31:0] ext_csr_rdata,
-    input  wire [31:0] ext_csr_wval
+    input  wire [31:0] ext_csr_wval,
+    output wire [31:0] mcounteren,
+    input  wire        lcofi
 );
+/* verilator lint_off UNUSEDPARAM */ // the whole catalogue, not every index is used here
+`include "hpm_events.vh"
+/* verilator lint_on UNUSEDPARAM */
+
     // ------------------------------------------------------------ F / D
     wire        x_free, redirect, fault_trap;
     wire [31:0] redirect_pc, fault_vector;
@@ -216,7 +225,8 @@ module hpm_core (
         .trap_vector(trap_vector), .fault_vector(fault_vector),
         .mepc_out(mepc), .sepc_out(sepc),
         .mtip(mtip), .msip(msip), .irq_pending(irq_pending), .irq_code(irq_code),
-        .wfi_wake(wfi_wake), .retire(retire), .mtime(mtime), .priv(priv),
+        .wfi_wake(wfi_wake), .mtime(mtime), .lcofi(lcofi), .mcounteren_out(mcounteren),
+        .priv(priv),
         .ext_addr(ext_csr_addr), .ext_wdata(ext_csr_wdata), .ext_we(ext_csr_we),
         .ext_hit(ext_csr_hit), .ext_rdata(ext_csr_rdata), .ext_wval(ext_csr_wval)
     );
@@ -295,24 +305,73 @@ module hpm_core (
     assign trace_mem_be    = st_be;
 
     // ------------------------------------------------------------ events
-    assign events = {
-        x_valid && is_wfi && !x_done,                                   // 17 wfi wait cycle
-        redirect || fault_trap,                                         // 16 flush
-        retire && (is_fence || is_fencei || is_sfence),                 // 15 fence
-        retire && is_csr,                                               // 14 csr
-        irq_take,                                                       // 13 interrupt
-        exc,                                                            // 12 exception
-        !x_valid,                                                       // 11 X empty
-        x_valid && (is_load || is_store) && !x_done,                    // 10 mem stall
-        x_valid && (is_mul || is_div) && !x_done,                       //  9 muldiv stall
-        retire && is_div,                                               //  8 div
-        retire && is_mul,                                               //  7 mul
-        retire && (is_jal || is_jalr),                                  //  6 jump
-        retire && mispredict,                                           //  5 branch miss
-        retire && br_taken,                                             //  4 branch taken
-        retire && is_branch,                                            //  3 branch
-        store_done,                                                     //  2 store
-        retire && is_load,                                              //  1 load
-        retire                                                          //  0 retired
-    };
+    // Every cycle is exactly one top-down slot: X empty (a bubble: bad
+    // speculation after a mispredict or trap, else frontend bound), the last X
+    // cycle of a retiring instruction, of a trapping one (bad speculation), or
+    // an earlier X cycle (backend bound). The cause of a bubble is the redirect
+    // of the cycle before it; after reset it is frontend bound.
+    reg  bubble_br, bubble_clear;
+    always @(posedge clk) begin
+        if (rst) begin
+            bubble_br    <= 1'b0;
+            bubble_clear <= 1'b0;
+        end else begin
+            bubble_br    <= retire && mispredict;
+            bubble_clear <= trap;
+        end
+    end
+
+    wire bubble    = !x_valid;
+    wire br_bub    = bubble && bubble_br;
+    wire clear     = trap || (bubble && bubble_clear);
+    wire fe_bound  = bubble && !bubble_br && !bubble_clear;
+    wire stall     = x_valid && !x_done;
+    wire mem_stall = stall && (is_load || is_store);
+    wire md_stall  = stall && (is_mul || is_div);
+    wire wfi_wait  = stall && is_wfi;
+
+    reg [HPM_EV_BUS_W-1:0] ev;            // width checked against EV_W by lint
+    always @(*) begin
+        ev = {HPM_EV_BUS_W{1'b0}};
+        ev[HPM_EV_CYCLES]                 = 1'b1;
+        ev[HPM_EV_INSTRUCTIONS]           = retire;
+        ev[HPM_EV_LOADS]                  = retire && is_load;
+        ev[HPM_EV_STORES]                 = retire && is_store;
+        ev[HPM_EV_JUMPS]                  = retire && (is_jal || is_jalr);
+        ev[HPM_EV_BRANCHES]               = retire && is_branch;
+        ev[HPM_EV_BRANCHES_TAKEN]         = retire && br_taken;
+        ev[HPM_EV_BRANCH_MISSES]          = retire && mispredict;
+        ev[HPM_EV_MUL]                    = retire && is_mul;
+        ev[HPM_EV_DIV]                    = retire && is_div;
+        ev[HPM_EV_MULDIV_STALL_CYCLES]    = md_stall;
+        ev[HPM_EV_FETCH_STALL_CYCLES]     = bubble;
+        ev[HPM_EV_MEM_STALL_CYCLES]       = mem_stall;
+        ev[HPM_EV_HAZARD_STALL_CYCLES]    = 1'b0;          // every operand is bypassed
+        ev[HPM_EV_EXCEPTIONS]             = exc;
+        ev[HPM_EV_INTERRUPTS]             = irq_take;
+        ev[HPM_EV_CSR_INSTRUCTIONS]       = retire && is_csr;
+        ev[HPM_EV_FENCES]                 = retire && (is_fence || is_fencei || is_sfence);
+        ev[HPM_EV_FLUSHES]                = redirect || fault_trap;
+        ev[HPM_EV_TOPDOWN_RETIRING]       = retire;
+        ev[HPM_EV_TOPDOWN_BAD_SPEC]       = br_bub || clear;
+        ev[HPM_EV_TOPDOWN_FE_BOUND]       = fe_bound;
+        ev[HPM_EV_TOPDOWN_BE_BOUND]       = stall;
+        ev[HPM_EV_TOPDOWN_BR_MISPREDICT]  = br_bub;
+        ev[HPM_EV_TOPDOWN_MACHINE_CLEARS] = clear;
+        ev[HPM_EV_TOPDOWN_FETCH_LATENCY]  = fe_bound;
+        ev[HPM_EV_TOPDOWN_MEM_BOUND]      = mem_stall;
+        ev[HPM_EV_TOPDOWN_CORE_BOUND]     = md_stall || wfi_wait;
+        ev[HPM_EV_WFI_CYCLES]             = wfi_wait;
+    end
+    assign events = ev;
+
+`ifndef SYNTHESIS
+    // the top-down slots partition every cycle
+    always @(posedge clk)
+        if (!rst && {1'b0, retire} + {1'b0, br_bub || clear} + {1'b0, fe_bound} +
+                    {1'b0, stall} != 2'd1) begin
+            $display("hpm_core: top-down slots do not partition cycle (pc %08x)", x_pc);
+            $fatal;
+        end
+`endif
 endmodule

@@ -4,17 +4,22 @@
 //   mhpmevent3..31(h)                  one hpm_selector each
 //   mcountinhibit, mcyclecfg(h), minstretcfg(h), scountovf
 //   cycle/instret/hpmcounterN(h)       the user-level read-only shadows
-// It claims these addresses on the core's CSR hook; the core keeps the
-// privilege, read-only and counter-enable checks and the time CSR.
+// It claims these addresses on the core's CSR hook (docs/hpm.md, "Which
+// addresses exist"); the core keeps the privilege, read-only and
+// counter-enable checks and the time CSR.
 //
 // Timing (docs/hpm.md): a CSR read in cycle t sees the values at the start of
 // t; a write in cycle t is visible from t+1 and replaces that cycle's increment
 // of the written counter; mcountinhibit and the mode filters written in cycle
 // t apply from cycle t+1.
+//
+// A write is legalised once, here, from the addressed register's current
+// value (the other half) and the written half; the selectors and counters
+// only store it.
 module hpm_unit #(
-    parameter integer HPM_NUM   = 29,       // implemented mhpmcounters (0..29)
-    parameter integer HPM_WIDTH = 64,       // their width (1..64)
-    parameter integer EV_W      = 32,       // event bus width
+    parameter integer HPM_NUM    = 29,      // implemented mhpmcounters (0..29)
+    parameter integer HPM_WIDTH  = 64,      // their width (1..64)
+    parameter integer EV_W       = 30,      // event bus width: HPM_EV_BUS_W (hpm_events.vh)
     parameter integer EV_INSTRET = 2        // index of the "instructions" event
 ) (
     input  wire            clk,
@@ -34,6 +39,8 @@ module hpm_unit #(
     output wire            lcofi            // a counter wrapped with OF clear: set mip.LCOFIP
 );
     localparam [1:0] PRIV_M = 2'b11, PRIV_S = 2'b01, PRIV_U = 2'b00;
+    localparam [64:0] MASK65   = (65'd1 << HPM_WIDTH) - 65'd1;
+    localparam [63:0] HPM_MASK = MASK65[63:0];
 
     // ---------------------------------------------------------- address decode
     wire [4:0] idx      = csr_addr[4:0];
@@ -45,31 +52,34 @@ module hpm_unit #(
     wire       ctr_hi   = ctr_hi_m || ctr_hi_u;
     wire       sel_lo   = csr_addr[11:5] == 7'b0011_001;   // 0x320-0x33F
     wire       sel_hi   = csr_addr[11:5] == 7'b0111_001;   // 0x720-0x73F
-    wire       is_time  = (ctr_lo_u || ctr_hi_u) && idx == 5'd1;
     wire       is_ovf   = csr_addr == 12'hDA0;
+    wire       is_evt   = (sel_lo || sel_hi) && idx >= 5'd3; // mhpmevent3..31(h)
 
     // mcountinhibit (0x320) and the Smcntrpmf filters (0x321/0x322, h 0x721/0x722)
-    // live at the bottom of the selector space; mhpmevent3..31 above them.
-    wire       sel_cfg  = (sel_lo || sel_hi) && idx <= 5'd2;
-    assign csr_hit = ((ctr_lo || ctr_hi) && !is_time) || sel_lo || sel_hi || is_ovf;
+    // live at the bottom of the selector space. Index 1 of the counter spaces
+    // is time (the core's; 0xB01/0xB81 do not exist) and 0x720 does not exist
+    // (mcountinhibit has no high half).
+    assign csr_hit = ((ctr_lo || ctr_hi) && idx != 5'd1) || sel_lo || (sel_hi && idx != 5'd0) ||
+                     is_ovf;
+
+    // the counter written, by index (the machine-level spaces only; the user
+    // shadows are read-only and the core traps writes to them)
+    wire ctr_we_lo = csr_we && ctr_lo_m;
+    wire ctr_we_hi = csr_we && ctr_hi_m;
 
     // ------------------------------------------------ mcountinhibit, filters
     reg  [31:0] inhibit;                     // bit 1 reads 0
     reg  [2:0]  cycle_inh, instret_inh;      // MINH, SINH, UINH of mcyclecfg / minstretcfg
-
-    wire we_inhibit    = csr_we && sel_lo && idx == 5'd0;
-    wire we_cyclecfg   = csr_we && sel_hi && idx == 5'd1;
-    wire we_instretcfg = csr_we && sel_hi && idx == 5'd2;
 
     always @(posedge clk) begin
         if (rst) begin
             inhibit     <= 32'd0;
             cycle_inh   <= 3'd0;
             instret_inh <= 3'd0;
-        end else begin
-            if (we_inhibit)    inhibit     <= csr_wdata & 32'hFFFF_FFFD;
-            if (we_cyclecfg)   cycle_inh   <= csr_wdata[30:28];
-            if (we_instretcfg) instret_inh <= csr_wdata[30:28];
+        end else if (csr_we) begin
+            if (sel_lo && idx == 5'd0) inhibit     <= csr_wdata & 32'hFFFF_FFFD;
+            if (sel_hi && idx == 5'd1) cycle_inh   <= csr_wdata[30:28];
+            if (sel_hi && idx == 5'd2) instret_inh <= csr_wdata[30:28];
         end
     end
 
@@ -79,7 +89,7 @@ module hpm_unit #(
     endfunction
 
     // ------------------------------------------------------ mcycle, minstret
-    wire [63:0] mcycle, minstret, mcycle_w, minstret_w;
+    wire [63:0] mcycle, minstret;
     /* verilator lint_off UNUSEDSIGNAL */ // mcycle and minstret have no overflow flag
     wire        mcycle_wrap, minstret_wrap;
     /* verilator lint_on UNUSEDSIGNAL */
@@ -88,88 +98,94 @@ module hpm_unit #(
 
     hpm_counter #(.WIDTH(64)) u_mcycle (
         .clk(clk), .rst(rst), .inc({2'b00, cycle_on}),
-        .we_lo(csr_we && ctr_lo_m && idx == 5'd0), .we_hi(csr_we && ctr_hi_m && idx == 5'd0),
-        .wdata(csr_wdata), .value(mcycle), .wval(mcycle_w), .wrap(mcycle_wrap)
+        .we_lo(ctr_we_lo && idx == 5'd0), .we_hi(ctr_we_hi && idx == 5'd0),
+        .wdata(csr_wdata), .value(mcycle), .wrap(mcycle_wrap)
     );
     hpm_counter #(.WIDTH(64)) u_minstret (
         .clk(clk), .rst(rst), .inc({2'b00, instret_on && ev[EV_INSTRET]}),
-        .we_lo(csr_we && ctr_lo_m && idx == 5'd2), .we_hi(csr_we && ctr_hi_m && idx == 5'd2),
-        .wdata(csr_wdata), .value(minstret), .wval(minstret_w), .wrap(minstret_wrap)
+        .we_lo(ctr_we_lo && idx == 5'd2), .we_hi(ctr_we_hi && idx == 5'd2),
+        .wdata(csr_wdata), .value(minstret), .wrap(minstret_wrap)
     );
 
     // -------------------------------------------- mhpmcounter3.. / mhpmevent3..
-    wire [63:0] hpm_value [0:31], hpm_wval [0:31];
-    wire [63:0] evt_value [0:31], evt_wval [0:31];
-    wire [31:0] of_bits, wrap_new;
+    // the addressed selector after this cycle's write, WARL applied
+    wire [63:0] evt_value [0:31];
+    wire [63:0] evt_cur   = evt_value[idx];
+    wire [63:0] evt_w64   = {sel_hi ? csr_wdata : evt_cur[63:32], sel_lo ? csr_wdata : evt_cur[31:0]};
+
+    function [4:0] op_legal(input [4:0] f);  // OR, AND, XOR, ADD; anything else is OR
+        op_legal = (f == 5'b00001 || f == 5'b00010 || f == 5'b00100) ? f : 5'b00000;
+    endfunction
+    function [9:0] ev_legal(input [9:0] e);  // an index beyond the catalogue is 0
+        ev_legal = {22'd0, e} >= EV_W ? 10'd0 : e;
+    endfunction
+    /* verilator lint_off UNUSEDSIGNAL */ // bits 59:55 are read-only zero
+    wire [63:0] w = evt_w64;
+    /* verilator lint_on UNUSEDSIGNAL */
+    wire [63:0] evt_legal = {w[63:60], 5'd0, op_legal(w[54:50]), op_legal(w[49:45]),
+                             op_legal(w[44:40]), ev_legal(w[39:30]), ev_legal(w[29:20]),
+                             ev_legal(w[19:10]), ev_legal(w[9:0])};
+
+    wire [63:0] hpm_value [0:31];
+    wire [31:0] of_bits, wrap_bits;
 
     genvar n;
     generate
         for (n = 0; n < 32; n = n + 1) begin : g_ctr
             if (n >= 3 && n < 3 + HPM_NUM) begin : g_impl
                 wire [2:0] inc;
-                wire       wrap;
                 hpm_selector #(.EV_W(EV_W)) u_sel (
                     .clk(clk), .rst(rst),
-                    .we_lo(csr_we && sel_lo && idx == n), .we_hi(csr_we && sel_hi && idx == n),
-                    .wdata(csr_wdata), .set_of(wrap), .value(evt_value[n]), .wval(evt_wval[n]),
-                    .of(of_bits[n]),
+                    .we(csr_we && is_evt && idx == n), .wlegal(evt_legal),
+                    .set_of(wrap_bits[n]), .value(evt_value[n]), .of(of_bits[n]),
                     .ev(ev), .priv(priv), .inc(inc)
                 );
                 hpm_counter #(.WIDTH(HPM_WIDTH)) u_ctr (
                     .clk(clk), .rst(rst), .inc(inhibit[n] ? 3'd0 : inc),
-                    .we_lo(csr_we && ctr_lo_m && idx == n), .we_hi(csr_we && ctr_hi_m && idx == n),
-                    .wdata(csr_wdata), .value(hpm_value[n]), .wval(hpm_wval[n]), .wrap(wrap)
+                    .we_lo(ctr_we_lo && idx == n), .we_hi(ctr_we_hi && idx == n),
+                    .wdata(csr_wdata), .value(hpm_value[n]), .wrap(wrap_bits[n])
                 );
-                assign wrap_new[n] = wrap && !of_bits[n];
             end else begin : g_none
                 assign hpm_value[n] = 64'd0;
-                assign hpm_wval[n]  = 64'd0;
                 assign evt_value[n] = 64'd0;
-                assign evt_wval[n]  = 64'd0;
                 assign of_bits[n]   = 1'b0;
-                assign wrap_new[n]  = 1'b0;
+                assign wrap_bits[n] = 1'b0;
             end
         end
     endgenerate
 
-    assign lcofi = |wrap_new;
+    // LCOFI: a wrap while OF is still clear
+    assign lcofi = (wrap_bits & ~of_bits) != 32'd0;
 
     // ------------------------------------------------------------ read mux
     wire [63:0] ctr64 = idx == 5'd0 ? mcycle : idx == 5'd2 ? minstret : hpm_value[idx];
     wire [31:0] ovf   = priv == PRIV_M ? of_bits : of_bits & mcounteren;
+    wire [31:0] cfg   = sel_lo ? (idx == 5'd0 ? inhibit : 32'd0) :
+                        idx == 5'd1 ? {1'b0, cycle_inh, 28'd0} :
+                        idx == 5'd2 ? {1'b0, instret_inh, 28'd0} : 32'd0;
 
     always @(*) begin
         csr_rdata = 32'd0;
-        if (ctr_lo)               csr_rdata = ctr64[31:0];
-        else if (ctr_hi)          csr_rdata = ctr64[63:32];
-        else if (is_ovf)          csr_rdata = ovf;
-        else if (sel_cfg) begin
-            case ({sel_hi, idx[1:0]})
-                3'b000:  csr_rdata = inhibit;
-                3'b101:  csr_rdata = {1'b0, cycle_inh, 28'd0};
-                3'b110:  csr_rdata = {1'b0, instret_inh, 28'd0};
-                default: csr_rdata = 32'd0;
-            endcase
-        end
-        else if (sel_lo)          csr_rdata = evt_value[idx][31:0];
-        else if (sel_hi)          csr_rdata = evt_value[idx][63:32];
+        if (ctr_lo)      csr_rdata = ctr64[31:0];
+        else if (ctr_hi) csr_rdata = ctr64[63:32];
+        else if (is_ovf) csr_rdata = ovf;
+        else if (is_evt) csr_rdata = sel_hi ? evt_cur[63:32] : evt_cur[31:0];
+        else             csr_rdata = cfg;
     end
 
-    // the value after a write, as the next cycle will read it (WARL applied)
-    wire [63:0] ctr64_w = idx == 5'd0 ? mcycle_w : idx == 5'd2 ? minstret_w : hpm_wval[idx];
+    // ------------------------------------------- the value after a write (trace)
+    wire        impl   = idx >= 5'd3 && {27'd0, idx} < 3 + HPM_NUM;
+    wire [63:0] ctr_mask = (idx == 5'd0 || idx == 5'd2) ? {64{1'b1}} : impl ? HPM_MASK : 64'd0;
+    wire [63:0] ctr_w64  = {ctr_hi ? csr_wdata : ctr64[63:32], ctr_lo ? csr_wdata : ctr64[31:0]} &
+                           ctr_mask;
+    // a wrap in the write cycle sets OF all the same
+    wire [63:0] evt_wval = {evt_legal[63] || (impl && wrap_bits[idx]), evt_legal[62:0]} &
+                           (impl ? {64{1'b1}} : 64'd0);
     always @(*) begin
         csr_wval = 32'd0;
-        if (ctr_lo_m)             csr_wval = ctr64_w[31:0];
-        else if (ctr_hi_m)        csr_wval = ctr64_w[63:32];
-        else if (sel_cfg) begin
-            case ({sel_hi, idx[1:0]})
-                3'b000:  csr_wval = csr_wdata & 32'hFFFF_FFFD;
-                3'b101,
-                3'b110:  csr_wval = {1'b0, csr_wdata[30:28], 28'd0};
-                default: csr_wval = 32'd0;
-            endcase
-        end
-        else if (sel_lo)          csr_wval = evt_wval[idx][31:0];
-        else if (sel_hi)          csr_wval = evt_wval[idx][63:32];
+        if (ctr_lo || ctr_hi)         csr_wval = ctr_hi ? ctr_w64[63:32] : ctr_w64[31:0];
+        else if (is_evt)              csr_wval = sel_hi ? evt_wval[63:32] : evt_wval[31:0];
+        else if (sel_lo && idx == 5'd0) csr_wval = csr_wdata & 32'hFFFF_FFFD;
+        else if (sel_hi)              csr_wval = {1'b0, csr_wdata[30:28], 28'd0};
     end
 endmodule

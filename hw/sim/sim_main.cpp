@@ -2,7 +2,8 @@
 // loads an ELF (or the firmware monitor) into the memories, runs the clock,
 // turns trace-port records into hpm_retire (halting on tohost, optional
 // lockstep against the reference model) and connects the UART pins to
-// stdin/stdout.
+// stdin/stdout. Built per HPM configuration: HPM_NUM and HPM_WIDTH are the
+// hpm_soc parameters of this binary (mk/hw.mk), passed on to the model.
 #include "Vhpm_soc.h"
 #include "Vhpm_soc__Syms.h"
 #include "verilated.h"
@@ -26,6 +27,17 @@ extern "C" {
 enum { EXIT_PASS = 0, EXIT_FAIL = 1, EXIT_CYCLES = 2, EXIT_USAGE = 3 };
 
 static const unsigned UART_DIV = 8;              // must match hpm_soc's UART_DIV
+#if !defined(HPM_NUM) || !defined(HPM_WIDTH)
+#error "HPM_NUM and HPM_WIDTH must be the hpm_soc parameters of this build"
+#endif
+
+// the event catalogue, "index name" per line
+static void print_events(FILE *out)
+{
+#define HPM_EVENT(index, name, aliases, brief, definition) fprintf(out, "%d %s\n", index, name);
+#include "events.def"
+#undef HPM_EVENT
+}
 static const uint64_t DRAIN_CYCLES = 1000000;    // idle cycles after stdin EOF
 
 static void usage(FILE *out)
@@ -43,7 +55,8 @@ static void usage(FILE *out)
             "  --stats            print 'hpm-stats: cycles=C instret=I' to stderr at exit\n"
             "  --trace FILE.vcd   dump a VCD waveform\n"
             "  --print-memmap     print the memory map and exit\n"
-            "  --events           print the event catalogue and exit\n"
+            "  --events           print the event catalogue (index name) and exit\n"
+            "  --hpm-config       print this build's HPM_NUM HPM_WIDTH and exit\n"
             "  --help             this text\n"
             "A store of 1 to the ELF's tohost passes, any other value fails.\n"
             "Without --elf the UART is attached to stdin/stdout.\n"
@@ -198,7 +211,8 @@ int main(int argc, char **argv)
         else if (a == "--ref-fault") ref_fault = (unsigned)parse_u64(val());
         else if (a == "--stats") stats = true;
         else if (a == "--print-memmap") { hpm_print_memmap(stdout); return EXIT_PASS; }
-        else if (a == "--events") { printf("0 cycles\n1 instructions\n"); return EXIT_PASS; }
+        else if (a == "--events") { print_events(stdout); return EXIT_PASS; }
+        else if (a == "--hpm-config") { printf("%d %d\n", HPM_NUM, HPM_WIDTH); return EXIT_PASS; }
         else if (a == "--help" || a == "-h") { usage(stdout); return EXIT_PASS; }
         else die_usage("unknown option (see --help)", argv[i]);
     }
@@ -231,7 +245,13 @@ int main(int argc, char **argv)
     hpmref *model = nullptr;
     hpm_lockstep *ls = nullptr;
     if (lockstep) {
-        hpmref_config cfg = {boot_addr, UART_DIV, ref_fault};
+        hpmref_config cfg;
+        memset(&cfg, 0, sizeof cfg);
+        cfg.boot_addr = boot_addr;
+        cfg.uart_div = UART_DIV;
+        cfg.fault = ref_fault;
+        cfg.hpm_num = HPM_NUM;         // this build's hpm_soc parameters
+        cfg.hpm_width = HPM_WIDTH;
         model = hpmref_new(&cfg);
         if (!model || hpm_elf_load(elf, model_write, model, &info, err, sizeof err)) {
             fprintf(stderr, "hpm-sim: %s\n", model ? err : "out of memory");

@@ -1,11 +1,14 @@
-// hpm_soc: the hpm-overlay SoC (docs/memory-map.md): hpm_core on one bus with
-// the firmware EBR (fw), the SPRAM work RAM (ram), CLINT, UART and GPIO.
+// hpm_soc: the hpm-overlay SoC (docs/memory-map.md): hpm_cpu (the core and its
+// HPM unit) on one bus with the firmware EBR (fw), the SPRAM work RAM (ram),
+// CLINT, UART and GPIO.
 // Every target answers a read in the cycle after the request (zero wait
 // states); the read data is selected by the region registered with the request.
 // The core's trace port is routed out for the simulated board.
 module hpm_soc #(
-    parameter UART_DIV = 8,
-    parameter FW_HEX   = ""
+    parameter UART_DIV  = 8,
+    parameter FW_HEX    = "",
+    parameter HPM_NUM   = 29,    // implemented mhpmcounters (0..29)
+    parameter HPM_WIDTH = 64     // their width (1..64)
 ) (
     input  wire        clk,
     input  wire        rst,          // synchronous, active high
@@ -44,9 +47,7 @@ module hpm_soc #(
     wire        mtip, msip;
     wire [63:0] mtime;
 
-    // The event bus and the CSR hook wait for the HPM unit (next issue).
-    /* verilator lint_off PINCONNECTEMPTY */
-    hpm_core u_core (
+    hpm_cpu #(.HPM_NUM(HPM_NUM), .HPM_WIDTH(HPM_WIDTH)) u_cpu (
         .clk(clk), .rst(rst), .boot_addr(boot_addr),
         .bus_req(bus_req), .bus_we(bus_we), .bus_be(bus_be), .bus_addr(bus_addr),
         .bus_wdata(bus_wdata), .bus_rdata(bus_rdata),
@@ -57,12 +58,8 @@ module hpm_soc #(
         .trace_rd_val(trace_rd_val), .trace_csr_we(trace_csr_we),
         .trace_csr_addr(trace_csr_addr), .trace_csr_val(trace_csr_val),
         .trace_mem_we(trace_mem_we), .trace_mem_addr(trace_mem_addr),
-        .trace_mem_wdata(trace_mem_wdata), .trace_mem_be(trace_mem_be),
-        .events(), .priv(),
-        .ext_csr_addr(), .ext_csr_wdata(), .ext_csr_we(),
-        .ext_csr_hit(1'b0), .ext_csr_rdata(32'd0), .ext_csr_wval(32'd0)
+        .trace_mem_wdata(trace_mem_wdata), .trace_mem_be(trace_mem_be)
     );
-    /* verilator lint_on PINCONNECTEMPTY */
 
     // ---- address decode. The core checks every access against the memory
     // map (core_pma: data accesses outside the regions fault before reaching

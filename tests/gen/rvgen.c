@@ -1,6 +1,9 @@
 /* rvgen: seeded random RV32IM + Zicsr program generator for lockstep tests.
  *
- *   rvgen --seed N [--length L] [-o out.S]
+ *   rvgen --seed N [--length L] [--lcofi] [-o out.S]
+ *
+ * --lcofi also enables the LCOFI interrupt (mie/sie bit 13); without it
+ * overflows only set OF and mip.LCOFIP (the same program otherwise).
  *
  * L (default 10000) is the number of generated items (an item is one
  * instruction, or a short group such as li+sw or a bounded loop). At most
@@ -17,8 +20,14 @@
  *     jal/jalr to forward labels, calls to leaf functions,
  *   - CSR reads/writes (scratch-safe CSRs, counters, mstatus safe bits,
  *     mie, counter enables; some trap depending on the current mode),
- *   - HPM programming: mhpmevent selectors (random events, ops, inhibits),
- *     counter writes near the wrap, reads, mcountinhibit, mcyclecfg,
+ *   - HPM programming: mhpmevent selectors (random events incl. indexes
+ *     beyond the catalogue, ops incl. illegal encodings, MINH/SINH/UINH/OF),
+ *     counter writes near the wrap of every width (64, 40, 32, 8, 1 bits),
+ *     counter/selector/scountovf reads, mcountinhibit, mcyclecfg and
+ *     minstretcfg, random mcounteren/scounteren, the LCOFI interrupt
+ *     (mie/sie bit 13, sometimes delegated through mideleg bit 13; the M
+ *     handler clears mip.LCOFIP, every OF bit and mie.LCOFIE, the S handler
+ *     sip.LCOFIP and sie.LCOFIE),
  *   - ecall (the handler switches to a pseudo-random mode M/S/U),
  *     ebreak and illegal instructions (skipped by the handler),
  *   - timer (mtimecmp near now), msip and mip.SSIP interrupts, wfi,
@@ -239,6 +248,8 @@ static void gen_jump(void)
     }
 }
 
+static int opt_lcofi;   /* --lcofi: mie/sie.LCOFIE may be set */
+
 static int n_leaves;
 static void gen_call(void)
 {
@@ -260,12 +271,16 @@ static const char *CSR_WR[] = {
 
 /* HPM unit (SPEC section 4): event selectors with random events, combining
  * ops and privilege inhibits, counter writes and reads, mcountinhibit,
- * Smcntrpmf filters. LCOFI never becomes an interrupt here (mie.LCOFIE is
- * never set), so overflows only set OF / mip.LCOFIP. */
+ * Smcntrpmf filters, LCOFI enables. The counter preloads sit just below the
+ * wrap of a 64-, 40-, 32-, 8- or 1-bit counter, so the hpm-sim-<num>x<width>
+ * variants overflow too (a write above HPM_WIDTH is masked). */
 static void gen_hpm(void)
 {
     unsigned n = 3 + rnd(29);
-    switch (rnd(6)) {
+    unsigned c = rnd(6);
+    if (opt_lcofi && c >= 3 && chance(50))
+        c = 2;                  /* --lcofi: more preloads near the wrap */
+    switch (c) {
     case 0: case 1: {
         uint32_t lo = 0, hi = 0;
         uint32_t ev[4];
@@ -285,24 +300,60 @@ static void gen_hpm(void)
         ins("csrw mhpmevent%uh, x4", n);
         break;
     }
-    case 2:
-        /* counter write: sometimes just below the wrap */
-        if (chance(50)) {
-            ins("li x4, 0x%08x", chance(50) ? 0xffffffffu : rnd32());
+    case 2: {
+        /* counter write: often just below the wrap of some width */
+        uint32_t lo, hi;
+        switch (rnd(6)) {
+        case 0: hi = 0xffffffffu; lo = 0xffffffffu - rnd(200); break;   /* 64 */
+        case 1: hi = 0x000000ffu; lo = 0xffffffffu - rnd(200); break;   /* 40 */
+        case 2: hi = rnd32();     lo = 0xffffffffu - rnd(200); break;   /* 32 */
+        case 3: hi = rnd32();     lo = 0xffffff00u | (0xffu - rnd(40)); break; /* 8 */
+        case 4: hi = rnd32();     lo = rnd32() | 1u; break;             /* 1 */
+        default: hi = rnd32();    lo = rnd32(); break;
+        }
+        int wrap = chance(50);
+        if (wrap) {
+            /* make it count something frequent, OF clear, so it wraps */
+            ins("li x4, %u", 1 + rnd(2));
+            ins("csrw mhpmevent%u, x4", n);
+            ins("csrw mhpmevent%uh, x0", n);
+        }
+        if (chance(60) || wrap) {
+            ins("li x4, 0x%08x", hi);
             ins("csrw mhpmcounter%uh, x4", n);
         }
-        ins("li x4, 0x%08x", chance(50) ? 0xffffffffu - rnd(200) : rnd32());
+        ins("li x4, 0x%08x", lo);
         ins("csrw mhpmcounter%u, x4", n);
+        if (chance(50) && opt_lcofi) {
+            ins("li x4, 0x2000");
+            ins("csrs %s, x4", rnd(2) ? "mie" : "sie");
+        }
         break;
+    }
     case 3:
-        ins("csrr x%d, %s%u%s", rreg(), rnd(2) ? "mhpmcounter" : "hpmcounter", n, rnd(3) ? "" : "h");
+        switch (rnd(4)) {
+        case 0:
+            ins("csrr x%d, mhpmevent%u%s", rreg(), n, rnd(2) ? "" : "h");
+            break;
+        case 1:
+            ins("csrr x%d, %s", rreg(), rnd(2) ? "0x721" : "0x722");
+            break;
+        default:
+            ins("csrr x%d, %s%u%s", rreg(), rnd(2) ? "mhpmcounter" : "hpmcounter", n, rnd(3) ? "" : "h");
+            break;
+        }
         break;
     case 4:
         if (rnd(2)) {
             ins("li x4, 0x%08x", rnd32() & rnd32() & rnd32());
             ins("csrw mcountinhibit, x4");
-        } else {
+        } else if (chance(70)) {
             ins("csrr x%d, %s", rreg(), rnd(2) ? "scountovf" : "mip");
+        } else {
+            /* counter enables with every HPM bit (scountovf masking,
+             * hpmcounterN from S/U) */
+            ins("li x4, 0x%08x", rnd32());
+            ins("csrw %s, x4", rnd(2) ? "mcounteren" : "scounteren");
         }
         break;
     default:
@@ -315,7 +366,7 @@ static void gen_hpm(void)
 
 static void gen_csr(void)
 {
-    if (chance(30)) {
+    if (chance(opt_lcofi ? 60 : 30)) {
         gen_hpm();
         return;
     }
@@ -342,12 +393,14 @@ static void gen_csr(void)
         break;
     }
     case 7: {
-        /* mie: SSIE MSIE STIE MTIE subsets */
-        static const uint32_t bits[] = {0x2, 0x8, 0x20, 0x80};
+        /* mie: SSIE MSIE STIE MTIE LCOFIE subsets */
+        static const uint32_t bits[] = {0x2, 0x8, 0x20, 0x80, 0x2000};
         uint32_t m = 0;
-        for (int i = 0; i < 4; i++)
+        for (int i = 0; i < 5; i++)
             if (chance(40))
                 m |= bits[i];
+        if (!opt_lcofi)
+            m &= ~0x2000u;
         /* mie.MTIE stays set so that every wfi has a timer to wake it */
         if (rnd(4)) {
             ins("li x4, 0x%x", m | 0x80);
@@ -368,7 +421,8 @@ static void gen_csr(void)
                     d |= 1u << ex[i];
             ins("li x4, 0x%x", d);
             ins("csrw medeleg, x4");
-            ins("csrwi mideleg, %u", chance(50) ? 2 : 0);
+            ins("li x4, 0x%x", (chance(50) ? 2u : 0u) | (chance(40) ? 0x2000u : 0u));
+            ins("csrw mideleg, x4");
         } else {
             ins("csrwi %s, %u", rnd(2) ? "mcounteren" : "scounteren", rnd(8));
         }
@@ -431,7 +485,10 @@ static void gen_irq(void)
 }
 
 /* wfi right after arming the timer 10..100 cycles ahead: always wakes (mie.MTIE
- * is always set; illegal in U, and in S with mstatus.TW) */
+ * is always set; illegal in U, and in S with mstatus.TW). With --lcofi
+ * 60..150 cycles: an LCOFI taken while the timer is armed runs the long M
+ * handler (~45 cycles); the timer must not fire before the wfi (it would be
+ * taken and disarmed, and the wfi would wait for ever). */
 static void gen_wfi(void)
 {
     ins("li x27, 0x02004000");
@@ -439,7 +496,7 @@ static void gen_wfi(void)
     ins("sw x4, 4(x27)");
     ins("li x4, 0x0200bff8");
     ins("lw x4, 0(x4)");
-    ins("addi x4, x4, %u", 10 + rnd(90));
+    ins("addi x4, x4, %u", (opt_lcofi ? 60 : 10) + rnd(90));
     ins("sw x4, 0(x27)");
     ins("sw zero, 4(x27)");
     ins("wfi");
@@ -579,7 +636,7 @@ static void gen_item(int in_loop, int in_leaf)
 
 static void usage(void)
 {
-    fprintf(stderr, "usage: rvgen --seed N [--length L] [-o out.S]\n"
+    fprintf(stderr, "usage: rvgen --seed N [--length L] [--lcofi] [-o out.S]\n"
                     "  writes a random RV32IM program that ends by storing 1 to tohost\n");
 }
 
@@ -606,6 +663,8 @@ int main(int argc, char **argv)
                 fprintf(stderr, "rvgen: bad length '%s' (1..1000000)\n", argv[i]);
                 return 2;
             }
+        } else if (!strcmp(argv[i], "--lcofi")) {
+            opt_lcofi = 1;
         } else if (!strcmp(argv[i], "-o") && i + 1 < argc) {
             path = argv[++i];
         } else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
@@ -656,11 +715,12 @@ int main(int argc, char **argv)
             medeleg &= ~(1u << (8 + rnd(2)));
         ins("li x28, 0x%x", medeleg);
         ins("csrw medeleg, x28");
-        ins("csrwi mideleg, %u", chance(50) ? 2 : 0);
+        ins("li x28, 0x%x", (chance(50) ? 2u : 0u) | (chance(40) ? 0x2000u : 0u));
+        ins("csrw mideleg, x28");
         ins("csrwi mcounteren, %u", rnd(8));
         ins("csrwi scounteren, %u", rnd(8));
     }
-    ins("li x28, 0x80");
+    ins("li x28, 0x%x", chance(50) && opt_lcofi ? 0x2080u : 0x80u);
     ins("csrw mie, x28");
     ins("la sp, data_area + 2048");
     for (int i = 0; i < N_RAND_REGS; i++)
@@ -709,6 +769,8 @@ int main(int argc, char **argv)
           "    beq x28, x30, 8f\n"
           "    li x30, 7\n"
           "    beq x28, x30, 7f\n"
+          "    li x30, 13\n"
+          "    beq x28, x30, 9f\n"
           "    csrci mip, 2\n"
           "    li x28, 0x02000000\n"
           "    sw zero, 0(x28)\n"
@@ -722,6 +784,42 @@ int main(int argc, char **argv)
           "    sw x30, 0(x28)\n"
           "    mret\n"
           "8:  csrci mip, 2\n"
+          "    mret\n"
+          /* LCOFI: clear mip.LCOFIP, every OF and mie.LCOFIE (a narrow
+           * counter may wrap again at once: the program re-enables it) */
+          "9:  li x28, 0x2000\n"
+          "    csrc mip, x28\n"
+          "    csrc mie, x28\n"
+          "    li x30, 0x80000000\n"
+          "    csrc mhpmevent3h, x30\n"
+          "    csrc mhpmevent4h, x30\n"
+          "    csrc mhpmevent5h, x30\n"
+          "    csrc mhpmevent6h, x30\n"
+          "    csrc mhpmevent7h, x30\n"
+          "    csrc mhpmevent8h, x30\n"
+          "    csrc mhpmevent9h, x30\n"
+          "    csrc mhpmevent10h, x30\n"
+          "    csrc mhpmevent11h, x30\n"
+          "    csrc mhpmevent12h, x30\n"
+          "    csrc mhpmevent13h, x30\n"
+          "    csrc mhpmevent14h, x30\n"
+          "    csrc mhpmevent15h, x30\n"
+          "    csrc mhpmevent16h, x30\n"
+          "    csrc mhpmevent17h, x30\n"
+          "    csrc mhpmevent18h, x30\n"
+          "    csrc mhpmevent19h, x30\n"
+          "    csrc mhpmevent20h, x30\n"
+          "    csrc mhpmevent21h, x30\n"
+          "    csrc mhpmevent22h, x30\n"
+          "    csrc mhpmevent23h, x30\n"
+          "    csrc mhpmevent24h, x30\n"
+          "    csrc mhpmevent25h, x30\n"
+          "    csrc mhpmevent26h, x30\n"
+          "    csrc mhpmevent27h, x30\n"
+          "    csrc mhpmevent28h, x30\n"
+          "    csrc mhpmevent29h, x30\n"
+          "    csrc mhpmevent30h, x30\n"
+          "    csrc mhpmevent31h, x30\n"
           "    mret\n"
           /* S handler: same for delegated traps; ecalls pick S or U. It
            * only uses x31: an M interrupt may arrive in the middle of it
@@ -750,6 +848,9 @@ int main(int argc, char **argv)
           "    csrs sstatus, x31\n"
           "    j 1b\n"
           "3:  csrci sip, 2\n"
+          "    li x31, 0x2000\n"   /* delegated LCOFI: sip.LCOFIP, sie.LCOFIE */
+          "    csrc sip, x31\n"
+          "    csrc sie, x31\n"
           "    sret\n"
           "main_body:\n", out);
 

@@ -72,12 +72,12 @@
     li      s1, 7
     csrw    mcountinhibit, zero
     csrw    mie, zero
-    /* the selector reads back (bits 59..55 read 0) */
+    /* the selector reads back (valid event indexes; bits 59..55 read 0) */
     TEST 1
-    li      t0, 0x12345678
+    li      t0, SEL_LO(EV_WFI, EV_CSR, EV_TD_BE, 3)
     csrw    mhpmevent3, t0
     csrr    a0, mhpmevent3
-    SIGCHK  a0, 0x12345678
+    SIGCHK  a0, SEL_LO(EV_WFI, EV_CSR, EV_TD_BE, 3)
     li      t0, 0x7fffffff
     csrw    mhpmevent3h, t0
     csrr    a0, mhpmevent3h

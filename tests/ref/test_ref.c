@@ -620,7 +620,7 @@ static void test_elf(void)
     {
         char path[512];
         snprintf(path, sizeof path, "%s/t.elf", tmpdir);
-        hpmref_config cfg = { 0, 8, 0 };
+        hpmref_config cfg = { .boot_addr = 0, .uart_div = 8 };
         hpmref *m = hpmref_new(&cfg);
         wctx c = { 0, m };
         CHECK_EQ(hpm_elf_load(path, count_writer, &c, &inf, err, sizeof err), 0);
@@ -735,6 +735,708 @@ static void test_mem_api(void)
     hpmref_free(m);
 }
 
+/* ================================================================ HPM unit
+ * Programs are built word by word; counts are derived by hand from
+ * docs/timing.md and hw/hpm/events.def (see each comment). */
+#define EV_CYCLES 1
+#define EV_INSTR 2
+#define EV_LOADS 3
+#define EV_MUL 9
+#define EV_TD_RET 20
+#define EV_TD_BAD 21
+#define EV_TD_FE 22
+#define EV_TD_BE 23
+#define EV_TD_BRMISS 24
+#define EV_TD_CLEARS 25
+#define EV_TD_FETCHLAT 26
+#define EV_TD_MEM 27
+#define EV_TD_CORE 28
+#define EV_WFI 29
+#define OPOR 0u
+#define OPAND 1u
+#define OPXOR 2u
+#define OPADD 4u
+#define SEL(e0, e1, e2, e3, op0, op1, op2) \
+    ((uint64_t)(e0) | (uint64_t)(e1) << 10 | (uint64_t)(e2) << 20 | (uint64_t)(e3) << 30 | \
+     (uint64_t)(op0) << 40 | (uint64_t)(op1) << 45 | (uint64_t)(op2) << 50)
+#define SMINH (1ull << 62)
+#define SSINH (1ull << 61)
+#define SUINH (1ull << 60)
+#define SOF   (1ull << 63)
+#define CSR_MIP 0x344
+#define CSR_MIE 0x304
+#define CSR_MSTATUS 0x300
+#define CSR_MEPC 0x341
+#define CSR_SEPC 0x141
+#define CSR_MTVEC 0x305
+#define CSR_STVEC 0x105
+#define CSR_SCOUNTOVF 0xDA0
+
+typedef struct { uint32_t w[1024]; unsigned n; } prog_t;
+static void E(prog_t *p, uint32_t insn) { p->w[p->n++] = insn; }
+static void LI(prog_t *p, unsigned rd, uint32_t v)
+{
+    uint32_t lo = v & 0xFFFu, hi = v + ((lo & 0x800u) ? 0x1000u : 0);
+    E(p, LUI(rd, hi));
+    E(p, ADDI(rd, rd, (int)lo));
+}
+static void CSRW(prog_t *p, unsigned csr, uint32_t v) { LI(p, 4, v); E(p, CSRRW(0, csr, 4)); }
+static void pfill(prog_t *p) { for (unsigned i = 0; i < 1024; i++) p->w[i] = NOP; p->n = 0; }
+static uint32_t A(unsigned word) { return RAM + 4 * word; }
+
+static hpmref *hload(const prog_t *p, unsigned num, unsigned width)
+{
+    hpmref_config cfg = { .boot_addr = RAM, .uart_div = 8, .hpm_num = num, .hpm_width = width };
+    hpmref *m = hpmref_new(&cfg);
+    if (!m || hpmref_write_mem(m, RAM, p->w, sizeof p->w)) { fprintf(stderr, "load\n"); exit(1); }
+    return m;
+}
+static uint64_t ctr(const hpmref *m, unsigned n)
+{
+    uint32_t lo = 0, hi = 0;
+    hpmref_csr(m, (uint16_t)(0xB00 + n), &lo);
+    hpmref_csr(m, (uint16_t)(0xB80 + n), &hi);
+    return (uint64_t)hi << 32 | lo;
+}
+static int run_to(hpmref *m, uint32_t pc, unsigned max)
+{
+    for (unsigned i = 0; i < max; i++) {
+        if (hpmref_pc(m) == pc)
+            return 0;
+        hpmref_step(m, NULL);
+    }
+    return -1;
+}
+
+/* Layout of the measured programs: prologue at word 0, block at 512,
+ * M trap handler at 600. */
+enum { BLK_A, BLK_B, BLK_C };
+#define WB 512u
+#define WH 600u
+#define B_TIMECMP 900u
+
+typedef struct {
+    uint64_t sel[32];       /* selectors for mhpmevent3..31 (0: not written) */
+    uint32_t mci, ccfg, icfg;
+} hpm_setup;
+
+static void build(prog_t *p, int blk, const hpm_setup *s, uint32_t *start, uint32_t *end)
+{
+    pfill(p);
+    LI(p, 1, RAM + 0x8000);                    /* data */
+    E(p, ADDI(2, 0, 3));                       /* divisor */
+    for (unsigned n = 3; n < 32; n++)
+        if (s->sel[n]) {
+            CSRW(p, 0x320 + n, (uint32_t)s->sel[n]);
+            CSRW(p, 0x720 + n, (uint32_t)(s->sel[n] >> 32));
+        }
+    CSRW(p, 0x320, s->mci);
+    CSRW(p, 0x721, s->ccfg << 28);
+    CSRW(p, 0x722, s->icfg << 28);
+    CSRW(p, CSR_MTVEC, A(WH));
+    if (blk == BLK_B) {
+        LI(p, 5, 0x02004000u);                 /* mtimecmp */
+        E(p, SW(0, 5, 4));
+        E(p, ADDI(6, 0, B_TIMECMP));
+        E(p, SW(6, 5, 0));
+        CSRW(p, CSR_MIE, 0x80);                /* MTIE */
+    }
+    if (blk == BLK_C) {
+        CSRW(p, CSR_MEPC, A(WB + 8));
+        CSRW(p, CSR_MSTATUS, 0x800);           /* MPP = S */
+        CSRW(p, CSR_SEPC, A(WB + 16));         /* SPP = 0: U */
+    }
+    E(p, J((int)(4 * (WB - p->n)), 0));
+    uint32_t *b = p->w + WB, *h = p->w + WH;
+    switch (blk) {
+    case BLK_A:
+        b[0] = LW(5, 1, 0);
+        b[1] = SW(5, 1, 4);
+        b[2] = MUL(6, 5, 5);
+        b[3] = DIV(7, 5, 2);
+        b[4] = BEQ(0, 0, 8);                   /* forward taken: mispredicted */
+        b[5] = NOP;
+        b[6] = BNE(0, 0, 8);                   /* forward not taken: correct */
+        b[7] = J(8, 0);
+        b[9] = 0x00000417u;                    /* auipc x8, 0 */
+        b[10] = JALR(0, 8, 12);                /* -> b[12] */
+        b[12] = 0x0000000Fu;                   /* fence */
+        b[13] = FENCEI;
+        b[14] = CSRR(9, 0x340);
+        b[15] = ADDI(10, 0, 2);
+        b[16] = ADDI(10, 10, -1);
+        b[17] = BNE(10, 0, -4);                /* taken (predicted), then not (miss) */
+        b[18] = ECALL;
+        b[19] = NOP;                           /* end */
+        h[0] = CSRR(11, 0x341);
+        h[1] = ADDI(11, 11, 4);
+        h[2] = CSRRW(0, 0x341, 11);
+        h[3] = MRET;
+        *start = A(WB); *end = A(WB + 19);
+        break;
+    case BLK_B:
+        b[0] = WFI;                            /* waits until mtime = B_TIMECMP */
+        b[1] = CSRRSI(0, 0x300, 8);            /* MIE */
+        b[2] = NOP;                            /* preempted by MTI */
+        *start = A(WB); *end = A(WH);
+        break;
+    default:
+        b[0] = MRET;                           /* -> S */
+        b[8] = NOP; b[9] = NOP; b[10] = SRET;  /* -> U */
+        b[16] = NOP; b[17] = NOP; b[18] = NOP; b[19] = ECALL;   /* -> M */
+        *start = A(WB); *end = A(WH);
+        break;
+    }
+}
+
+/* Runs the block; d[n] = counter n's change over it; *t0 = entry cycle. */
+static void measure(int blk, const hpm_setup *s, unsigned num, unsigned width,
+                    uint64_t d[32], uint64_t *t0)
+{
+    prog_t p;
+    uint32_t start, end;
+    build(&p, blk, s, &start, &end);
+    hpmref *m = hload(&p, num, width);
+    CHECK_EQ(run_to(m, start, 2000), 0);
+    uint64_t a[32];
+    for (unsigned n = 0; n < 32; n++) a[n] = ctr(m, n);
+    if (t0) *t0 = hpmref_cycle(m);
+    CHECK_EQ(run_to(m, end, 2000), 0);
+    for (unsigned n = 0; n < 32; n++) d[n] = ctr(m, n) - a[n];
+    hpmref_free(m);
+}
+
+/* Every catalogue event alone on counter 2+i (event i). Block A, from the lw
+ * entering X in T0 (relative cycles):
+ *   lw 0-1, sw 2-3, mul 4-7, div 8-41, beq(miss) 42 + bubble 43, bne 44,
+ *   jal 45, auipc 46, jalr 47 + bubble 48, fence 49, fence.i 50 + bubble 51,
+ *   csrr 52, addi 53, addi 54, bne(taken) 55, addi 56, bne(miss) 57 +
+ *   bubble 58, ecall 59 + bubble 60, handler csrr 61 addi 62 csrw 63 mret 64
+ *   + bubble 65; the end marker enters at 66. */
+static void test_hpm_events(void)
+{
+    static const uint64_t want_a[30] = { 0,
+        66, 21, 1, 1, 2, 4, 2, 2, 1, 1,   /* cycles .. div */
+        36, 6, 2, 0, 1, 0, 3, 2, 6,       /* muldiv-stall .. flushes */
+        21, 4, 3, 38, 2, 2, 3, 2, 36, 0 };/* topdown .. wfi-cycles */
+    hpm_setup s;
+    memset(&s, 0, sizeof s);
+    for (unsigned i = 1; i <= 29; i++)
+        s.sel[2 + i] = i;
+    uint64_t d[32], t0;
+    measure(BLK_A, &s, 0, 0, d, NULL);
+    for (unsigned i = 1; i <= 29; i++) {
+        if (d[2 + i] != want_a[i])
+            fprintf(stderr, "FAIL block A event %u: %llu != %llu\n", i,
+                    (unsigned long long)d[2 + i], (unsigned long long)want_a[i]);
+        CHECK_EQ(d[2 + i], want_a[i]);
+    }
+    CHECK_EQ(d[0], 66);
+    CHECK_EQ(d[2], 21);
+
+    /* Block B: wfi enters T0 and waits until W = B_TIMECMP (last X cycle),
+     * csrsi W+1, the MTI is taken before the nop at W+2 + bubble W+3, the
+     * handler enters at W+4. */
+    measure(BLK_B, &s, 0, 0, d, &t0);
+    const uint64_t W = B_TIMECMP, wait = W - t0;
+    uint64_t want_b[30] = { 0 };
+    want_b[1] = W + 4 - t0; want_b[2] = 2; want_b[12] = 1; want_b[16] = 1;
+    want_b[17] = 1; want_b[19] = 1; want_b[20] = 2; want_b[21] = 2; want_b[23] = wait;
+    want_b[25] = 2; want_b[28] = wait; want_b[29] = wait;
+    for (unsigned i = 1; i <= 29; i++) {
+        if (d[2 + i] != want_b[i])
+            fprintf(stderr, "FAIL block B event %u: %llu != %llu\n", i,
+                    (unsigned long long)d[2 + i], (unsigned long long)want_b[i]);
+        CHECK_EQ(d[2 + i], want_b[i]);
+    }
+    CHECK(t0 < 400);
+}
+
+/* Combination ops on block A (cycles 66, instructions 21, loads 1). */
+static void test_hpm_ops(void)
+{
+    hpm_setup s;
+    memset(&s, 0, sizeof s);
+    s.sel[3] = SEL(EV_CYCLES, EV_INSTR, 0, 0, OPAND, OPOR, OPOR);     /* 21 */
+    s.sel[4] = SEL(EV_CYCLES, EV_INSTR, 0, 0, OPXOR, OPOR, OPOR);     /* 45 */
+    s.sel[5] = SEL(EV_CYCLES, EV_INSTR, 0, 0, OPADD, OPOR, OPOR);     /* 87 */
+    s.sel[6] = SEL(EV_CYCLES, EV_INSTR, 0, 0, OPOR, OPOR, OPOR);      /* 66 */
+    /* r0 = instr + loads (0, 1 or 2: 2 in the lw's last cycle), r1 = 1 */
+    s.sel[7] = SEL(EV_INSTR, EV_LOADS, EV_CYCLES, 0, OPADD, OPOR, OPAND);  /* 2&1=0: 20 */
+    s.sel[8] = SEL(EV_INSTR, EV_LOADS, EV_CYCLES, 0, OPADD, OPOR, OPXOR);  /* 45 + 3 = 48 */
+    s.sel[9] = SEL(EV_INSTR, EV_LOADS, EV_CYCLES, 0, OPADD, OPOR, OPOR);   /* 45+20+3 = 68 */
+    s.sel[10] = SEL(EV_INSTR, EV_LOADS, EV_CYCLES, 0, OPADD, OPOR, OPADD); /* 45+40+3 = 88 */
+    s.sel[11] = SEL(0, 0, EV_CYCLES, EV_INSTR, OPOR, OPAND, OPOR);    /* op1: 21 */
+    s.sel[12] = SEL(0, 0, EV_CYCLES, EV_INSTR, OPOR, OPXOR, OPOR);    /* 45 */
+    s.sel[13] = SEL(0, 0, EV_CYCLES, EV_INSTR, OPOR, OPADD, OPOR);    /* 87 */
+    s.sel[14] = SEL(EV_CYCLES, EV_INSTR, 0, 0, 3u, OPOR, OPOR);       /* WARL -> OR: 66 */
+    s.sel[15] = SEL(EV_CYCLES, EV_INSTR, 0, 0, 31u, OPOR, OPOR);      /* 66 */
+    s.sel[16] = SEL(30, EV_CYCLES, 0, 0, OPAND, OPOR, OPOR);          /* 30 -> 0: 0 */
+    s.sel[17] = SEL(1023, EV_CYCLES, 0, 0, OPOR, OPOR, OPOR);         /* 66 */
+    s.sel[18] = SEL(EV_MUL, EV_MUL, EV_MUL, EV_MUL, OPADD, OPADD, OPADD); /* 4 */
+    s.sel[19] = SEL(EV_CYCLES, EV_CYCLES, EV_CYCLES, EV_CYCLES, OPXOR, OPOR, OPOR); /* 66 */
+    s.sel[20] = SEL(EV_CYCLES, EV_CYCLES, EV_CYCLES, EV_CYCLES, OPXOR, OPXOR, OPOR); /* 0 */
+    static const uint64_t want[32] = { [3] = 21, [4] = 45, [5] = 87, [6] = 66,
+        [7] = 20, [8] = 48, [9] = 68, [10] = 88, [11] = 21, [12] = 45, [13] = 87,
+        [14] = 66, [15] = 66, [16] = 0, [17] = 66, [18] = 4, [19] = 66, [20] = 0 };
+    uint64_t d[32];
+    measure(BLK_A, &s, 0, 0, d, NULL);
+    for (unsigned n = 3; n <= 20; n++) {
+        if (d[n] != want[n])
+            fprintf(stderr, "FAIL ops counter %u: %llu != %llu\n", n,
+                    (unsigned long long)d[n], (unsigned long long)want[n]);
+        CHECK_EQ(d[n], want[n]);
+    }
+}
+
+/* Mode filters and mcountinhibit. Block C from the mret in M at T0:
+ *   mret 0 (M) + bubble 1 (S), S: nop 2, nop 3, sret 4 + bubble 5 (U),
+ *   U: nop 6, 7, 8, ecall 9 + bubble 10 (M); the handler enters at 11.
+ * Cycles: M 2, S 4, U 5; instructions: M 1, S 3, U 3. */
+static void test_hpm_modes(void)
+{
+    static const uint32_t mcis[] = { 0, 1, 4, 8, 0x10, 0x1D, 0xFFFFFFFFu };
+    for (unsigned inh = 0; inh < 8; inh++)
+        for (unsigned k = 0; k < sizeof mcis / sizeof mcis[0]; k++) {
+            hpm_setup s;
+            memset(&s, 0, sizeof s);
+            uint64_t f = (uint64_t)inh << 60;   /* MINH SINH UINH */
+            s.sel[3] = SEL(EV_CYCLES, 0, 0, 0, 0, 0, 0) | f;
+            s.sel[4] = SEL(EV_INSTR, 0, 0, 0, 0, 0, 0) | f;
+            s.mci = mcis[k];
+            s.ccfg = s.icfg = inh;
+            uint64_t d[32];
+            measure(BLK_C, &s, 0, 0, d, NULL);
+            uint64_t cyc = (inh & 4 ? 0 : 2) + (inh & 2 ? 0 : 4) + (inh & 1 ? 0 : 5);
+            uint64_t ins = (inh & 4 ? 0 : 1) + (inh & 2 ? 0 : 3) + (inh & 1 ? 0 : 3);
+            CHECK_EQ(d[0], (s.mci & 1) ? 0 : cyc);
+            CHECK_EQ(d[2], (s.mci & 4) ? 0 : ins);
+            CHECK_EQ(d[3], (s.mci & 8) ? 0 : cyc);
+            CHECK_EQ(d[4], (s.mci & 16) ? 0 : ins);
+        }
+    /* no selector, no filter (the fast path) */
+    hpm_setup s;
+    memset(&s, 0, sizeof s);
+    uint64_t d[32];
+    measure(BLK_C, &s, 0, 0, d, NULL);
+    CHECK_EQ(d[0], 11);
+    CHECK_EQ(d[2], 7);
+    measure(BLK_A, &s, 0, 0, d, NULL);
+    CHECK_EQ(d[0], 66);
+    CHECK_EQ(d[2], 21);
+}
+
+static uint32_t lcg(uint32_t *x) { *x = *x * 1103515245u + 12345u; return *x >> 8; }
+
+/* Top-down: retiring + bad-spec + fe-bound + be-bound = cycles, whatever
+ * the order of the events in the selector, the op (ADD or OR: exactly one is
+ * 1 per cycle), the mode filter, and whatever the other counters do; and
+ * the level-2 splits. */
+static void test_hpm_topdown(void)
+{
+    uint32_t x = 777;
+    unsigned bad = 0, nonzero = 0;
+    for (unsigned it = 0; it < 60; it++) {
+        hpm_setup s;
+        memset(&s, 0, sizeof s);
+        uint64_t f = (uint64_t)(lcg(&x) & 7u) << 60;
+        unsigned ev[4] = { EV_TD_RET, EV_TD_BAD, EV_TD_FE, EV_TD_BE };
+        for (unsigned i = 3; i > 0; i--) {
+            unsigned j = lcg(&x) % (i + 1), t = ev[i];
+            ev[i] = ev[j]; ev[j] = t;
+        }
+        unsigned op = (lcg(&x) & 1) ? OPADD : OPOR;
+        s.sel[3] = SEL(EV_CYCLES, 0, 0, 0, 0, 0, 0) | f;
+        s.sel[4] = SEL(ev[0], ev[1], ev[2], ev[3], op, op, op) | f;
+        s.sel[5] = SEL(EV_TD_RET, EV_TD_BRMISS, EV_TD_CLEARS, EV_TD_FETCHLAT, OPADD, OPADD, OPADD) | f;
+        s.sel[6] = SEL(EV_TD_BE, 0, 0, 0, 0, 0, 0) | f;
+        s.sel[7] = SEL(EV_TD_MEM, EV_TD_CORE, 0, 0, OPADD, 0, 0) | f;
+        s.sel[8] = SEL(EV_TD_BAD, 0, 0, 0, 0, 0, 0) | f;
+        s.sel[9] = SEL(EV_TD_BRMISS, EV_TD_CLEARS, 0, 0, OPADD, 0, 0) | f;
+        s.sel[10] = SEL(EV_TD_FE, 0, 0, 0, 0, 0, 0) | f;
+        s.sel[11] = SEL(EV_TD_FETCHLAT, 0, 0, 0, 0, 0, 0) | f;
+        for (unsigned n = 12; n < 32; n++)       /* random others */
+            s.sel[n] = (uint64_t)lcg(&x) << 40 ^ (uint64_t)lcg(&x) << 20 ^ lcg(&x);
+        s.mci = lcg(&x) & 0xFFFFF000u;           /* never counters 3..11 */
+        for (int blk = BLK_A; blk <= BLK_C; blk++) {
+            uint64_t d[32];
+            measure(blk, &s, 0, 0, d, NULL);
+            int ok = d[4] == d[3] && d[5] + d[6] == d[3] && d[7] == d[6] &&
+                     d[9] == d[8] && d[11] == d[10];
+            nonzero += d[3] > 0;
+            if (!ok) {
+                bad++;
+                fprintf(stderr, "FAIL topdown it %u blk %d: cycles %llu sum %llu\n", it, blk,
+                        (unsigned long long)d[3], (unsigned long long)d[4]);
+            }
+        }
+    }
+    CHECK_EQ(bad, 0);
+    CHECK(nonzero > 100);
+}
+
+/* Write timing: a counter write in cycle t wins over that cycle's increment;
+ * selector, mcountinhibit and cfg writes count cycle t with the old setting. */
+static void test_hpm_write_timing(void)
+{
+    prog_t p;
+    pfill(&p);
+    LI(&p, 5, 100);
+    E(&p, ADDI(4, 0, EV_CYCLES));
+    E(&p, CSRRW(0, 0x323, 4));
+    E(&p, CSRRW(0, 0x324, 4));
+    unsigned k0 = p.n;
+    E(&p, CSRRW(0, 0xB03, 5));                 /* t:    mhpmcounter3 = 100 */
+    E(&p, CSRR(6, 0xB03));                     /* t+1:  100 */
+    E(&p, CSRR(7, 0xB03));                     /* t+2:  101 */
+    E(&p, CSRR(8, 0xB04));                     /* t+3:  a */
+    E(&p, CSRRW(0, 0x324, 0));                 /* t+4:  selector off (t+4 counted) */
+    E(&p, CSRR(9, 0xB04));                     /* t+5:  a+2 */
+    E(&p, CSRR(10, 0xB04));                    /* t+6:  a+2 */
+    E(&p, CSRRW(0, 0x324, 4));                 /* t+7:  on (t+7 not counted) */
+    E(&p, CSRR(11, 0xB04));                    /* t+8:  a+2 */
+    E(&p, CSRR(12, 0xB04));                    /* t+9:  a+3 */
+    E(&p, CSRRWI(0, 0x320, 8));                /* t+10: inhibit HPM3 (t+10 counted) */
+    E(&p, CSRR(13, 0xB03));                    /* t+11: 110 */
+    E(&p, CSRR(14, 0xB03));                    /* t+12: 110 */
+    E(&p, CSRRWI(0, 0x320, 0));                /* t+13: (not counted) */
+    E(&p, CSRR(15, 0xB03));                    /* t+14: 110 */
+    E(&p, CSRR(16, 0xB03));                    /* t+15: 111 */
+    LI(&p, 5, 0xFFFFFFFEu);                    /* t+16, t+17 */
+    E(&p, CSRRW(0, 0xB03, 5));                 /* t+18: lo = 0xFFFFFFFE */
+    E(&p, CSRRWI(0, 0xB83, 5));                /* t+19: hi = 5, lo kept, no increment */
+    E(&p, CSRR(17, 0xB03));                    /* t+20: 0xFFFFFFFE */
+    E(&p, CSRR(18, 0xB83));                    /* t+21: 5 (0x5_FFFFFFFF) */
+    E(&p, CSRR(19, 0xB03));                    /* t+22: 0 (0x6_00000000) */
+    E(&p, CSRR(20, 0xB83));                    /* t+23: 6 */
+    E(&p, ADDI(5, 0, 50));
+    E(&p, CSRRW(0, 0xB02, 5));                 /* minstret = 50 */
+    E(&p, CSRR(21, 0xB02));                    /* 50 */
+    E(&p, CSRR(22, 0xB02));                    /* 51 */
+    E(&p, CSRRW(0, 0xB00, 5));                 /* mcycle = 50 */
+    E(&p, CSRR(23, 0xB00));                    /* 50 */
+    LI(&p, 24, 1u << 30);
+    E(&p, CSRR(25, 0xB00));                    /* s-1: b */
+    E(&p, CSRRW(0, 0x721, 24));                /* s: mcyclecfg.MINH (s counted) */
+    E(&p, CSRR(26, 0xB00));                    /* s+1: b+2 */
+    E(&p, CSRR(27, 0xB00));                    /* s+2: b+2 */
+    E(&p, CSRRW(0, 0x721, 0));                 /* s+3: (not counted) */
+    E(&p, CSRR(28, 0xB00));                    /* s+4: b+2 */
+    E(&p, CSRR(29, 0xB00));                    /* s+5: b+3 */
+    unsigned kend = p.n;
+    hpmref *m = hload(&p, 0, 0);
+    hpm_retire r;
+    run_to(m, A(k0), 100);
+    hpmref_step(m, &r);
+    CHECK_EQ(r.csr_val, 100);
+    run_to(m, A(kend), 100);
+    CHECK_EQ(hpmref_reg(m, 6), 100);
+    CHECK_EQ(hpmref_reg(m, 7), 101);
+    uint32_t a = hpmref_reg(m, 8);
+    CHECK_EQ(hpmref_reg(m, 9), a + 2);
+    CHECK_EQ(hpmref_reg(m, 10), a + 2);
+    CHECK_EQ(hpmref_reg(m, 11), a + 2);
+    CHECK_EQ(hpmref_reg(m, 12), a + 3);
+    CHECK_EQ(hpmref_reg(m, 13), 110);
+    CHECK_EQ(hpmref_reg(m, 14), 110);
+    CHECK_EQ(hpmref_reg(m, 15), 110);
+    CHECK_EQ(hpmref_reg(m, 16), 111);
+    CHECK_EQ(hpmref_reg(m, 17), 0xFFFFFFFEu);
+    CHECK_EQ(hpmref_reg(m, 18), 5);
+    CHECK_EQ(hpmref_reg(m, 19), 0);
+    CHECK_EQ(hpmref_reg(m, 20), 6);
+    CHECK_EQ(hpmref_reg(m, 21), 50);
+    CHECK_EQ(hpmref_reg(m, 22), 51);
+    CHECK_EQ(hpmref_reg(m, 23), 50);
+    uint32_t b = hpmref_reg(m, 25);
+    CHECK_EQ(hpmref_reg(m, 26), b + 2);
+    CHECK_EQ(hpmref_reg(m, 27), b + 2);
+    CHECK_EQ(hpmref_reg(m, 28), b + 2);
+    CHECK_EQ(hpmref_reg(m, 29), b + 3);
+    hpmref_free(m);
+}
+
+/* Overflow on an 8-bit counter counting cycles: OF and mip.LCOFIP. */
+static void test_hpm_overflow(void)
+{
+    prog_t p;
+    pfill(&p);
+    CSRW(&p, CSR_MIE, 1u << 13);
+    CSRW(&p, CSR_MTVEC, A(WH));
+    E(&p, ADDI(4, 0, EV_CYCLES));
+    E(&p, CSRRW(0, 0x323, 4));
+    E(&p, ADDI(5, 0, 252));
+    unsigned k0 = p.n;
+    E(&p, CSRRW(0, 0xB03, 5));                 /* t: 252 */
+    E(&p, NOP); E(&p, NOP); E(&p, NOP);        /* t+1..t+3: 253, 254, 255 */
+    E(&p, CSRR(6, CSR_MIP));                   /* t+4: wraps in this cycle: 0 */
+    E(&p, CSRR(7, CSR_MIP));                   /* t+5: LCOFIP */
+    E(&p, CSRR(8, 0x723));                     /* t+6: OF */
+    E(&p, CSRR(9, 0xB03));                     /* t+7: 2 */
+    E(&p, CSRR(10, CSR_SCOUNTOVF));            /* t+8: 8 */
+    E(&p, CSRR(11, 0xB83));                    /* t+9: 0 */
+    /* a wrap while OF = 1 raises no LCOFIP */
+    E(&p, CSRRW(0, CSR_MIP, 0));
+    E(&p, ADDI(5, 0, 254));
+    E(&p, CSRRW(0, 0xB03, 5));                 /* u: 254 */
+    E(&p, NOP); E(&p, NOP);                    /* u+2 wraps */
+    E(&p, CSRR(12, CSR_MIP));                  /* 0 */
+    /* a selector write in the wrap cycle: the hardware's OF wins */
+    E(&p, CSRRW(0, 0x723, 0));                 /* OF = 0 */
+    E(&p, ADDI(5, 0, 253));
+    E(&p, CSRRW(0, 0xB03, 5));                 /* v: 253 */
+    E(&p, NOP); E(&p, NOP);                    /* 254, 255 */
+    unsigned k_ofw = p.n;
+    E(&p, CSRRW(0, 0x723, 0));                 /* v+3 wraps: OF stays 1 */
+    E(&p, CSRR(13, 0x723));                    /* 0x80000000 */
+    E(&p, CSRR(14, CSR_MIP));                  /* LCOFIP (OF was 0) */
+    /* a mip write clearing LCOFIP in the wrap cycle: the hardware set wins */
+    E(&p, CSRRW(0, 0x723, 0));                 /* OF = 0 */
+    E(&p, ADDI(5, 0, 254));
+    E(&p, CSRRW(0, 0xB03, 5));                 /* 254 */
+    E(&p, NOP);                                /* 255 */
+    unsigned k_mipw = p.n;
+    E(&p, CSRRW(0, CSR_MIP, 0));               /* wraps: LCOFIP stays 1 */
+    E(&p, CSRR(18, CSR_MIP));
+    /* a counter write in the wrap cycle suppresses the wrap */
+    E(&p, CSRRW(0, 0x723, 0));
+    E(&p, CSRRW(0, CSR_MIP, 0));
+    E(&p, ADDI(5, 0, 254));
+    E(&p, CSRRW(0, 0xB03, 5));                 /* w: 254 */
+    E(&p, NOP);                                /* 255 */
+    E(&p, CSRRW(0, 0xB03, 0));                 /* w+2 would wrap: written 0 */
+    E(&p, CSRR(15, 0x723));                    /* 0 */
+    E(&p, CSRR(16, CSR_MIP));                  /* 0 */
+    E(&p, CSRR(17, 0xB03));                    /* 2 */
+    /* LCOFI: wraps during a div (X cycle 6 of 34); taken at the next entry */
+    E(&p, CSRRSI(0, 0x300, 8));                /* MIE */
+    E(&p, ADDI(5, 0, 250));
+    E(&p, CSRRW(0, 0xB03, 5));                 /* z: 250 */
+    unsigned k_div = p.n;
+    E(&p, DIV(6, 5, 5));                       /* z+1..z+34: wraps in z+6 */
+    E(&p, NOP);                                /* preempted at z+35 */
+    hpmref *m = hload(&p, 29, 8);
+    hpm_retire r;
+    run_to(m, A(k0), 100);
+    hpmref_step(m, &r);
+    CHECK_EQ(r.csr_val, 252);
+    run_to(m, A(k_ofw), 100);
+    hpmref_step(m, &r);
+    CHECK_EQ(r.csr_val, 0x80000000u);          /* OF wins in the reported value too */
+    run_to(m, A(k_mipw), 100);
+    hpmref_step(m, &r);
+    CHECK_EQ(r.csr_val, 1u << 13);
+    run_to(m, A(k_div), 100);
+    CHECK_EQ(hpmref_reg(m, 18), 1u << 13);
+    CHECK_EQ(hpmref_reg(m, 6), 0);
+    CHECK_EQ(hpmref_reg(m, 7), 1u << 13);
+    CHECK_EQ(hpmref_reg(m, 8), 0x80000000u);
+    CHECK_EQ(hpmref_reg(m, 9), 2);
+    CHECK_EQ(hpmref_reg(m, 10), 8);
+    CHECK_EQ(hpmref_reg(m, 11), 0);
+    CHECK_EQ(hpmref_reg(m, 12), 0);
+    CHECK_EQ(hpmref_reg(m, 13), 0x80000000u);
+    CHECK_EQ(hpmref_reg(m, 14), 1u << 13);
+    CHECK_EQ(hpmref_reg(m, 15), 0);
+    CHECK_EQ(hpmref_reg(m, 16), 0);
+    CHECK_EQ(hpmref_reg(m, 17), 2);
+    hpm_retire rd, ri, rh;
+    hpmref_step(m, &rd);
+    hpmref_step(m, &ri);
+    hpmref_step(m, &rh);
+    CHECK_EQ(rd.trap, 0);
+    CHECK_EQ(ri.trap, 1);
+    CHECK_EQ(ri.cause, 0x8000000Du);
+    CHECK_EQ(ri.cycle, rd.cycle + 1);
+    CHECK_EQ(ri.pc, A(k_div + 1));
+    CHECK_EQ(rh.pc, A(WH));
+    CHECK_EQ(rh.cycle, ri.cycle + 2);
+    hpmref_free(m);
+
+    /* wfi woken by LCOFIP (mie.LCOFIE, mstatus.MIE = 0): counter 3 (cycles,
+     * 8 bits) = 250 at the wfi's entry e wraps in e+5; the wfi completes in
+     * e+6; mhpmcounter4 counts wfi-cycles (6). */
+    pfill(&p);
+    CSRW(&p, CSR_MIE, 1u << 13);
+    E(&p, ADDI(4, 0, EV_CYCLES));
+    E(&p, CSRRW(0, 0x323, 4));
+    E(&p, ADDI(4, 0, EV_WFI));
+    E(&p, CSRRW(0, 0x324, 4));
+    E(&p, ADDI(5, 0, 250));
+    E(&p, CSRRW(0, 0xB03, 5));                 /* e-1 */
+    unsigned k_wfi = p.n;
+    E(&p, WFI);
+    E(&p, CSRR(6, 0xB04));
+    E(&p, CSRR(7, 0xB03));
+    m = hload(&p, 29, 8);
+    run_to(m, A(k_wfi), 100);
+    uint64_t e = hpmref_cycle(m);
+    hpmref_step(m, &r);
+    CHECK_EQ(r.cycle, e + 6);
+    hpmref_step(m, &r);
+    hpmref_step(m, &r);
+    CHECK_EQ(hpmref_reg(m, 6), 6);
+    CHECK_EQ(hpmref_reg(m, 7), 2);             /* 0 at e+6; read in e+8 */
+    hpmref_free(m);
+}
+
+/* LCOFI delegated to S (mideleg bit 13; sie/sip views); scountovf masking. */
+static void test_hpm_lcofi_s(void)
+{
+    prog_t p;
+    pfill(&p);
+    CSRW(&p, 0x303, 1u << 13);                 /* mideleg */
+    CSRW(&p, CSR_MIE, 1u << 13);
+    CSRW(&p, CSR_STVEC, A(WH));
+    CSRW(&p, CSR_MTVEC, A(WH + 32));
+    CSRW(&p, 0x306, 8);                        /* mcounteren: HPM3 */
+    E(&p, ADDI(4, 0, EV_CYCLES));
+    E(&p, CSRRW(0, 0x323, 4));
+    LI(&p, 4, 0x80000000u);
+    E(&p, CSRRW(0, 0x725, 4));                 /* OF of counter 5 by software */
+    E(&p, CSRR(20, CSR_SCOUNTOVF));            /* M: 0x20 */
+    CSRW(&p, CSR_MEPC, A(WB));
+    CSRW(&p, CSR_MSTATUS, 0x800);              /* MPP = S */
+    E(&p, ADDI(5, 0, 200));
+    E(&p, CSRRW(0, 0xB03, 5));                 /* wraps ~56 cycles later (32 bits: no) */
+    E(&p, MRET);
+    uint32_t *b = p.w + WB;
+    b[0] = CSRR(21, 0x104);                    /* sie: 0x2000 */
+    b[1] = CSRR(22, CSR_SCOUNTOVF);            /* S: 0x20 & mcounteren = 0 */
+    b[2] = CSRR(23, 0xC03);                    /* hpmcounter3: allowed */
+    b[3] = CSRRSI(0, 0x100, 2);                /* sstatus.SIE */
+    for (unsigned i = 4; i < 80; i++)
+        b[i] = NOP;
+    p.w[WH] = CSRR(24, 0x142);                 /* scause */
+    p.w[WH + 1] = CSRR(25, 0x144);             /* sip */
+    p.w[WH + 2] = CSRR(26, CSR_SCOUNTOVF);     /* 0x8 */
+    p.w[WH + 3] = CSRR(27, 0xC04);             /* hpmcounter4: mcounteren bit 4 = 0 -> M */
+    hpmref *m = hload(&p, 29, 8);
+    CHECK_EQ(run_to(m, A(WH + 3), 400), 0);
+    hpm_retire r;
+    hpmref_step(m, &r);
+    CHECK_EQ(r.trap, 1);
+    CHECK_EQ(r.cause, 2);
+    CHECK_EQ(r.priv, 1);
+    CHECK_EQ(hpmref_reg(m, 20), 0x20);
+    CHECK_EQ(hpmref_reg(m, 21), 1u << 13);
+    CHECK_EQ(hpmref_reg(m, 22), 0);
+    CHECK(hpmref_reg(m, 23) > 200 || hpmref_reg(m, 23) < 20);
+    CHECK_EQ(hpmref_reg(m, 24), 0x8000000Du);
+    CHECK_EQ(hpmref_reg(m, 25), 1u << 13);
+    CHECK_EQ(hpmref_reg(m, 26), 0x8);
+    uint32_t v;
+    CHECK_EQ(hpmref_csr(m, CSR_SCOUNTOVF, &v), 0);
+    CHECK_EQ(v, 0x28);                         /* host view: unmasked */
+    hpmref_free(m);
+
+    /* not delegated, while in S with SIE = 0: taken in M */
+    pfill(&p);
+    CSRW(&p, CSR_MIE, 1u << 13);
+    CSRW(&p, CSR_MTVEC, A(WH));
+    E(&p, ADDI(4, 0, EV_CYCLES));
+    E(&p, CSRRW(0, 0x323, 4));
+    CSRW(&p, CSR_MEPC, A(WB));
+    CSRW(&p, CSR_MSTATUS, 0x800);
+    E(&p, ADDI(5, 0, 250));
+    E(&p, CSRRW(0, 0xB03, 5));
+    E(&p, MRET);
+    m = hload(&p, 29, 8);
+    CHECK_EQ(run_to(m, A(WH), 400), 0);
+    CHECK_EQ(hpmref_csr(m, 0x342, &v), 0);
+    CHECK_EQ(v, 0x8000000Du);
+    CHECK_EQ(hpmref_csr(m, CSR_MSTATUS, &v), 0);
+    CHECK_EQ((v >> 11) & 3, 1);                /* MPP = S */
+    hpmref_free(m);
+
+    /* scountovf from U: illegal */
+    pfill(&p);
+    CSRW(&p, 0x306, 0xFFFFFFFFu);
+    CSRW(&p, 0x106, 0xFFFFFFFFu);
+    CSRW(&p, CSR_MEPC, A(WB));
+    E(&p, MRET);                               /* MPP = 0: U */
+    p.w[WB] = CSRR(5, 0xC03);                  /* allowed by both */
+    p.w[WB + 1] = CSRR(5, CSR_SCOUNTOVF);
+    m = hload(&p, 0, 0);
+    CHECK_EQ(run_to(m, A(WB), 100), 0);
+    hpmref_step(m, &r);
+    CHECK_EQ(r.trap, 0);
+    hpmref_step(m, &r);
+    CHECK_EQ(r.trap, 1);
+    CHECK_EQ(r.cause, 2);
+    CHECK_EQ(r.priv, 0);
+    hpmref_free(m);
+}
+
+/* WARL fields, HPM_NUM = 4 (counters 3..6), HPM_WIDTH = 40. */
+static void test_hpm_warl(void)
+{
+    struct { uint16_t csr; uint32_t val, want; } c[] = {
+        { 0x323, 0xFFFFFFFFu, 0xC0000000u },   /* EV0..2 = 1023 -> 0; EV3 low bits 3 */
+        { 0x723, 0xFFFFFFFFu, 0xF0000000u },   /* ops 31 -> OR, 59..55 = 0, EV3 1023 -> 0 */
+        { 0x323, 0, 0 },
+        { 0x723, (4u << 18) | (2u << 13) | (1u << 8), (4u << 18) | (2u << 13) | (1u << 8) },
+        { 0x723, (3u << 18) | (5u << 13) | (8u << 8), 0 },
+        { 0x723, 0x0F800000u, 0 },             /* VSINH VUINH 57:55 */
+        { 0x324, 29u | 30u << 10 | 28u << 20, 29u | 28u << 20 },
+        { 0x327, 5, 0 },                       /* unimplemented */
+        { 0x727, 0x80000000u, 0 },
+        { 0xB07, 5, 0 },
+        { 0xB87, 5, 0 },
+        { 0xB83, 0xFFFFFFFFu, 0xFF },          /* 40 bits */
+        { 0xB03, 0x12345678u, 0x12345678u },
+        { 0x320, 0xFFFFFFFFu, 0xFFFFFFFDu },
+        { 0x321, 0xFFFFFFFFu, 0 },
+        { 0x322, 0xFFFFFFFFu, 0 },
+        { 0x721, 0xFFFFFFFFu, 0x70000000u },
+        { 0x722, 0x50000000u, 0x50000000u },
+        { 0x726, 0x80000000u, 0x80000000u },
+    };
+    const unsigned nc = sizeof c / sizeof c[0];
+    prog_t p;
+    pfill(&p);
+    unsigned at[32];
+    for (unsigned i = 0; i < nc; i++) {
+        LI(&p, 4, c[i].val);
+        at[i] = p.n;
+        E(&p, CSRRW(0, c[i].csr, 4));
+        E(&p, CSRR(5, c[i].csr));
+    }
+    unsigned k_ill = p.n;
+    E(&p, CSRR(5, 0x720));                     /* not a CSR */
+    hpmref *m = hload(&p, 4, 40);
+    for (unsigned i = 0; i < nc; i++) {
+        hpm_retire r, q;
+        run_to(m, A(at[i]), 100);
+        hpmref_step(m, &r);
+        hpmref_step(m, &q);
+        if (r.csr_val != c[i].want || q.rd_val != c[i].want)
+            fprintf(stderr, "FAIL warl csr 0x%03x <- 0x%08x: wrote 0x%08x read 0x%08x want 0x%08x\n",
+                    c[i].csr, c[i].val, r.csr_val, q.rd_val, c[i].want);
+        CHECK_EQ(r.csr_val, c[i].want);
+        CHECK_EQ(q.rd_val, c[i].want);
+    }
+    uint32_t v;
+    CHECK_EQ(hpmref_csr(m, 0x323, &v), 0);
+    CHECK_EQ(v, 0);                            /* EV3 legalized to 0 by the 0x723 write */
+    CHECK_EQ(hpmref_csr(m, CSR_SCOUNTOVF, &v), 0);
+    CHECK_EQ(v, 0x40);                         /* counter 6 only; 7 unimplemented */
+    CHECK_EQ(hpmref_csr(m, 0x720, &v), -1);
+    run_to(m, A(k_ill), 100);
+    hpm_retire r;
+    hpmref_step(m, &r);
+    CHECK_EQ(r.trap, 1);
+    CHECK_EQ(r.cause, 2);
+    hpmref_free(m);
+
+    /* HPM_NUM 0: no counter at all; HPM_WIDTH 1 */
+    pfill(&p);
+    m = hload(&p, 0, 64);
+    CHECK_EQ(hpmref_csr(m, 0xB03, &v), 0);
+    CHECK_EQ(v, 0);
+    hpmref_free(m);
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1)
@@ -755,6 +1457,14 @@ int main(int argc, char **argv)
     test_elf();
     test_elf_fuzz();
     test_mem_api();
+    test_hpm_events();
+    test_hpm_ops();
+    test_hpm_modes();
+    test_hpm_topdown();
+    test_hpm_write_timing();
+    test_hpm_overflow();
+    test_hpm_lcofi_s();
+    test_hpm_warl();
     printf("ref: %d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
 }

@@ -1,0 +1,79 @@
+// hpm_cpu: the core with its HPM unit. The core's event bus (one wire per
+// catalogue index, hw/hpm/events.def) and CSR hook go to hpm_unit, whose
+// overflow pulse sets mip.LCOFIP in the core. HPM_NUM and HPM_WIDTH size the
+// unit (docs/hpm.md).
+module hpm_cpu #(
+    parameter integer HPM_NUM   = 29,        // implemented mhpmcounters (0..29)
+    parameter integer HPM_WIDTH = 64         // their width (1..64)
+) (
+    input  wire        clk,
+    input  wire        rst,
+    input  wire [31:0] boot_addr,
+
+    output wire        bus_req,
+    output wire        bus_we,
+    output wire [3:0]  bus_be,
+    output wire [31:2] bus_addr,
+    output wire [31:0] bus_wdata,
+    input  wire [31:0] bus_rdata,
+
+    input  wire        mtip,
+    input  wire        msip,
+    input  wire [63:0] mtime,
+
+    output wire        trace_valid,
+    output wire [31:0] trace_pc,
+    output wire [31:0] trace_insn,
+    output wire [1:0]  trace_priv,
+    output wire        trace_trap,
+    output wire [31:0] trace_cause,
+    output wire [31:0] trace_tval,
+    output wire        trace_rd_we,
+    output wire [4:0]  trace_rd,
+    output wire [31:0] trace_rd_val,
+    output wire        trace_csr_we,
+    output wire [11:0] trace_csr_addr,
+    output wire [31:0] trace_csr_val,
+    output wire        trace_mem_we,
+    output wire [31:0] trace_mem_addr,
+    output wire [31:0] trace_mem_wdata,
+    output wire [3:0]  trace_mem_be
+);
+/* verilator lint_off UNUSEDPARAM */ // the whole catalogue, not every index is used here
+`include "hpm_events.vh"
+/* verilator lint_on UNUSEDPARAM */
+
+    wire [HPM_EV_BUS_W-1:0] events;
+    wire [1:0]  priv;
+    wire [11:0] csr_addr;
+    wire [31:0] csr_wdata, csr_rdata, csr_wval, mcounteren;
+    wire        csr_we, csr_hit, lcofi;
+
+    hpm_core #(.EV_W(HPM_EV_BUS_W)) u_core (
+        .clk(clk), .rst(rst), .boot_addr(boot_addr),
+        .bus_req(bus_req), .bus_we(bus_we), .bus_be(bus_be), .bus_addr(bus_addr),
+        .bus_wdata(bus_wdata), .bus_rdata(bus_rdata),
+        .mtip(mtip), .msip(msip), .mtime(mtime),
+        .trace_valid(trace_valid), .trace_pc(trace_pc), .trace_insn(trace_insn),
+        .trace_priv(trace_priv), .trace_trap(trace_trap), .trace_cause(trace_cause),
+        .trace_tval(trace_tval), .trace_rd_we(trace_rd_we), .trace_rd(trace_rd),
+        .trace_rd_val(trace_rd_val), .trace_csr_we(trace_csr_we),
+        .trace_csr_addr(trace_csr_addr), .trace_csr_val(trace_csr_val),
+        .trace_mem_we(trace_mem_we), .trace_mem_addr(trace_mem_addr),
+        .trace_mem_wdata(trace_mem_wdata), .trace_mem_be(trace_mem_be),
+        .events(events), .priv(priv),
+        .ext_csr_addr(csr_addr), .ext_csr_wdata(csr_wdata), .ext_csr_we(csr_we),
+        .ext_csr_hit(csr_hit), .ext_csr_rdata(csr_rdata), .ext_csr_wval(csr_wval),
+        .mcounteren(mcounteren), .lcofi(lcofi)
+    );
+
+    hpm_unit #(
+        .HPM_NUM(HPM_NUM), .HPM_WIDTH(HPM_WIDTH),
+        .EV_W(HPM_EV_BUS_W), .EV_INSTRET(HPM_EV_INSTRUCTIONS)
+    ) u_hpm (
+        .clk(clk), .rst(rst), .ev(events), .priv(priv),
+        .csr_addr(csr_addr), .csr_wdata(csr_wdata), .csr_we(csr_we),
+        .mcounteren(mcounteren), .csr_hit(csr_hit), .csr_rdata(csr_rdata),
+        .csr_wval(csr_wval), .lcofi(lcofi)
+    );
+endmodule

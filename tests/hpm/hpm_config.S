@@ -1,0 +1,232 @@
+/* hpm_config.S: HPM behaviour that depends on HPM_NUM / HPM_WIDTH, written
+ * to run on every configuration (hpm-sim and hpm-sim-<num>x<width>): it
+ * finds the number of implemented counters and their width by reading back,
+ * signs both, and then checks wrap, OF, LCOFIP, scountovf on mhpmcounter3 at
+ * the configured width. Also: which counter addresses exist, mcountinhibit
+ * WARL, an overflow in the cycle of a mip clear (the hardware set wins), the
+ * LCOFI interrupt delegated to S, scountovf from U (illegal) and S (masked by
+ * mcounteren), minstretcfg.UINH. */
+#include "test_macros.h"
+
+#define LCOF     (1 << 13)
+#define EV_CYC   1               /* cycles */
+#define OF       (1 << 31)       /* in mhpmeventNh */
+#define UINH     (1 << 28)       /* in mhpmeventNh / minstretcfgh */
+
+    RVTEST_CODE_BEGIN
+    csrw    mie, zero
+    csrw    mcountinhibit, zero
+    /* mcountinhibit: every bit but 1 is writable */
+    TEST 1
+    li      t0, -1
+    csrw    mcountinhibit, t0
+    csrr    a0, mcountinhibit
+    csrw    mcountinhibit, zero
+    SIGCHK  a0, 0xfffffffd
+    /* mcyclecfg / minstretcfg low halves exist and read 0 */
+    TEST 2
+    TRAP_CLEAR
+    li      t0, -1
+    csrw    0x321, t0
+    csrw    0x322, t0
+    csrr    a0, 0x321
+    csrr    a1, 0x322
+    EXPECT_NO_TRAP
+    SIGCHK  a0, 0
+    SIGCHK  a1, 0
+    /* 0xB01, 0xB81, 0x720 do not exist; scountovf is read-only */
+    TEST 3
+    TRAP_CLEAR
+    csrr    a0, 0xb01
+    EXPECT_TRAP 2, 1
+    csrr    a0, 0xb81
+    EXPECT_TRAP 2, 2
+    csrr    a0, 0x720
+    EXPECT_TRAP 2, 3
+    csrw    0xda0, zero
+    EXPECT_TRAP 2, 4
+    /* HPM_NUM: the selectors that keep an event index */
+    TEST 4
+    li      t0, -1
+    csrw    mcountinhibit, t0       /* nothing counts while selectors change */
+    li      s0, 0
+    .irp n, 3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31
+    li      t0, EV_CYC
+    csrw    mhpmevent\n, t0
+    csrr    a0, mhpmevent\n
+    add     s0, s0, a0
+    csrw    mhpmevent\n, zero
+    csrr    a0, mhpmcounter\n
+    bnez    a0, fail            /* nothing counted */
+    .endr
+    csrw    mcountinhibit, zero
+    SIG     s0
+    beqz    s0, pass            /* HPM_NUM = 0: nothing more to see */
+    /* HPM_WIDTH: the mask that reads back */
+    TEST 5
+    li      t0, -1
+    csrw    mhpmcounter3h, t0
+    csrw    mhpmcounter3, t0
+    csrr    s1, mhpmcounter3
+    csrr    s2, mhpmcounter3h
+    SIG     s1
+    SIG     s2
+    beqz    s1, fail
+    /* a0 = low half 10 below the wrap (0 for widths below 4) */
+    li      a0, 0
+    li      t0, 10
+    bltu    s1, t0, 1f
+    addi    a0, s1, -9
+1:
+    /* wrap: OF, LCOFIP, scountovf; the counter keeps the low bits */
+    TEST 6
+    li      t0, LCOF
+    csrc    mip, t0
+    li      t0, EV_CYC
+    csrw    mhpmevent3, t0
+    csrw    mhpmevent3h, zero
+    csrw    mhpmcounter3h, s2
+    csrw    mhpmcounter3, a0
+    .rept 20
+    nop
+    .endr
+    csrr    a1, mhpmevent3h
+    csrr    a2, mip
+    csrr    a3, scountovf
+    csrr    a4, mhpmcounter3
+    csrr    a5, mhpmcounter3h
+    srli    a1, a1, 31
+    SIGCHK  a1, 1
+    li      t0, LCOF
+    and     a2, a2, t0
+    SIGCHK  a2, LCOF
+    SIGCHK  a3, 8
+    SIG     a4
+    SIGCHK  a5, 0
+    /* with OF set, another wrap raises no LCOFIP (ADD: 2 per cycle) */
+    TEST 7
+    li      t0, LCOF
+    csrc    mip, t0
+    li      t0, EV_CYC | (EV_CYC << 10)
+    csrw    mhpmevent3, t0
+    li      t0, OF | (4 << 8)
+    csrw    mhpmevent3h, t0
+    csrw    mhpmcounter3h, s2
+    csrw    mhpmcounter3, a0
+    .rept 20
+    nop
+    .endr
+    csrr    a1, mip
+    csrr    a2, mhpmcounter3
+    li      t0, LCOF
+    and     a1, a1, t0
+    SIGCHK  a1, 0
+    SIG     a2
+    /* a wrap in the cycle of a mip clear: LCOFIP ends up set */
+    TEST 8
+    csrwi   mcountinhibit, 8        /* frozen while set up (HPM_WIDTH 1 wraps every 2 cycles) */
+    li      t0, EV_CYC
+    csrw    mhpmevent3, t0
+    csrw    mhpmevent3h, zero
+    li      t0, LCOF
+    csrw    mhpmcounter3h, s2
+    csrw    mhpmcounter3, s1        /* all ones ... */
+    csrc    mip, t0
+    csrwi   mcountinhibit, 0        /* ... counting from the next cycle, */
+    csrrc   a1, mip, t0             /* ... which wraps */
+    csrr    a2, mip
+    and     a1, a1, t0
+    and     a2, a2, t0
+    SIGCHK  a1, 0
+    SIGCHK  a2, LCOF
+    /* the LCOFI interrupt, delegated, taken in S from U (scause 0x8000000d) */
+    TEST 9
+    li      t0, LCOF
+    csrc    mip, t0
+    csrw    mideleg, t0
+    csrw    mie, t0
+    csrw    mhpmevent3h, zero
+    csrw    mhpmcounter3h, s2
+    csrw    mhpmcounter3, a0
+    TRAP_CLEAR
+    ENTER_MODE PRV_U
+    li      a1, 0
+    li      a2, 200
+1:  addi    a1, a1, 1
+    bnez    s9, 2f
+    blt     a1, a2, 1b
+2:  mv      a3, s8
+    mv      a4, s3
+    ENTER_M
+    csrw    mie, zero
+    csrw    mideleg, zero
+    li      t0, LCOF
+    csrc    mip, t0
+    CHECK   a3, 0x8000000d
+    CHECK   a4, 1
+    SIG     a1
+    /* scountovf: illegal from U, masked by mcounteren from S */
+    TEST 10
+    li      t0, OF
+    csrw    mhpmevent3h, t0
+    li      t0, -1
+    csrw    mcounteren, t0
+    csrw    scounteren, t0
+    TRAP_CLEAR
+    ENTER_MODE PRV_U
+    csrr    a1, scountovf
+    mv      a2, s8
+    ENTER_M
+    CHECK   a2, 2
+    li      t0, ~8
+    csrw    mcounteren, t0
+    ENTER_MODE PRV_S
+    csrr    a1, scountovf
+    ENTER_M
+    SIGCHK  a1, 0
+    li      t0, 8
+    csrw    mcounteren, t0
+    ENTER_MODE PRV_S
+    csrr    a1, scountovf
+    ENTER_M
+    SIGCHK  a1, 8
+    csrw    mcounteren, zero
+    csrw    scounteren, zero
+    csrw    mhpmevent3h, zero
+    /* minstretcfg.UINH: minstret does not count the 11 instructions in U
+     * (10 nops and the li of ENTER_M); mhpmcounter3 counting instructions
+     * with UINH likewise */
+.macro URUN
+    csrr    a1, minstret
+    csrr    a2, mhpmcounter3
+    ENTER_MODE PRV_U
+    .rept 10
+    nop
+    .endr
+    ENTER_M
+    csrr    a3, minstret
+    csrr    a4, mhpmcounter3
+    sub     a3, a3, a1
+    sub     a4, a4, a2
+.endm
+    TEST 11
+    li      t0, 2
+    csrw    mhpmevent3, t0
+    csrw    mhpmevent3h, zero
+    URUN
+    mv      a5, a3
+    li      t0, UINH
+    csrw    mhpmevent3h, t0
+    csrw    0x722, t0
+    URUN
+    csrw    0x722, zero
+    csrw    mhpmevent3h, zero
+    csrw    mhpmevent3, zero
+    sub     a5, a5, a3
+    SIGCHK  a5, 11
+    SIG     a3
+    SIG     a4
+    j       pass
+    RVTEST_CODE_END
+    .data
+    RVTEST_DATA 40
