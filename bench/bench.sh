@@ -93,3 +93,21 @@ SPRAM, UART, CLINT, GPIO) placed and routed with \`nextpnr-ice40 --up5k --packag
 | core (yosys) | $luts | $carries | $ffs | $rams | $dsps | | |
 | SoC (nextpnr) | | | | | | $soc_lc | $fmax MHz |
 SYN
+
+area=$BUILD/synth/hpm-area.txt
+cat <<HPM
+
+## HPM area (iCE40, yosys)
+
+Command: \`make synth-hpm\`: \`yosys synth_ice40 -dsp\` with \`chparam -set HPM_NUM n -set HPM_WIDTH w\`,
+of the HPM unit alone (\`hpm_unit\`) and of core + HPM (\`hpm_cpu\`); \`build/synth/hpm-*.stat\`.
+These are the flip-flop counters of the simulated board; the UP5K has 5280 LCs, so the
+full 29 x 64 unit needs the denser counter storage the board issue designs.
+
+| HPM_NUM x HPM_WIDTH | unit LUT4 | unit CARRY | unit FF | core+HPM LUT4 | core+HPM CARRY | core+HPM FF |
+|---|---:|---:|---:|---:|---:|---:|
+HPM
+awk 'NR > 1 && $2 == "unit" { u[$1] = $3 " | " $4 " | " $5; order[++n] = $1 }
+     NR > 1 && $2 == "cpu"  { c[$1] = $3 " | " $4 " | " $5 }
+     END { for (i = 1; i <= n; i++) { k = order[i]; label = k; if (k ~ /^0x/) label = "0 (mcycle, minstret only)";
+           print "| " label " | " u[k] " | " c[k] " |" } }' "$area"
