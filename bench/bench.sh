@@ -57,7 +57,10 @@ done
 
 ts=$(best_time "$speed_elf" hpm-sim)
 tr=$(best_time "$speed_elf" hpm-ref)
-ref_loop=$("$REF_BENCH" | sed -n 's/.*= *\([0-9.]*\) M instructions\/s, cpu.*/\1/p')
+ref_out=$("$REF_BENCH")
+ref_plain=$(echo "$ref_out" | sed -n 's/^bench-ref: no selector:.*wall [0-9.]* s = \([0-9.]*\) M.*/\1/p')
+ref_hpm=$(echo "$ref_out" | sed -n 's/^bench-ref: 29 counters programmed:.*wall [0-9.]* s = \([0-9.]*\) M.*/\1/p')
+ts0=$(best_time "$speed_elf" hpm-sim-0x64)
 
 cat <<SPD
 
@@ -65,9 +68,11 @@ cat <<SPD
 
 | what | figure | command |
 |---|---:|---|
-| simulated board | $(printf '%.2f' "$(echo "$speed_c / $ts / 1000000" | bc -l)") M cycles/s | \`time build/bin/hpm-sim --elf build/bench/speed.elf\` ($speed_c cycles, Verilator, no lockstep, no trace; whole process) |
+| simulated board, HPM 29 x 64 | $(printf '%.2f' "$(echo "$speed_c / $ts / 1000000" | bc -l)") M cycles/s | \`time build/bin/hpm-sim --elf build/bench/speed.elf\` ($speed_c cycles, Verilator, no lockstep, no trace; whole process) |
+| simulated board, no HPM counters | $(printf '%.2f' "$(echo "$speed_c / $ts0 / 1000000" | bc -l)") M cycles/s | \`time build/bin/hpm-sim-0x64 --elf build/bench/speed.elf\` (same workload, \`HPM_NUM=0\`) |
 | reference model, runner | $(printf '%.1f' "$(echo "$speed_i / $tr / 1000000" | bc -l)") M instructions/s | \`time build/bin/hpm-ref --elf build/bench/speed.elf\` ($speed_i instructions; whole process) |
-| reference model, library | $ref_loop M instructions/s | \`make bench-ref\` (\`hpmref_step\` on a plain loop, wall clock) |
+| reference model, library | $ref_plain M instructions/s | \`make bench-ref\` (\`hpmref_step\` on a plain loop, no selector programmed, wall clock) |
+| reference model, library, 29 counters | $ref_hpm M instructions/s | \`make bench-ref\` (the same loop with all 29 selectors programmed) |
 SPD
 
 core_stat=$BUILD/synth/core.stat
@@ -84,8 +89,8 @@ cat <<SYN
 ## FPGA (iCE40UP5K-SG48)
 
 The core alone: \`yosys -p 'synth_ice40 -dsp -top hpm_core; stat'\` (\`make synth\`,
-\`build/synth/core.stat\`). The whole SoC (core, 8 KiB firmware EBR, 128 KiB
-SPRAM, UART, CLINT, GPIO) placed and routed with \`nextpnr-ice40 --up5k --package sg48
+\`build/synth/core.stat\`). The board SoC (core with \`HPM_NUM=0\`, i.e. mcycle/minstret only, 8 KiB firmware EBR,
+128 KiB SPRAM, UART, CLINT, GPIO) placed and routed with \`nextpnr-ice40 --up5k --package sg48
 --freq 25\` (\`build/synth/soc.log\`).
 
 | what | SB_LUT4 | SB_CARRY | FFs | EBR | DSP | LCs (nextpnr) | Fmax |
