@@ -30,6 +30,8 @@ static int fmt_u64(char *buf, unsigned long long v, unsigned base, int upper)
     return n;
 }
 
+/* The 32-bit twin of fmt_u64: on rv32, 64-bit division is a libgcc call per
+ * digit, so plain %d/%u/%x stay on 32-bit arithmetic. */
 static int fmt_u32(char *buf, unsigned v, unsigned base, int upper)
 {
     const char *digits = upper ? "0123456789ABCDEF" : "0123456789abcdef";
