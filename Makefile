@@ -34,9 +34,11 @@ include mk/hw.mk
 include mk/tests.mk
 include mk/bench.mk
 include mk/proto.mk
+include mk/workloads.mk
+include mk/host.mk
+include mk/board.mk
+include mk/usb.mk
 
-bitstream prog:
-	@echo "make $@: the iCEBreaker board build is not implemented yet (issue 6)" >&2; exit 1
 hil:
 	@echo "make hil: the hardware-in-the-loop regression needs the firmware monitor and link (issue 4)" >&2; exit 1
 

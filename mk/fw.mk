@@ -43,18 +43,36 @@ $(FW_BUILD)/lib/%.o: fw/lib/%.c $(FW_HDRS)
 	@mkdir -p $(dir $@)
 	$(FW_CC) $(FW_CFLAGS) -fno-builtin -fno-tree-loop-distribute-patterns -c $< -o $@
 
-$(FW_BUILD)/monitor/%.o: fw/monitor/%.c $(FW_HDRS)
+# the monitor (fw/monitor): C, the trap entry (entry.S) and the frame codec
+FW_MONITOR_HDRS := $(FW_HDRS) $(wildcard fw/monitor/*.h) proto/hpm_proto.h $(EV_H)
+# without the C extension every instruction is 4 bytes: link-time
+# optimisation and shared prologues keep the monitor inside the 8 KiB EBR
+FW_MONITOR_OPT := -Os -flto -msave-restore
+$(FW_BUILD)/monitor/%.o: fw/monitor/%.c $(FW_MONITOR_HDRS)
 	@mkdir -p $(dir $@)
-	$(FW_CC) $(FW_CFLAGS) -Os -c $< -o $@
+	$(FW_CC) $(FW_CFLAGS) $(FW_MONITOR_OPT) -Iproto -I$(GEN) -c $< -o $@
+
+$(FW_BUILD)/monitor/hpm_proto.o: proto/hpm_proto.c proto/hpm_proto.h
+	@mkdir -p $(dir $@)
+	$(FW_CC) $(FW_CFLAGS) $(FW_MONITOR_OPT) -c $< -o $@
+
+$(FW_BUILD)/monitor/%.o: fw/monitor/%.S
+	@mkdir -p $(dir $@)
+	$(FW_CC) $(FW_ASFLAGS) -c $< -o $@
 
 $(FW_BUILD)/examples/%.o: fw/examples/%.c $(FW_HDRS)
 	@mkdir -p $(dir $@)
 	$(FW_CC) $(FW_CFLAGS) -c $< -o $@
 
-FW_MONITOR_OBJS := $(patsubst fw/%.c,$(FW_BUILD)/%.o,$(wildcard fw/monitor/*.c))
+FW_MONITOR_OBJS = $(patsubst fw/%.c,$(FW_BUILD)/%.o,$(wildcard fw/monitor/*.c)) \
+                   $(patsubst fw/%.S,$(FW_BUILD)/%.o,$(wildcard fw/monitor/*.S)) \
+                   $(FW_BUILD)/monitor/hpm_proto.o
 
-$(FW_MONITOR_ELF): $(FW_RT_OBJS) $(FW_MONITOR_OBJS) $(FW_EBR_LD)
-	$(FW_CC) $(FW_LDFLAGS) -T $(FW_EBR_LD) -o $@ $(FW_RT_OBJS) $(FW_MONITOR_OBJS) $(FW_LIBS)
+# the monitor needs only crt0 and the string functions from the runtime
+FW_MONITOR_RT := $(FW_CRT0) $(FW_BUILD)/lib/string.o
+$(FW_MONITOR_ELF): $(FW_MONITOR_RT) $(FW_MONITOR_OBJS) $(FW_EBR_LD)
+	$(FW_CC) $(FW_LDFLAGS) $(FW_MONITOR_OPT) -march=rv32im_zicsr_zifencei -T $(FW_EBR_LD) -Wl,-Map,$(FW_BUILD)/monitor.map -o $@ $(FW_MONITOR_RT) $(FW_MONITOR_OBJS) $(FW_LIBS)
+	@$(RV_PREFIX)size $@ | awk 'NR == 2 { printf "monitor: %d of 8192 EBR bytes (text %d, data %d); bss %d in MONRAM\n", $$1 + $$2, $$1, $$2, $$3 }'
 
 # 2048 little-endian 32-bit words, one per line, for $readmemh (whole EBR).
 $(FW_MONITOR_HEX): $(FW_MONITOR_ELF)

@@ -5,7 +5,7 @@
 const char *hpm_status_str(int status)
 {
 	switch (status) {
-	case HPM_OK:          return "ok";
+	case HPM_PROTO_OK:          return "ok";
 	case HPM_FRAME:       return "frame";
 	case HPM_E_TOO_LONG:  return "frame too long";
 	case HPM_E_BAD_COBS:  return "bad COBS encoding";
@@ -155,7 +155,7 @@ int hpm_frame_emit(uint8_t type, uint8_t seq, const void *body, size_t len,
 	hpm_put32(crc, hpm_crc32(hpm_crc32(0, hdr, 2), body, len));
 	cobs_emit(&s, put, ctx);
 	put(ctx, HPM_DELIM);
-	return HPM_OK;
+	return HPM_PROTO_OK;
 }
 
 int hpm_frame_build(uint8_t type, uint8_t seq, const void *body, size_t len,
@@ -216,14 +216,14 @@ int hpm_decoder_feed(struct hpm_decoder *d, uint8_t byte, struct hpm_frame *f)
 
 	if (byte == HPM_DELIM) {
 		if (!d->started)
-			return HPM_OK;
+			return HPM_PROTO_OK;
 		ret = decoder_end(d, f);
 		hpm_decoder_init(d);
 		return ret;
 	}
 	d->started = 1;
 	if (d->discard)
-		return HPM_OK;
+		return HPM_PROTO_OK;
 	if (d->left) {
 		d->left--;
 		decoder_put(d, byte);
@@ -234,7 +234,7 @@ int hpm_decoder_feed(struct hpm_decoder *d, uint8_t byte, struct hpm_frame *f)
 		d->left = (uint8_t)(byte - 1);
 		d->zero = byte != 0xff;
 	}
-	return HPM_OK;
+	return HPM_PROTO_OK;
 }
 
 size_t hpm_decoder_push(struct hpm_decoder *d, const uint8_t *buf, size_t len,
@@ -242,10 +242,10 @@ size_t hpm_decoder_push(struct hpm_decoder *d, const uint8_t *buf, size_t len,
 {
 	size_t i = 0;
 
-	*status = HPM_OK;
+	*status = HPM_PROTO_OK;
 	while (i < len) {
 		*status = hpm_decoder_feed(d, buf[i++], f);
-		if (*status != HPM_OK)
+		if (*status != HPM_PROTO_OK)
 			break;
 	}
 	return i;
@@ -326,7 +326,7 @@ int hpm_unpack_##type(const uint8_t *b, size_t len, struct hpm_##type *s)	\
 	if (len != (LEN))							\
 		return HPM_E_LENGTH;						\
 	get_fields(b, s, type##_desc, NFIELDS(type##_desc));			\
-	return HPM_OK;								\
+	return HPM_PROTO_OK;								\
 }
 
 FIXED_BODY(hello, HPM_HELLO_LEN, FLD(hello, ver_min), FLD(hello, ver_max))
@@ -406,7 +406,7 @@ int hpm_unpack_run(const uint8_t *b, size_t len, struct hpm_run *s)
 	get_array64(b + HPM_RUN_HDR_LEN, s->mhpmevent, n);
 	for (unsigned i = n; i < HPM_NHPM; i++)
 		s->mhpmevent[i] = 0;
-	return HPM_OK;
+	return HPM_PROTO_OK;
 }
 
 /* SNAPSHOT: present, overflowed, value[32], wraps[29] */
@@ -429,7 +429,7 @@ int hpm_unpack_snapshot(const uint8_t *b, size_t len, struct hpm_snapshot *s)
 	get_array64(b + 8, s->value, HPM_NCOUNTERS);
 	for (unsigned i = 0; i < HPM_NHPM; i++)
 		s->wraps[i] = hpm_get32(b + 264 + 4 * i);
-	return HPM_OK;
+	return HPM_PROTO_OK;
 }
 
 /* RUN reply: 40-byte header, then a snapshot */
@@ -456,7 +456,8 @@ int hpm_unpack_run_result(const uint8_t *b, size_t len, struct hpm_run_result *s
 				   &s->snap);
 }
 
-/* SAMPLE: sample_seq, mask, then value[i] for each set bit i, ascending */
+/* SAMPLE: sample_seq, mask, value[i] for each set bit i, ascending, then
+ * wraps[i] for each set bit i >= 3 */
 size_t hpm_pack_sample(uint8_t *b, const struct hpm_sample *s)
 {
 	size_t o = HPM_SAMPLE_HDR_LEN;
@@ -467,6 +468,12 @@ size_t hpm_pack_sample(uint8_t *b, const struct hpm_sample *s)
 		if (s->mask >> i & 1) {
 			hpm_put64(b + o, s->value[i]);
 			o += 8;
+		}
+	}
+	for (unsigned i = 3; i < HPM_NCOUNTERS; i++) {
+		if (s->mask >> i & 1) {
+			hpm_put32(b + o, s->wraps[i]);
+			o += 4;
 		}
 	}
 	return o;
@@ -490,5 +497,11 @@ int hpm_unpack_sample(const uint8_t *b, size_t len, struct hpm_sample *s)
 			o += 8;
 		}
 	}
-	return HPM_OK;
+	for (unsigned i = 3; i < HPM_NCOUNTERS; i++) {
+		if (mask >> i & 1) {
+			s->wraps[i] = hpm_get32(b + o);
+			o += 4;
+		}
+	}
+	return HPM_PROTO_OK;
 }

@@ -34,7 +34,7 @@ extern "C" {
 /* ---- codec status (negative = error) ---- */
 
 enum hpm_status {
-	HPM_OK          = 0,
+	HPM_PROTO_OK          = 0,
 	HPM_FRAME       = 1,   /* decoder: a complete, valid frame is ready */
 	HPM_E_TOO_LONG  = -1,  /* decoded frame exceeds HPM_MAX_RAW */
 	HPM_E_BAD_COBS  = -2,  /* delimiter inside a COBS block */
@@ -169,7 +169,7 @@ struct hpm_decoder {
 
 void hpm_decoder_init(struct hpm_decoder *d);
 
-/* Feed one byte. Returns HPM_OK (need more), HPM_FRAME (*f filled) or, at
+/* Feed one byte. Returns HPM_PROTO_OK (need more), HPM_FRAME (*f filled) or, at
  * the delimiter that ends a bad frame, a negative HPM_E_*. For HPM_E_BAD_CRC,
  * f->type and f->seq hold the (untrusted) received values. Empty frames
  * (back-to-back delimiters) are skipped silently. */
@@ -177,7 +177,7 @@ int hpm_decoder_feed(struct hpm_decoder *d, uint8_t byte, struct hpm_frame *f);
 
 /* Feed up to len bytes, stopping after the first frame or error. Returns the
  * number of bytes consumed; *status gets what hpm_decoder_feed returned for
- * the last one (HPM_OK if all were consumed with nothing to report). */
+ * the last one (HPM_PROTO_OK if all were consumed with nothing to report). */
 size_t hpm_decoder_push(struct hpm_decoder *d, const uint8_t *buf, size_t len,
 			struct hpm_frame *f, int *status);
 
@@ -221,7 +221,7 @@ static inline uint64_t hpm_get64(const uint8_t *p)
 
 /* ---- bodies ----
  * Each fixed layout has a size macro, a struct, and pack/unpack. pack writes
- * exactly *_LEN bytes and returns that length; unpack returns HPM_OK or
+ * exactly *_LEN bytes and returns that length; unpack returns HPM_PROTO_OK or
  * HPM_E_LENGTH. Offsets are in docs/protocol.md. */
 
 #define HPM_HELLO_LEN       4u
@@ -329,6 +329,7 @@ struct hpm_sample {
 	uint32_t sample_seq;
 	uint32_t mask;
 	uint64_t value[HPM_NCOUNTERS];  /* by index; only bits of mask are sent */
+	uint32_t wraps[HPM_NCOUNTERS];  /* by index, for set bits >= 3 */
 };
 
 struct hpm_boot {
@@ -386,7 +387,8 @@ static inline unsigned hpm_popcount32(uint32_t v)
 	return n;
 }
 
-#define HPM_SAMPLE_LEN(mask) (HPM_SAMPLE_HDR_LEN + 8u * hpm_popcount32(mask))
+#define HPM_SAMPLE_LEN(mask) (HPM_SAMPLE_HDR_LEN + 8u * hpm_popcount32(mask) + \
+			      4u * hpm_popcount32((mask) & ~7u))
 
 #ifdef __cplusplus
 }

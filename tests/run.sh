@@ -13,8 +13,12 @@
 #   random    rvgen seeds S..S+N-1, L instructions each, hpm-sim --lockstep
 #   c         C programs: hpm-sim --lockstep, hpm-ref, same --stats line and
 #             UART output
-#   uart      hello.elf prints "hello, world" on both; the monitor's banner
-#             and its echo of stdin (no byte lost while it prints)
+#   uart      hello.elf prints "hello, world" on both runners (the monitor's
+#             UART protocol is the link suite's)
+#   link      tests/link/test_link.c: the firmware monitor and libhpm over
+#             the link protocol on hpm-sim (full), hpm-ref and the 29x8 and
+#             1x40 variants (quick): every command and error reply, runs,
+#             streams, and every workload's counts equal to the reference
 #   neg       failing program exits 1, hanging program exits 2, lockstep
 #             against a fault-injected model exits 1
 #   hpm       (in the default list when hpm-ref has the HPM unit, i.e. knows
@@ -24,6 +28,12 @@
 #             hpm-ref --hpm-num N --hpm-width W; then HPM_RANDOM_SEEDS random
 #             programs (rvgen --lcofi: LCOFI interrupts taken) in lockstep on
 #             each variant and HPM_LCOFI_SEEDS on the default build
+#   usb       the USB link (host/lib/link_usb.c) through an FT2232H emulated
+#             under umockdev (build/tests/ftdi_emu, real libusb): divisor
+#             table, discovery, loopback via cat, timeouts, unplug, PING to
+#             the monitor on hpm-sim; and the emulator's checks failing a
+#             driver with a wrong baud rate, unstripped status bytes, no
+#             latency timer or no 8N1
 #
 # Environment: BUILD (build), RV_CC, RV_ASFLAGS, RV_LDFLAGS (to assemble
 # random programs), RVGEN, FAULT_CHECK, UNIT_TARGETS, TEST_JOBS,
@@ -61,8 +71,8 @@ done
 if [ ${#SUITES[@]} -eq 0 ]; then
     # hpm runs by default once the model has the HPM unit (hpm-ref knows
     # --hpm-num); with the read-as-zero stub model it is left out
-    if "$REF" --help 2>&1 | grep -q -- '--hpm-num'; then DEFAULT_SUITES="unit isa hpm random c uart neg"
-    else DEFAULT_SUITES="unit isa random c uart neg"; fi
+    if "$REF" --help 2>&1 | grep -q -- '--hpm-num'; then DEFAULT_SUITES="unit isa hpm random c uart neg workloads link usb"
+    else DEFAULT_SUITES="unit isa random c uart neg workloads link usb"; fi
     read -r -a SUITES <<< "${TEST_SUITES:-$DEFAULT_SUITES}"
 fi
 
@@ -277,19 +287,6 @@ suite_uart() {
         if [ $rc -eq 0 ] && [ "$out" = "hello, world" ]; then pass "uart hello on hpm-$r"
         else fail "uart hello on hpm-$r: exit $rc, output '$(printf '%s' "$out" | head -c 100)'"; fi
     done
-    CHECK="uart monitor banner"
-    if need "$SIM"; then
-        out=$(printf '' | timeout 60 "$SIM" --max-cycles 200000 2> "$OUT/monitor.err"); rc=$?
-        if printf '%s\n' "$out" | grep -qx 'hpm-overlay monitor 0.1 ready'; then pass "uart monitor banner (hpm-sim exit $rc)"
-        else fail "uart monitor banner: exit $rc, output '$(printf '%s' "$out" | head -c 100)' $(first_lines "$OUT/monitor.err")"; fi
-    fi
-    CHECK="uart monitor echo"
-    if need "$SIM"; then
-        local msg='echo 0123456789 abcdefghijklmnopqrstuvwxyz'
-        out=$(printf '%s' "$msg" | timeout 120 "$SIM" --max-cycles 3000000 2> "$OUT/monitor-echo.err"); rc=$?
-        if [ "$out" = "$(printf 'hpm-overlay monitor 0.1 ready\n%s' "$msg")" ]; then pass "uart monitor echoes ${#msg} bytes (hpm-sim exit $rc)"
-        else fail "uart monitor echo: exit $rc, output '$(printf '%s' "$out" | tail -c 120)'"; fi
-    fi
     suite_end uart
 }
 
@@ -340,6 +337,121 @@ suite_neg() {
     suite_end neg
 }
 
+# ---- (g) workloads (fw/workloads): the bare-harness builds pass on hpm-ref
+# and in lockstep with identical --stats, pass (in lockstep) entered in S and
+# M mode too, and the WL_SABOTAGE builds fail their self-checks on hpm-ref ----
+suite_workloads() {
+    suite_begin workloads
+    local wd=$BUILD/fw/workloads d=$OUT/workloads names n e m rr rs rc sref ssim entry th bad
+    names=$(sed -n 's/^HPM_WORKLOAD(\([a-z0-9_]*\),.*/\1/p' fw/workloads/workloads.def)
+    if [ -z "$names" ]; then CHECK=workloads; fail "workloads: no names in fw/workloads/workloads.def"; suite_end workloads; return; fi
+    mkdir -p "$d"
+    for n in $names; do
+        CHECK="workloads $n"
+        e=$wd/bare/$n.elf
+        need "$REF" "$SIM" "$e" "$wd/$n.elf" || continue
+        entry=$(od -An -t x4 -j 24 -N 4 "$wd/$n.elf" | tr -d ' ')
+        "$REF" --elf "$e" --max-cycles $MAXC --stats > "$d/$n.ref.out" 2> "$d/$n.ref.err"; rr=$?
+        "$SIM" --lockstep --elf "$e" --max-cycles $MAXC --stats > "$d/$n.sim.out" 2> "$d/$n.sim.err"; rs=$?
+        sref=$(grep '^hpm-stats:' "$d/$n.ref.err"); ssim=$(grep '^hpm-stats:' "$d/$n.sim.err")
+        if [ "$entry" != 80000000 ]; then fail "workloads $n: $wd/$n.elf has entry 0x$entry, want 0x80000000"
+        elif [ $rr -ne 0 ]; then fail "workloads $n: hpm-ref exit $rr: $(first_lines "$d/$n.ref.err")"
+        elif [ $rs -ne 0 ]; then fail "workloads $n: hpm-sim --lockstep exit $rs: $(grep -v '^$' "$d/$n.sim.err" | tail -n 12 | tr '\n' '|' | head -c 2000)"
+        elif [ -z "$sref" ] || [ "$sref" != "$ssim" ]; then fail "workloads $n: stats differ: ref '$sref' sim '$ssim'"
+        else pass "workloads $n: ${sref#hpm-stats: }"; fi
+    done
+    for n in $names; do
+        CHECK="workloads $n S/M"
+        need "$SIM" "$wd/bare-s/$n.elf" "$wd/bare-m/$n.elf" || continue
+        bad=""
+        for m in s m; do
+            "$SIM" --lockstep --elf "$wd/bare-$m/$n.elf" --max-cycles $MAXC > "$d/$n.$m.log" 2>&1; rc=$?
+            [ $rc -eq 0 ] || bad="$bad ${m^^}-mode: hpm-sim --lockstep exit $rc: $(grep -v '^$' "$d/$n.$m.log" | tail -n 6 | tr '\n' '|' | head -c 1000)"
+        done
+        if [ -z "$bad" ]; then pass "workloads $n entered in S and M mode (lockstep)"; else fail "workloads $n:$bad"; fi
+    done
+    # a self-check failure is tohost = (code << 1) | 1 with 0 < code < 0x400
+    # (the harness reports unexpected traps as 0x400 | mcause)
+    for n in $names; do
+        CHECK="workloads $n sabotage"
+        e=$wd/sabotage/$n.elf
+        need "$REF" "$e" || continue
+        "$REF" --elf "$e" --max-cycles $MAXC > "$d/$n.sabotage.log" 2>&1; rc=$?
+        th=$(sed -n 's/.*FAIL tohost=\(0x[0-9a-fA-F]*\).*/\1/p' "$d/$n.sabotage.log" | head -n 1)
+        if [ $rc -eq 1 ] && [ -n "$th" ] && [ $((th)) -gt 1 ] && [ $((th)) -lt $((0x800)) ]; then
+            pass "workloads $n: sabotaged result fails its self-check (code $((th >> 1)))"
+        else fail "workloads $n: the WL_SABOTAGE build exits $rc ($(first_lines "$d/$n.sabotage.log" 2)), want 1 with a self-check code"; fi
+    done
+    suite_end workloads
+}
+
+# ---- (h) USB link: link_usb.c and real libusb against the umockdev FT2232H
+# of tests/usb/ftdi_emu, channel B bridged to cat or to hpm-sim (docs/usb.md)
+usb_check() {   # usb_check NAME pass|fail PATTERN TEXT CMD...: one check
+    local name=$1 want=$2 pat=$3 text=$4 rc log; shift 4
+    log=$OUT/usb/$name.log; CHECK="usb $name"
+    timeout 300 "$@" > "$log" 2>&1; rc=$?
+    if [ "$want" = pass ]; then
+        if [ $rc -eq 0 ]; then pass "usb $name: $text ($(grep -E "$pat" "$log" | tail -n 1 | head -c 300))"
+        else fail "usb $name: $text: exit $rc: $(grep -E '^FAIL|ftdi_emu' "$log" | head -n 4 | tr '\n' '|' | head -c 800) [$log]"; fi
+    elif [ $rc -ne 0 ] && grep -qE "$pat" "$log"; then pass "usb $name: $text (exit $rc: $(grep -E "$pat" "$log" | head -n 1 | head -c 200))"
+    else fail "usb $name: $text: exit $rc, no '$pat' in $log"; fi
+}
+suite_usb() {
+    suite_begin usb
+    local emu=$BUILD/tests/ftdi_emu t=$BUILD/tests/usb_link_test
+    mkdir -p "$OUT/usb"
+    CHECK="usb"
+    if need "$emu" "$t" "${t}_nostrip" "${t}_stripfirst" "${t}_nolatency" "${t}_nodata"; then
+        usb_check divisor pass '^usb-divisor:' "FTDI divisors by hand (3M 2M 1M 115200 12M ..., 12.5M refused)" "$t" divisor
+        usb_check open pass '^usb-open:' "discovery: present(), usb[:VID:PID[:serial]]" "$emu" --board cat -- "$t" open
+        usb_check loopback pass '^loopback:' "1..65536 bytes through cat unchanged (status bytes stripped per 512-byte packet)" "$emu" --board cat -- "$t" loopback
+        usb_check loopback-115200 pass '^loopback:' "the same at 115200 baud (fractional divisor)" "$emu" --baud 115200 --board cat -- "$t" --baud 115200 loopback
+        usb_check timeout pass '^usb-timeout:' "read timeouts on a silent device (DISCARDURB), link usable after" "$emu" --hold-empty-in --board cat -- "$t" timeout
+        usb_check unplug pass '^usb-unplug:' "unplug during writes: 'usb: board unplugged'" "$emu" --unplug-after 5000 --board cat -- "$t" unplug
+        usb_check unplug-idle pass '^usb-unplug-idle:' "unplug during a read: 'usb: board unplugged'" "$emu" --unplug-at 500 --board cat -- "$t" unplug-idle
+        if need "$SIM"; then
+            usb_check ping pass '^ping:' "framed PINGs answered by the monitor on hpm-sim" "$emu" --board "$SIM" --board-log "$OUT/usb/ping.board.log" -- "$t" ping 20
+        fi
+        usb_check neg-baud fail 'refusing bulk traffic: baud divisor' "emulator expecting 2000000 baud fails a 3000000 driver" "$emu" --baud 2000000 --board cat -- "$t" loopback
+        usb_check neg-nostrip fail '^FAIL loopback' "a driver keeping the modem-status bytes fails the loopback" "$emu" --board cat -- "${t}_nostrip" loopback
+        usb_check neg-stripfirst fail '^FAIL loopback' "a driver stripping them only at the start of a transfer fails too" "$emu" --board cat -- "${t}_stripfirst" loopback
+        usb_check neg-nolatency fail 'latency timer was not set' "a driver without the latency timer is refused" "$emu" --board cat -- "${t}_nolatency" loopback
+        usb_check neg-nodata fail 'data characteristics' "a driver without 8N1 is refused" "$emu" --board cat -- "${t}_nodata" loopback
+    fi
+    suite_end usb
+}
+
+# ---- the firmware monitor and libhpm over the link (tests/link) ----
+# test_link (ASan/UBSan) drives every protocol command and error reply,
+# runs, streams and every workload (counts == reference): on the simulated
+# board, on the reference board, and quickly on narrow-counter variants.
+suite_link() {
+    suite_begin link
+    local t=$BUILD/tests/test_link d=$OUT/link line v
+    mkdir -p "$d"
+    CHECK="link test client"
+    need "$t" "$SIM" "$REF" || { suite_end link; return; }
+    link_run() {    # label, args...
+        local label=$1; shift
+        "$t" "$@" > "$d/$label.log" 2>&1
+        while IFS= read -r line; do
+            case "$line" in
+                PASS*) pass "link $label: ${line#PASS }" ;;
+                FAIL*) fail "link $label: ${line#FAIL }" ;;
+            esac
+        done < "$d/$label.log"
+        grep -q '^link .*passed' "$d/$label.log" ||
+            fail "link $label: test_link died: $(tail -n 3 "$d/$label.log" | tr '\n' '|')"
+    }
+    link_run sim --link sim
+    link_run ref --link ref --quick
+    for v in 29x8 1x40; do
+        [ -x "$BUILD/bin/hpm-sim-$v" ] && link_run "sim-$v" --link sim --quick --sim "$BUILD/bin/hpm-sim-$v"
+    done
+    suite_end link
+}
+
 for s in "${SUITES[@]}"; do
     case "$s" in
         unit) suite_unit ;;
@@ -349,6 +461,9 @@ for s in "${SUITES[@]}"; do
         c) suite_c ;;
         uart) suite_uart ;;
         neg) suite_neg ;;
+        workloads) suite_workloads ;;
+        link) suite_link ;;
+        usb) suite_usb ;;
         *) echo "run.sh: unknown suite $s" >&2; TOTAL_FAIL=$((TOTAL_FAIL + 1)) ;;
     esac
 done

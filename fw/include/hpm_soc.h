@@ -45,8 +45,10 @@
 /* ---- GPIO ---- */
 #define GPIO_LEDS_OFF    0x0u   /* bits 4:0, read back */
 #define GPIO_BUTTONS_OFF 0x4u   /* bits 2:0, read-only */
+#define GPIO_CLOCK_HZ_OFF 0x8u  /* core clock in Hz, read-only */
 #define GPIO_LEDS        HPM_REG32(HPM_GPIO_BASE + GPIO_LEDS_OFF)
 #define GPIO_BUTTONS     HPM_REG32(HPM_GPIO_BASE + GPIO_BUTTONS_OFF)
+#define GPIO_CLOCK_HZ    HPM_REG32(HPM_GPIO_BASE + GPIO_CLOCK_HZ_OFF)
 
 /* ---- CSR numbers ---- */
 #define CSR_SSTATUS     0x100

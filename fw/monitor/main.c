@@ -1,16 +1,310 @@
-/* The firmware monitor (runs from EBR at reset). For now: announce itself on
- * the UART and echo every received byte; the framed protocol comes later. */
+/* The firmware monitor: serves the link protocol (docs/protocol.md) over the
+ * UART and runs uploaded workloads with exact counter windows.
+ *
+ * Single-threaded and polled: the main loop feeds UART bytes to the frame
+ * decoder and executes one request at a time. The monitor never enables
+ * interrupts for itself; a workload reaches it only through trap_vector
+ * (entry.S). State that a RESET must clear lives in .bss (crt0 zeroes it).
+ */
+#include <stdint.h>
 #include "hpm_soc.h"
-#include "hpm_lib.h"
+#include "hpm_proto.h"
+#include "hpm_events.h"
+#include "monitor.h"
 
-#define MONITOR_BANNER "hpm-overlay monitor 0.1 ready\n"
+#define FW_VERSION 0x0100u           /* 1.0 */
+#define MIN_INTERVAL 1000u           /* cycles; a sample takes longer to send */
+
+struct board board;                  /* probed at boot */
+
+static struct hpm_decoder dec;
+static uint8_t reply[HPM_MAX_BODY];  /* the reply cache (section 2) */
+static uint16_t reply_len;
+static uint8_t reply_type, reply_seq, cache_valid;
+
+/* ---- UART ---- */
+
+static void uart_put(void *ctx, uint8_t c)
+{
+	(void)ctx;
+	while (UART_STATUS & UART_STATUS_TX_BUSY)
+		;
+	UART_DATA = c;
+}
+
+void send_frame(uint8_t type, uint8_t seq, const void *body, size_t len)
+{
+	hpm_frame_emit(type, seq, body, len, uart_put, 0);
+}
+
+/* Waits until the last byte has left the shift register. */
+static void uart_flush(void)
+{
+	while (UART_STATUS & UART_STATUS_TX_BUSY)
+		;
+}
+
+/* ---- replies ---- */
+
+static void reply_send(uint8_t type, uint8_t seq, size_t len)
+{
+	reply_type = type;
+	reply_seq = seq;
+	reply_len = (uint16_t)len;
+	cache_valid = 1;
+	send_frame(type, seq, reply, len);
+}
+
+static void reply_error(uint8_t seq, uint8_t req_type, uint8_t code, uint32_t arg)
+{
+	struct hpm_error e = { .code = code, .req_type = req_type, .arg = arg };
+	reply_send(HPM_T_ERROR, seq, hpm_pack_error(reply, &e));
+}
+
+/* ---- commands ---- */
+
+static int range_ok(uint32_t addr, uint32_t len, uint32_t base, uint32_t size)
+{
+	return addr >= base && addr - base <= size && len <= size - (addr - base);
+}
+
+static void cmd_hello(const struct hpm_frame *f)
+{
+	struct hpm_hello h;
+	if (hpm_unpack_hello(f->body, f->len, &h) != HPM_PROTO_OK) {
+		reply_error(f->seq, f->type, HPM_ERR_BAD_LENGTH, HPM_HELLO_LEN);
+		return;
+	}
+	if (h.ver_min > HPM_PROTO_VERSION || h.ver_max < HPM_PROTO_VERSION) {
+		reply_error(f->seq, f->type, HPM_ERR_BAD_VERSION, HPM_PROTO_VERSION);
+		return;
+	}
+	struct hpm_info in = {
+		.proto_version = HPM_PROTO_VERSION, .fw_version = FW_VERSION,
+		.mvendorid = csr_read(0xf11), .marchid = csr_read(0xf12),
+		.mimpid = csr_read(0xf13), .misa = csr_read(0x301),
+		.hpm_num = board.hpm_num, .hpm_width = board.hpm_width,
+		.max_body = HPM_MAX_BODY, .clock_hz = board.clock_hz,
+		.uart_baud = board.clock_hz / UART_DIV,
+		.event_hash = HPM_EVENT_CATALOGUE_HASH,
+		.ram_base = HPM_RAM_BASE, .ram_size = WL_RAM_SIZE,
+		.min_interval = MIN_INTERVAL, .features = 0,
+	};
+	reply_send(HPM_T_INFO, f->seq, hpm_pack_info(reply, &in));
+}
+
+static void cmd_csr_read(const struct hpm_frame *f)
+{
+	struct hpm_csr_read r;
+	struct hpm_csr_value v;
+	if (hpm_unpack_csr_read(f->body, f->len, &r) != HPM_PROTO_OK) {
+		reply_error(f->seq, f->type, HPM_ERR_BAD_LENGTH, HPM_CSR_READ_LEN);
+		return;
+	}
+	if (csr_access(CSR_OP_READ, r.csr, 0, &v.value) < 0) {
+		reply_error(f->seq, f->type, HPM_ERR_CSR_TRAP, r.csr);
+		return;
+	}
+	v.csr = r.csr;
+	reply_send(f->type | HPM_T_REPLY, f->seq, hpm_pack_csr_value(reply, &v));
+}
+
+static void cmd_csr_write(const struct hpm_frame *f)
+{
+	static const uint8_t funct3[] = { CSR_OP_WRITE, CSR_OP_SET, CSR_OP_CLEAR };
+	struct hpm_csr_write w;
+	struct hpm_csr_written r;
+	uint32_t after;
+
+	if (hpm_unpack_csr_write(f->body, f->len, &w) != HPM_PROTO_OK) {
+		reply_error(f->seq, f->type, HPM_ERR_BAD_LENGTH, HPM_CSR_WRITE_LEN);
+		return;
+	}
+	if (w.op > HPM_CSR_CLEAR) {
+		reply_error(f->seq, f->type, HPM_ERR_BAD_ARG, 2);
+		return;
+	}
+	if (csr_access(CSR_OP_READ, w.csr, 0, &r.old_value) < 0) {
+		reply_error(f->seq, f->type, HPM_ERR_CSR_TRAP, w.csr);
+		return;
+	}
+	after = w.op == HPM_CSR_WRITE ? w.value :
+		w.op == HPM_CSR_SET ? r.old_value | w.value : r.old_value & ~w.value;
+	if (hpm_csr_write_forbidden(w.csr, r.old_value, after)) {
+		reply_error(f->seq, f->type, HPM_ERR_FORBIDDEN, w.csr);
+		return;
+	}
+	if (csr_access(funct3[w.op], w.csr, w.value, &r.old_value) < 0) {
+		reply_error(f->seq, f->type, HPM_ERR_CSR_TRAP, w.csr);
+		return;
+	}
+	csr_access(CSR_OP_READ, w.csr, 0, &r.new_value);
+	counter_written(w.csr);
+	r.csr = w.csr;
+	reply_send(f->type | HPM_T_REPLY, f->seq, hpm_pack_csr_written(reply, &r));
+}
+
+static void cmd_mem_read(const struct hpm_frame *f)
+{
+	struct hpm_mem_read r;
+	if (hpm_unpack_mem_read(f->body, f->len, &r) != HPM_PROTO_OK) {
+		reply_error(f->seq, f->type, HPM_ERR_BAD_LENGTH, HPM_MEM_READ_LEN);
+		return;
+	}
+	if (r.len < 1 || r.len > HPM_MEM_MAX_DATA) {
+		reply_error(f->seq, f->type, HPM_ERR_BAD_ARG, 4);
+		return;
+	}
+	if (!range_ok(r.addr, r.len, HPM_RAM_BASE, WL_RAM_SIZE) &&
+	    !range_ok(r.addr, r.len, HPM_FW_BASE, HPM_FW_SIZE)) {
+		reply_error(f->seq, f->type, HPM_ERR_BAD_ADDRESS, r.addr);
+		return;
+	}
+	hpm_put32(reply, r.addr);
+	const volatile uint8_t *src = (const volatile uint8_t *)(uintptr_t)r.addr;
+	for (uint32_t i = 0; i < r.len; i++)
+		reply[HPM_MEM_HDR_LEN + i] = src[i];
+	reply_send(f->type | HPM_T_REPLY, f->seq, HPM_MEM_HDR_LEN + r.len);
+}
+
+static void cmd_mem_write(const struct hpm_frame *f)
+{
+	struct hpm_mem_written w;
+	if (f->len <= HPM_MEM_HDR_LEN) {
+		reply_error(f->seq, f->type, HPM_ERR_BAD_LENGTH, 0);
+		return;
+	}
+	w.addr = hpm_get32(f->body);
+	w.len = f->len - HPM_MEM_HDR_LEN;
+	if (!range_ok(w.addr, w.len, HPM_RAM_BASE, WL_RAM_SIZE)) {
+		reply_error(f->seq, f->type, HPM_ERR_BAD_ADDRESS, w.addr);
+		return;
+	}
+	volatile uint8_t *dst = (volatile uint8_t *)(uintptr_t)w.addr;
+	for (uint32_t i = 0; i < w.len; i++)
+		dst[i] = f->body[HPM_MEM_HDR_LEN + i];
+	w.crc = hpm_crc32(0, (const void *)(uintptr_t)w.addr, w.len);
+	reply_send(f->type | HPM_T_REPLY, f->seq, hpm_pack_mem_written(reply, &w));
+}
+
+static void cmd_snapshot(const struct hpm_frame *f)
+{
+	struct hpm_snapshot s;
+	if (f->len) {
+		reply_error(f->seq, f->type, HPM_ERR_BAD_LENGTH, 0);
+		return;
+	}
+	take_snapshot(&s);
+	reply_send(f->type | HPM_T_REPLY, f->seq, hpm_pack_snapshot(reply, &s));
+}
+
+static void cmd_stream(const struct hpm_frame *f)
+{
+	struct hpm_stream s;
+	if (f->type == HPM_T_STREAM_STOP) {
+		if (f->len) {
+			reply_error(f->seq, f->type, HPM_ERR_BAD_LENGTH, 0);
+			return;
+		}
+		stream.armed = 0;
+		reply_send(f->type | HPM_T_REPLY, f->seq, 0);
+		return;
+	}
+	if (hpm_unpack_stream(f->body, f->len, &s) != HPM_PROTO_OK) {
+		reply_error(f->seq, f->type, HPM_ERR_BAD_LENGTH, HPM_STREAM_LEN);
+		return;
+	}
+	if (s.interval < MIN_INTERVAL) {
+		reply_error(f->seq, f->type, HPM_ERR_BAD_ARG, 0);
+		return;
+	}
+	if (!s.mask || (s.mask & ~board.present)) {
+		reply_error(f->seq, f->type, HPM_ERR_BAD_ARG, 8);
+		return;
+	}
+	if (s.flags & ~HPM_STREAM_SILENT) {
+		reply_error(f->seq, f->type, HPM_ERR_BAD_ARG, 12);
+		return;
+	}
+	stream.armed = 1;
+	stream.interval = s.interval;
+	stream.mask = s.mask;
+	stream.silent = s.flags & HPM_STREAM_SILENT;
+	reply_send(f->type | HPM_T_REPLY, f->seq, 0);
+}
+
+static void cmd_reset(const struct hpm_frame *f)
+{
+	if (f->len != HPM_RESET_LEN) {
+		reply_error(f->seq, f->type, HPM_ERR_BAD_LENGTH, HPM_RESET_LEN);
+		return;
+	}
+	if (hpm_get32(f->body) != HPM_RESET_MAGIC) {
+		reply_error(f->seq, f->type, HPM_ERR_BAD_ARG, 0);
+		return;
+	}
+	reply_send(f->type | HPM_T_REPLY, f->seq, 0);
+	uart_flush();
+	__asm__ volatile("j _start");
+	__builtin_unreachable();
+}
+
+static void dispatch(const struct hpm_frame *f)
+{
+	if (f->type != HPM_T_HELLO && cache_valid && f->seq == reply_seq) {
+		send_frame(reply_type, reply_seq, reply, reply_len);
+		return;
+	}
+	switch (f->type) {
+	case HPM_T_HELLO:       cmd_hello(f); break;
+	case HPM_T_PING:
+		for (unsigned i = 0; i < f->len; i++)
+			reply[i] = f->body[i];
+		reply_send(HPM_T_PING | HPM_T_REPLY, f->seq, f->len);
+		break;
+	case HPM_T_CSR_READ:    cmd_csr_read(f); break;
+	case HPM_T_CSR_WRITE:   cmd_csr_write(f); break;
+	case HPM_T_MEM_READ:    cmd_mem_read(f); break;
+	case HPM_T_MEM_WRITE:   cmd_mem_write(f); break;
+	case HPM_T_RUN: {
+		uint32_t err_arg;
+		int err = run_workload(f, reply, &err_arg);
+		if (err)
+			reply_error(f->seq, f->type, (uint8_t)err, err_arg);
+		else
+			reply_send(HPM_T_RUN | HPM_T_REPLY, f->seq, HPM_RUN_RESULT_LEN);
+		break;
+	}
+	case HPM_T_SNAPSHOT:    cmd_snapshot(f); break;
+	case HPM_T_STREAM:
+	case HPM_T_STREAM_STOP: cmd_stream(f); break;
+	case HPM_T_RESET:       cmd_reset(f); break;
+	default:
+		reply_error(f->seq, f->type, HPM_ERR_UNKNOWN_CMD, f->type);
+		break;
+	}
+}
 
 int main(void)
 {
-    GPIO_LEDS = 1;
-    uart_puts(MONITOR_BANNER);
-    for (;;) {
-        int c = uart_getc_blocking();
-        uart_putc((char)c);
-    }
+	struct hpm_frame f;
+	struct hpm_boot boot = { HPM_PROTO_VERSION, FW_VERSION };
+	uint8_t b[HPM_BOOT_LEN];
+
+	hpm_init();
+	hpm_decoder_init(&dec);
+	uart_put(0, HPM_DELIM);
+	send_frame(HPM_T_BOOT, 0, b, hpm_pack_boot(b, &boot));
+	for (;;) {
+		if (!(UART_STATUS & UART_STATUS_RX_VALID))
+			continue;
+		int st = hpm_decoder_feed(&dec, (uint8_t)UART_DATA, &f);
+		if (st == HPM_FRAME) {
+			dispatch(&f);
+		} else if (st == HPM_E_BAD_CRC) {
+			struct hpm_error e = { HPM_ERR_BAD_CRC, f.type, 0 };
+			uint8_t eb[HPM_ERROR_LEN];
+			send_frame(HPM_T_ERROR, f.seq, eb, hpm_pack_error(eb, &e));
+		}
+	}
 }

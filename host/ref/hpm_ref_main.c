@@ -5,8 +5,10 @@
 #include "hpmref.h"
 #include <errno.h>
 #include <inttypes.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define EXIT_PASS    0
 #define EXIT_FAIL    1
@@ -22,7 +24,13 @@ static const struct { unsigned idx; const char *name; } catalogue[] = {
 
 static const char usage_text[] =
     "usage: hpm-ref --elf FILE [options]\n"
+    "       hpm-ref [--fw FILE] [--hpm-num N] [--hpm-width W]\n"
     "Runs a RV32IM program on the reference model of the hpm-overlay core.\n"
+    "Without --elf it is the reference board: it boots the firmware monitor\n"
+    "and serves the link protocol on stdin/stdout, like hpm-sim, until stdin\n"
+    "closes.\n"
+    "  --fw FILE          firmware ELF for the fw EBR when no --elf\n"
+    "                     (default <bindir>/../fw/monitor.elf)\n"
     "  --elf FILE         program, loaded at its linked addresses (fw or ram)\n"
     "  --max-cycles N     run cycles 0..N-1 at most; exit 2 if the program has\n"
     "                     not halted by then (default 100000000)\n"
@@ -83,10 +91,60 @@ static void drain_uart(hpmref *m)
         fwrite(buf, 1, n, stdout);
 }
 
+static const char *default_fw(char *buf, size_t len)
+{
+    ssize_t n = readlink("/proc/self/exe", buf, len - 32);
+    if (n <= 0)
+        return "../fw/monitor.elf";
+    buf[n] = '\0';
+    char *slash = strrchr(buf, '/');
+    strcpy(slash ? slash + 1 : buf, "../fw/monitor.elf");
+    return buf;
+}
+
+/* The reference board: the monitor's UART on stdin/stdout. The model runs
+ * in slices; between slices it hands over input and output, and when the
+ * firmware only polls an empty receiver it blocks until input arrives. */
+static int serve(hpmref *m, uint64_t max_cycles)
+{
+    uint8_t in[512];
+    size_t in_len = 0, in_off = 0;
+    int eof = 0;
+
+    while (hpmref_cycle(m) < max_cycles) {
+        for (int k = 0; k < 4096; k++)
+            hpmref_step(m, NULL);
+        drain_uart(m);
+        if (in_off < in_len)
+            in_off += hpmref_uart_put(m, in + in_off, in_len - in_off);
+        if (in_off < in_len)
+            continue;
+        int waiting = hpmref_uart_waiting(m);
+        if (waiting && eof)
+            break;
+        if (waiting)
+            fflush(stdout);
+        struct pollfd p = { .fd = 0, .events = POLLIN };
+        if (!eof && poll(&p, 1, waiting ? -1 : 0) > 0) {
+            ssize_t n = read(0, in, sizeof in);
+            if (n <= 0) {
+                eof = 1;
+            } else {
+                in_len = (size_t)n;
+                in_off = hpmref_uart_put(m, in, in_len);
+            }
+        }
+    }
+    fflush(stdout);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
-    const char *elf = NULL, *sig = NULL, *trace = NULL;
+    const char *elf = NULL, *sig = NULL, *trace = NULL, *fw = NULL;
     uint64_t max_cycles = 100000000ull;
+    int max_cycles_set = 0;
+    char fw_buf[4096];
     int memmap = 0, events = 0, stats = 0;
     unsigned hpm_num = HPMREF_HPM_NUM_DEFAULT, hpm_width = HPMREF_HPM_WIDTH_DEFAULT;
 
@@ -103,7 +161,8 @@ int main(int argc, char **argv)
         }
         int takes = !strcmp(a, "--elf") || !strcmp(a, "--max-cycles") ||
                     !strcmp(a, "--signature") || !strcmp(a, "--trace-log") ||
-                    !strcmp(a, "--hpm-num") || !strcmp(a, "--hpm-width");
+                    !strcmp(a, "--hpm-num") || !strcmp(a, "--hpm-width") ||
+                    !strcmp(a, "--fw");
         if (takes && !val) {
             if (i + 1 >= argc)
                 return usage_error("option %s needs an argument", a);
@@ -116,6 +175,8 @@ int main(int argc, char **argv)
             return 0;
         } else if (!strcmp(a, "--elf")) {
             elf = val;
+        } else if (!strcmp(a, "--fw")) {
+            fw = val;
         } else if (!strcmp(a, "--signature")) {
             sig = val;
         } else if (!strcmp(a, "--trace-log")) {
@@ -129,6 +190,7 @@ int main(int argc, char **argv)
             if (errno || *end)
                 return usage_error("bad --max-cycles value '%s'", val);
             max_cycles = v;
+            max_cycles_set = 1;
         } else if (!strcmp(a, "--hpm-num") || !strcmp(a, "--hpm-width")) {
             char *end;
             int num = !strcmp(a, "--hpm-num");
@@ -155,10 +217,15 @@ int main(int argc, char **argv)
     if (events)
         for (size_t i = 0; i < sizeof catalogue / sizeof catalogue[0]; i++)
             printf("%u %s\n", catalogue[i].idx, catalogue[i].name);
-    if (!elf) {
-        if (memmap || events)
-            return 0;
-        return usage_error("%s", "--elf FILE is required");
+    if (elf && fw)
+        return usage_error("%s", "--fw and --elf exclude each other");
+    if (!elf && (memmap || events))
+        return 0;
+    int serving = !elf;
+    if (serving) {
+        elf = fw ? fw : default_fw(fw_buf, sizeof fw_buf);
+        if (!max_cycles_set)
+            max_cycles = UINT64_MAX;
     }
 
     hpmref_config cfg = { .boot_addr = 0, .uart_div = HPM_UART_DIV_DEFAULT,
@@ -182,6 +249,11 @@ int main(int argc, char **argv)
         return EXIT_USAGE;
     }
     hpmref_set_pc(m, inf.entry);
+    if (serving) {
+        int src = serve(m, max_cycles);
+        hpmref_free(m);
+        return src;
+    }
 
     FILE *tf = NULL;
     if (trace) {

@@ -115,6 +115,14 @@ int      hpmref_csr(const hpmref *m, uint16_t addr, uint32_t *val);
 
 /* UART: bytes written by the program are collected; this drains them. */
 size_t   hpmref_uart_take(hpmref *m, uint8_t *buf, size_t cap);
+/* UART receive: queues bytes for the program (available at once, a status
+ * read shows rx_valid while any is queued); returns how many fit. */
+size_t   hpmref_uart_put(hpmref *m, const uint8_t *buf, size_t len);
+/* 1 when the program is only polling an empty receiver (this many status
+ * reads in a row with nothing received and nothing being sent), so a
+ * runner may block until the next input byte. */
+#define HPMREF_UART_IDLE_POLLS 256u
+int      hpmref_uart_waiting(const hpmref *m);
 
 /* ---- ELF loading (shared by both runners) ---- */
 typedef struct hpm_elf_info {

@@ -148,6 +148,12 @@ struct hpmref {
     uint32_t uart_div;
     size_t   uart_head, uart_len;
     uint8_t  uart_buf[UART_BUF_SIZE];
+    /* UART receive: bytes handed in by the runner, available at once
+     * (the model does not time the serial line in); rx_idle counts
+     * consecutive status reads that saw nothing to do (no rx byte, tx idle) */
+    size_t   rx_head, rx_len;
+    uint8_t  rx_buf[UART_BUF_SIZE];
+    uint32_t rx_idle;
 
     uint32_t leds;
 

@@ -3,6 +3,12 @@
 #include "hpmref_int.h"
 #include <stdlib.h>
 
+/* GPIO clock_hz (read-only): the core clock the board runs at. The simulated
+ * board uses the hpm_soc default CLOCK_HZ (the iCEBreaker top passes its PLL
+ * frequency), so the model reports that default. */
+#define GPIO_CLOCK_HZ_OFF   0x8u
+#define GPIO_CLOCK_HZ_VALUE 24000000u
+
 void hpm_print_memmap(FILE *out)
 {
     static const hpm_region regions[HPM_NUM_REGIONS] = HPM_REGIONS_INIT;
@@ -74,6 +80,21 @@ int hpmref_read_mem(const hpmref *m, uint32_t addr, void *dst, size_t len)
     return 0;
 }
 
+size_t hpmref_uart_put(hpmref *m, const uint8_t *buf, size_t len)
+{
+    size_t n = 0;
+    while (n < len && m->rx_len < UART_BUF_SIZE) {
+        m->rx_buf[(m->rx_head + m->rx_len) % UART_BUF_SIZE] = buf[n++];
+        m->rx_len++;
+    }
+    return n;
+}
+
+int hpmref_uart_waiting(const hpmref *m)
+{
+    return m->rx_len == 0 && m->rx_idle >= HPMREF_UART_IDLE_POLLS;
+}
+
 size_t hpmref_uart_take(hpmref *m, uint8_t *buf, size_t cap)
 {
     size_t n = 0;
@@ -98,7 +119,7 @@ static int uart_busy(const hpmref *m, uint64_t t)
 
 /* Reads the 32-bit device register at word offset off of a device in cycle t.
  * Returns 0, or -1 if addr is in no region. */
-static int dev_read_word(const hpmref *m, uint32_t addr, uint64_t t, uint32_t *w)
+static int dev_read_word(hpmref *m, uint32_t addr, uint64_t t, uint32_t *w)
 {
     uint32_t off;
     *w = 0;
@@ -118,8 +139,18 @@ static int dev_read_word(const hpmref *m, uint32_t addr, uint64_t t, uint32_t *w
     if (addr - HPM_UART_BASE < HPM_UART_SIZE) {
         off = (addr - HPM_UART_BASE) & ~3u;
         switch (off) {
-        case UART_DATA:   *w = 0; break;   /* nothing is ever received */
-        case UART_STATUS: *w = uart_busy(m, t) ? 1u : 0u; break;
+        case UART_DATA:
+            if (m->rx_len) {
+                *w = m->rx_buf[m->rx_head];
+                m->rx_head = (m->rx_head + 1) % UART_BUF_SIZE;
+                m->rx_len--;
+            }
+            m->rx_idle = 0;
+            break;
+        case UART_STATUS:
+            *w = (uart_busy(m, t) ? UART_ST_TX_BUSY : 0u) | (m->rx_len ? UART_ST_RX_VALID : 0u);
+            m->rx_idle = *w ? 0 : m->rx_idle + 1;
+            break;
         case UART_DIV:    *w = m->uart_div; break;
         default: break;
         }
@@ -129,6 +160,8 @@ static int dev_read_word(const hpmref *m, uint32_t addr, uint64_t t, uint32_t *w
         off = (addr - HPM_GPIO_BASE) & ~3u;
         if (off == GPIO_LEDS)
             *w = m->leds;
+        else if (off == GPIO_CLOCK_HZ_OFF)
+            *w = GPIO_CLOCK_HZ_VALUE;
         return 0;
     }
     return -1;
@@ -222,6 +255,8 @@ int soc_store(hpmref *m, uint32_t addr, unsigned size, uint32_t val, uint64_t t)
     }
     if (addr - HPM_UART_BASE < HPM_UART_SIZE) {
         off = (addr - HPM_UART_BASE) & ~3u;
+        if (off == UART_DATA)
+            m->rx_idle = 0;
         if (off == UART_DATA && (be & 1u) && !uart_busy(m, t)) {
             m->uart_tx_valid = 1;
             m->uart_tx_t = t;

@@ -29,6 +29,8 @@ typedef struct hpm_region {
 #define UART_DATA   0x0u
 #define UART_STATUS 0x4u
 #define UART_DIV    0x8u
+#define UART_ST_TX_BUSY  (1u << 0)
+#define UART_ST_RX_VALID (1u << 1)
 /* GPIO register offsets */
 #define GPIO_LEDS    0x0u
 #define GPIO_BUTTONS 0x4u

@@ -6,6 +6,7 @@
 // The core's trace port is routed out for the simulated board.
 module hpm_soc #(
     parameter UART_DIV  = 8,
+    parameter CLOCK_HZ  = 24000000,  // core clock, read from GPIO clock_hz
     parameter FW_HEX    = "",
     parameter HPM_NUM   = 29,    // implemented mhpmcounters (0..29)
     parameter HPM_WIDTH = 64     // their width (1..64)
@@ -103,7 +104,7 @@ module hpm_soc #(
         .rx(uart_rx), .tx(uart_tx)
     );
 
-    soc_gpio u_gpio (
+    soc_gpio #(.CLOCK_HZ(CLOCK_HZ)) u_gpio (
         .clk(clk), .rst(rst), .sel(bus_req && sel_gpio), .we(bus_we), .be0(bus_be[0]),
         .addr(bus_addr[7:2]), .wdata(bus_wdata[4:0]), .rdata(gpio_rdata),
         .leds(leds), .buttons(buttons)

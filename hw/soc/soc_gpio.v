@@ -1,5 +1,8 @@
-// soc_gpio: five LEDs (read back) and three buttons (read-only, synchronised).
-module soc_gpio (
+// soc_gpio: five LEDs (read back), three buttons (read-only, synchronised) and
+// clock_hz (read-only: the core clock in Hz, parameter CLOCK_HZ).
+module soc_gpio #(
+    parameter [31:0] CLOCK_HZ = 32'd24000000
+) (
     input  wire        clk,
     input  wire        rst,
     input  wire        sel,
@@ -23,6 +26,7 @@ module soc_gpio (
         case (addr)
             6'd0:    rdata <= {27'd0, leds};
             6'd1:    rdata <= {29'd0, btn_q};
+            6'd2:    rdata <= CLOCK_HZ;
             default: rdata <= 32'd0;
         endcase
     end

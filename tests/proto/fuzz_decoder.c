@@ -38,7 +38,7 @@ static int decode(const uint8_t *p, size_t n, size_t chunk, struct event *ev)
 		size_t c = n - i < chunk ? n - i : chunk;
 
 		i += hpm_decoder_push(&d, p + i, c, &f, &st);
-		if (st == HPM_OK)
+		if (st == HPM_PROTO_OK)
 			continue;
 		EXPECT(st == HPM_FRAME || (st < 0 && st >= HPM_E_BAD_CRC));
 		if (nev < MAX_EV) {
@@ -54,7 +54,7 @@ static int decode(const uint8_t *p, size_t n, size_t chunk, struct event *ev)
 			static uint8_t wire[HPM_MAX_WIRE];
 			struct hpm_decoder d2;
 			struct hpm_frame g;
-			int m, st2 = HPM_OK;
+			int m, st2 = HPM_PROTO_OK;
 
 			EXPECT(f.len <= HPM_MAX_BODY);
 			m = hpm_frame_build(f.type, f.seq, f.body, f.len, wire, sizeof(wire));
@@ -97,7 +97,7 @@ static void check_encode(const uint8_t *p, size_t n)
 	EXPECT(m > 0 && (size_t)m <= HPM_MAX_WIRE);
 	EXPECT(wire[m - 1] == 0 && memchr(wire, 0, (size_t)m - 1) == NULL);
 	s.n = 0;
-	EXPECT(hpm_frame_emit(p[0], p[1], p + 2, len, sink_put, &s) == HPM_OK);
+	EXPECT(hpm_frame_emit(p[0], p[1], p + 2, len, sink_put, &s) == HPM_PROTO_OK);
 	EXPECT(s.n == (size_t)m && memcmp(s.buf, wire, s.n) == 0);
 	hpm_decoder_init(&d);
 	EXPECT(hpm_decoder_push(&d, wire, (size_t)m, &f, &st) == (size_t)m);
@@ -127,10 +127,10 @@ static void check_cobs(const uint8_t *p, size_t n)
 	static uint8_t buf_[HPM_MAX_BODY]; \
 	memset(&a_, 0, sizeof(a_)); \
 	memset(&b_, 0, sizeof(b_)); \
-	if (hpm_unpack_##kind(p, n, &a_) == HPM_OK) { \
+	if (hpm_unpack_##kind(p, n, &a_) == HPM_PROTO_OK) { \
 		size_t m_ = hpm_pack_##kind(buf_, &a_); \
 		EXPECT(m_ == n); \
-		EXPECT(hpm_unpack_##kind(buf_, m_, &b_) == HPM_OK); \
+		EXPECT(hpm_unpack_##kind(buf_, m_, &b_) == HPM_PROTO_OK); \
 		EXPECT(memcmp(&a_, &b_, sizeof(a_)) == 0); \
 	} \
 } while (0)

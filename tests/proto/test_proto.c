@@ -84,7 +84,7 @@ static int decode_all(const uint8_t *wire, size_t n, struct event *ev, int max_e
 		size_t used = hpm_decoder_push(&d, wire + i, c, &f, &st);
 
 		i += used;
-		if (st == HPM_OK)
+		if (st == HPM_PROTO_OK)
 			continue;
 		if (nev < max_ev) {
 			ev[nev].status = st;
@@ -330,7 +330,7 @@ static void test_frame_emit_matches_build(void)
 		fill_random(body, len, 8);
 		n = hpm_frame_build(0x81, (uint8_t)t, body, len, wire, sizeof(wire));
 		s.n = 0;
-		CHECK_EQ(hpm_frame_emit(0x81, (uint8_t)t, body, len, sink_put, &s), HPM_OK);
+		CHECK_EQ(hpm_frame_emit(0x81, (uint8_t)t, body, len, sink_put, &s), HPM_PROTO_OK);
 		CHECK_EQ(s.n, n);
 		CHECK(memcmp(s.buf, wire, s.n) == 0);
 	}
@@ -396,11 +396,11 @@ static void test_decoder_errors(void)
 	/* TOO_LONG: a long stream of non-zero garbage, then a good frame */
 	hpm_decoder_init(&d);
 	for (int i = 0; i < 100000; i++)
-		CHECK_EQ(hpm_decoder_feed(&d, (uint8_t)(1 + i % 255), &f), HPM_OK);
+		CHECK_EQ(hpm_decoder_feed(&d, (uint8_t)(1 + i % 255), &f), HPM_PROTO_OK);
 	CHECK_EQ(hpm_decoder_feed(&d, 0, &f), HPM_E_TOO_LONG);
 	n = (size_t)hpm_frame_build(9, 9, "ok", 2, wire, sizeof(wire));
 	for (size_t i = 0; i < n - 1; i++)
-		CHECK_EQ(hpm_decoder_feed(&d, wire[i], &f), HPM_OK);
+		CHECK_EQ(hpm_decoder_feed(&d, wire[i], &f), HPM_PROTO_OK);
 	CHECK_EQ(hpm_decoder_feed(&d, 0, &f), HPM_FRAME);
 	CHECK(f.type == 9 && f.seq == 9 && f.len == 2 && memcmp(f.body, "ok", 2) == 0);
 
@@ -538,7 +538,7 @@ static void test_corruption_never_wrong(void)
 	size_t n_ = hpm_pack_##kind(buf_, &a_); \
 	memset(&b_, 0, sizeof(b_)); \
 	CHECK_EQ(n_, (expect_len)); \
-	CHECK_EQ(hpm_unpack_##kind(buf_, n_, &b_), HPM_OK); \
+	CHECK_EQ(hpm_unpack_##kind(buf_, n_, &b_), HPM_PROTO_OK); \
 	CHECK_EQ(hpm_pack_##kind(buf2_, &b_), n_); \
 	CHECK(memcmp(buf_, buf2_, n_) == 0); \
 	CHECK_EQ(hpm_unpack_##kind(buf_, n_ + 1, &b_), HPM_E_LENGTH); \
@@ -600,11 +600,11 @@ static void test_bodies_run(void)
 		CHECK_EQ(len, HPM_RUN_LEN(n));
 		CHECK(len <= HPM_MAX_BODY);
 		memset(&b, 0, sizeof(b));
-		CHECK_EQ(hpm_unpack_run(buf, len, &b), HPM_OK);
+		CHECK_EQ(hpm_unpack_run(buf, len, &b), HPM_PROTO_OK);
 		CHECK(memcmp(&a, &b, sizeof(a)) == 0);
 		/* selectors not sent read back as 0 */
 		b.mhpmevent[HPM_NHPM - 1] = 0xffff;
-		CHECK_EQ(hpm_unpack_run(buf, len, &b), HPM_OK);
+		CHECK_EQ(hpm_unpack_run(buf, len, &b), HPM_PROTO_OK);
 		CHECK(b.mhpmevent[HPM_NHPM - 1] == (n == HPM_NHPM ? a.mhpmevent[HPM_NHPM - 1] : 0));
 		CHECK_EQ(hpm_unpack_run(buf, len + 8, &b), HPM_E_LENGTH);
 		CHECK_EQ(hpm_unpack_run(buf, len - 1, &b), HPM_E_LENGTH);
@@ -637,13 +637,13 @@ static void test_bodies_snapshot(void)
 		a.snap.wraps[i] = (uint32_t)rnd();
 	CHECK_EQ(hpm_pack_run_result(buf, &a), HPM_RUN_RESULT_LEN);
 	CHECK(HPM_RUN_RESULT_LEN <= HPM_MAX_BODY);
-	CHECK_EQ(hpm_unpack_run_result(buf, HPM_RUN_RESULT_LEN, &b), HPM_OK);
+	CHECK_EQ(hpm_unpack_run_result(buf, HPM_RUN_RESULT_LEN, &b), HPM_PROTO_OK);
 	CHECK(memcmp(&a, &b, sizeof(a)) == 0);
 	CHECK_EQ(hpm_unpack_run_result(buf, HPM_RUN_RESULT_LEN - 1, &b), HPM_E_LENGTH);
 	/* the snapshot part is the SNAPSHOT reply body */
 	memset(&b, 0, sizeof(b));
 	CHECK_EQ(hpm_unpack_snapshot(buf + HPM_RUN_RESULT_HDR_LEN, HPM_SNAPSHOT_LEN, &b.snap),
-		 HPM_OK);
+		 HPM_PROTO_OK);
 	CHECK(memcmp(&a.snap, &b.snap, sizeof(a.snap)) == 0);
 	CHECK_EQ(hpm_get64(buf + HPM_RUN_RESULT_HDR_LEN + 8 + 8 * 3), a.snap.value[3]);
 	CHECK_EQ(hpm_unpack_snapshot(buf, HPM_SNAPSHOT_LEN + 1, &b.snap), HPM_E_LENGTH);
@@ -662,15 +662,18 @@ static void test_bodies_sample(void)
 		a.sample_seq = (uint32_t)m * 1000;
 		a.mask = masks[m];
 		for (int i = 0; i < HPM_NCOUNTERS; i++)
-			if (a.mask >> i & 1)
+			if (a.mask >> i & 1) {
 				a.value[i] = rnd();
+				if (i >= 3)
+					a.wraps[i] = (uint32_t)rnd();
+			}
 		len = hpm_pack_sample(buf, &a);
 		CHECK_EQ(len, HPM_SAMPLE_LEN(masks[m]));
 		CHECK(len <= HPM_MAX_BODY);
 		memset(&b, 0, sizeof(b));
-		CHECK_EQ(hpm_unpack_sample(buf, len, &b), HPM_OK);
+		CHECK_EQ(hpm_unpack_sample(buf, len, &b), HPM_PROTO_OK);
 		CHECK(memcmp(&a, &b, sizeof(a)) == 0);
-		CHECK_EQ(hpm_unpack_sample(buf, len + 8, &b), HPM_E_LENGTH);
+		CHECK_EQ(hpm_unpack_sample(buf, len + 4, &b), HPM_E_LENGTH);
 		CHECK_EQ(hpm_unpack_sample(buf, 7, &b), HPM_E_LENGTH);
 	}
 }
@@ -810,6 +813,12 @@ static void test_layouts(void)
 		CHECK_EQ(hpm_pack_sample(b, &sm), 24);
 		CHECK(hpm_get32(b) == 77 && hpm_get32(b + 4) == 5);
 		CHECK(hpm_get64(b + 8) == 1000 && hpm_get64(b + 16) == 500);
+		sm.mask = 0x11;          /* mcycle, mhpmcounter4: its wraps follow */
+		sm.value[4] = 0x1234;
+		sm.wraps[4] = 3;
+		CHECK_EQ(hpm_pack_sample(b, &sm), 28);
+		CHECK(hpm_get64(b + 8) == 1000 && hpm_get64(b + 16) == 0x1234 &&
+		      hpm_get32(b + 24) == 3);
 	}
 }
 

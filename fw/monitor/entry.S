@@ -1,0 +1,176 @@
+/* entry.S: the monitor's only ways into and out of a workload
+ * (docs/protocol.md section 6.2). The counted window depends on the exact
+ * instructions here: the entry sequence E1/E2 and the resume sequence
+ * R1..R4 must stay byte for byte as documented.
+ *
+ * wl_regs[0..31] hold the workload's x0..x31 while the monitor runs;
+ * wl_regs[32] carries the run's mcountinhibit into the resume sequence.
+ * mon_regs hold the monitor's ra, sp, s0..s11 while a workload runs, so a
+ * trap "returns" from enter_workload().
+ */
+    .section .text.trap, "ax"
+    .globl  trap_vector
+    .balign 4
+trap_vector:
+    csrrw   t0, mscratch, t0        /* E1: t0 = 0xFFFFFFFF, mscratch = t0 */
+    csrw    mcountinhibit, t0       /* E2: every counter stops */
+    la      t0, in_workload
+    lw      t0, 0(t0)
+    beqz    t0, monitor_trap
+
+    la      t0, wl_regs
+    sw      x1, 4(t0)
+    sw      x2, 8(t0)
+    sw      x3, 12(t0)
+    sw      x4, 16(t0)
+    sw      x6, 24(t0)
+    sw      x7, 28(t0)
+    sw      x8, 32(t0)
+    sw      x9, 36(t0)
+    sw      x10, 40(t0)
+    sw      x11, 44(t0)
+    sw      x12, 48(t0)
+    sw      x13, 52(t0)
+    sw      x14, 56(t0)
+    sw      x15, 60(t0)
+    sw      x16, 64(t0)
+    sw      x17, 68(t0)
+    sw      x18, 72(t0)
+    sw      x19, 76(t0)
+    sw      x20, 80(t0)
+    sw      x21, 84(t0)
+    sw      x22, 88(t0)
+    sw      x23, 92(t0)
+    sw      x24, 96(t0)
+    sw      x25, 100(t0)
+    sw      x26, 104(t0)
+    sw      x27, 108(t0)
+    sw      x28, 112(t0)
+    sw      x29, 116(t0)
+    sw      x30, 120(t0)
+    sw      x31, 124(t0)
+    li      t1, -1
+    csrrw   t1, mscratch, t1        /* workload t0; mscratch back to -1 */
+    sw      t1, 20(t0)
+    la      t1, in_workload
+    sw      zero, 0(t1)
+
+    la      t0, mon_regs            /* return from enter_workload() */
+    lw      ra, 0(t0)
+    lw      sp, 4(t0)
+    lw      s0, 8(t0)
+    lw      s1, 12(t0)
+    lw      s2, 16(t0)
+    lw      s3, 20(t0)
+    lw      s4, 24(t0)
+    lw      s5, 28(t0)
+    lw      s6, 32(t0)
+    lw      s7, 36(t0)
+    lw      s8, 40(t0)
+    lw      s9, 44(t0)
+    lw      s10, 48(t0)
+    lw      s11, 52(t0)
+    ret
+
+/* A trap in the monitor itself: only a CSR access through csr_tramp can
+ * raise one. Flag it, skip the instruction, and restore mcountinhibit (E2
+ * stopped every counter; the host may have enabled some while idle). */
+monitor_trap:
+    la      t0, mon_t1
+    sw      t1, 0(t0)
+    la      t0, csr_trapped
+    li      t1, 1
+    sw      t1, 0(t0)
+    la      t0, mon_inhibit
+    lw      t1, 0(t0)
+    csrw    mcountinhibit, t1
+    csrr    t1, mepc
+    addi    t1, t1, 4
+    csrw    mepc, t1
+    la      t0, mon_t1
+    lw      t1, 0(t0)
+    li      t0, -1
+    csrrw   t0, mscratch, t0        /* the monitor's t0; mscratch = -1 */
+    mret
+
+/* void enter_workload(uint32_t inhibit): resumes the workload from wl_regs
+ * at mepc with mstatus.MPP as set; comes back when it traps. */
+    .section .text.enter_workload, "ax"
+    .globl  enter_workload
+    .balign 4
+enter_workload:
+    la      t0, mon_regs
+    sw      ra, 0(t0)
+    sw      sp, 4(t0)
+    sw      s0, 8(t0)
+    sw      s1, 12(t0)
+    sw      s2, 16(t0)
+    sw      s3, 20(t0)
+    sw      s4, 24(t0)
+    sw      s5, 28(t0)
+    sw      s6, 32(t0)
+    sw      s7, 36(t0)
+    sw      s8, 40(t0)
+    sw      s9, 44(t0)
+    sw      s10, 48(t0)
+    sw      s11, 52(t0)
+    la      t0, in_workload
+    li      t1, 1
+    sw      t1, 0(t0)
+    la      t0, wl_regs
+    sw      a0, 128(t0)
+    lw      t1, 20(t0)
+    csrw    mscratch, t1
+    lw      x1, 4(t0)
+    lw      x2, 8(t0)
+    lw      x3, 12(t0)
+    lw      x4, 16(t0)
+    lw      x6, 24(t0)
+    lw      x7, 28(t0)
+    lw      x8, 32(t0)
+    lw      x9, 36(t0)
+    lw      x10, 40(t0)
+    lw      x11, 44(t0)
+    lw      x12, 48(t0)
+    lw      x13, 52(t0)
+    lw      x14, 56(t0)
+    lw      x15, 60(t0)
+    lw      x16, 64(t0)
+    lw      x17, 68(t0)
+    lw      x18, 72(t0)
+    lw      x19, 76(t0)
+    lw      x20, 80(t0)
+    lw      x21, 84(t0)
+    lw      x22, 88(t0)
+    lw      x23, 92(t0)
+    lw      x24, 96(t0)
+    lw      x25, 100(t0)
+    lw      x26, 104(t0)
+    lw      x27, 108(t0)
+    lw      x28, 112(t0)
+    lw      x29, 116(t0)
+    lw      x30, 120(t0)
+    lw      x31, 124(t0)
+    lw      t0, 128(t0)
+    csrw    mcountinhibit, t0       /* R1: counting starts next cycle */
+    addi    t0, zero, -1            /* R2 */
+    csrrw   t0, mscratch, t0        /* R3: t0 = workload t0, mscratch = -1 */
+    mret                            /* R4 */
+
+/* csr_tramp: "csrrX a0, CSR, a1" patched in by csr_access(), then ret. */
+    .section .data.csr_tramp, "aw"
+    .globl  csr_tramp
+    .balign 4
+csr_tramp:
+    .word   0x00000013
+    ret
+
+    .section .bss.entry, "aw", @nobits
+    .balign 4
+    .globl  wl_regs, in_workload, csr_trapped, mon_inhibit
+wl_regs:     .space 4 * 33
+mon_regs:    .space 4 * 14
+mon_t1:      .space 4
+in_workload: .space 4
+csr_trapped: .space 4
+mon_inhibit: .space 4

@@ -1,0 +1,147 @@
+/* The monitor's HPM driver: any CSR by number, boot-time probing of the
+ * counter configuration, wrap accounting and counter snapshots. */
+#include "hpm_soc.h"
+#include "monitor.h"
+
+#define CSR_MHPMCOUNTER(n)  (0xb00u + (n))
+#define CSR_MHPMCOUNTERH(n) (0xb80u + (n))
+#define CSR_MHPMEVENT(n)    (0x320u + (n))
+#define CSR_MHPMEVENTH(n)   (0x720u + (n))
+#define GPIO_CLOCK_HZ_REG   HPM_REG32(HPM_GPIO_BASE + 0x8u)
+#define CLOCK_HZ_DEFAULT    24000000u
+
+uint32_t wraps[HPM_NCOUNTERS];
+uint32_t final_of;
+
+/* Executes one "csrrX a0, csr, a1" through the patched trampoline, so any
+ * CSR number can be reached. Returns -1 if the access trapped. */
+int csr_access(unsigned op, uint16_t csr, uint32_t in, uint32_t *out)
+{
+	uint32_t rs1 = op == CSR_OP_READ ? 0u : 11u;
+	uint32_t funct3 = op == CSR_OP_READ ? CSR_OP_SET : op;
+	register uint32_t a0 __asm__("a0");
+	register uint32_t a1 __asm__("a1") = in;
+
+	csr_tramp[0] = (uint32_t)(csr & 0xfffu) << 20 | rs1 << 15 | funct3 << 12 |
+		       10u << 7 | 0x73u;
+	mon_inhibit = csr_read(0x320);
+	csr_trapped = 0;
+	__asm__ volatile("fence.i\n\tjalr ra, 0(%2)"
+			 : "=r"(a0) : "r"(a1), "r"(csr_tramp) : "ra", "memory");
+	if (csr_trapped)
+		return -1;
+	if (out)
+		*out = a0;
+	return 0;
+}
+
+static void csr_put(uint16_t csr, uint32_t v)
+{
+	csr_access(CSR_OP_WRITE, csr, v, 0);
+}
+
+static uint32_t csr_get(uint16_t csr)
+{
+	uint32_t v = 0;
+	csr_access(CSR_OP_READ, csr, 0, &v);
+	return v;
+}
+
+/* Reset state (docs/protocol.md 5.7) and the board's configuration. */
+void hpm_init(void)
+{
+	csr_write(mscratch, 0xffffffffu);
+	csr_write(0x320, 0xffffffffu);
+	csr_write(mie, 0);
+	csr_write(medeleg, 0);
+	csr_write(mideleg, 0);
+	csr_write(mcounteren, 0);
+	csr_write(scounteren, 0);
+	csr_clear(mip, MIP_LCOFIP);
+	CLINT_MTIMECMPH = 0xffffffffu;
+	CLINT_MTIMECMP = 0xffffffffu;
+	csr_write(0x321, 0);   /* mcyclecfg(h), minstretcfg(h) */
+	csr_write(0x721, 0);
+	csr_write(0x322, 0);
+	csr_write(0x722, 0);
+	csr_write(mcycle, 0);
+	csr_write(mcycleh, 0);
+	csr_write(minstret, 0);
+	csr_write(minstreth, 0);
+
+	board.hpm_num = 0;
+	for (unsigned n = 3; n < HPM_NCOUNTERS; n++) {
+		csr_put(CSR_MHPMEVENT(n), 0);
+		csr_put(CSR_MHPMEVENTH(n), 0);
+		csr_put(CSR_MHPMCOUNTER(n), 1);
+		if (csr_get(CSR_MHPMCOUNTER(n)))
+			board.hpm_num++;
+		csr_put(CSR_MHPMCOUNTER(n), 0);
+		csr_put(CSR_MHPMCOUNTERH(n), 0);
+	}
+	board.hpm_width = 64;
+	if (board.hpm_num) {
+		csr_put(CSR_MHPMCOUNTER(3), 0xffffffffu);
+		csr_put(CSR_MHPMCOUNTERH(3), 0xffffffffu);
+		board.hpm_width = (uint8_t)(hpm_popcount32(csr_get(CSR_MHPMCOUNTER(3))) +
+					    hpm_popcount32(csr_get(CSR_MHPMCOUNTERH(3))));
+		csr_put(CSR_MHPMCOUNTER(3), 0);
+		csr_put(CSR_MHPMCOUNTERH(3), 0);
+	}
+	board.present = 0x7u | ((1u << board.hpm_num) - 1u) << 3;
+	board.clock_hz = GPIO_CLOCK_HZ_REG ? GPIO_CLOCK_HZ_REG : CLOCK_HZ_DEFAULT;
+}
+
+/* A host write to a counter restarts its wrap count. */
+void counter_written(uint16_t csr)
+{
+	unsigned n = csr & 0x1fu;
+	if ((csr & ~0x9fu) == 0xb00u && n >= 3)
+		wraps[n] = 0;
+}
+
+/* Counts one wrap per OF bit set, clears them and LCOFIP. Returns the OF
+ * bits seen. */
+uint32_t account_wraps(void)
+{
+	uint32_t of = csr_read(0xda0) & board.present;   /* scountovf */
+	for (unsigned n = 3; n < HPM_NCOUNTERS; n++) {
+		if (of >> n & 1u) {
+			wraps[n]++;
+			csr_access(CSR_OP_CLEAR, (uint16_t)CSR_MHPMEVENTH(n), 1u << 31, 0);
+		}
+	}
+	csr_clear(mip, MIP_LCOFIP);
+	return of;
+}
+
+/* value[n] for each set bit of mask: 64-bit reads with hi-lo-hi (the
+ * counters are stopped, but a host may have enabled them while idle). */
+void read_counters(uint32_t mask, uint64_t *value)
+{
+	for (unsigned n = 0; n < HPM_NCOUNTERS; n++) {
+		uint32_t hi, lo;
+		if (!(mask >> n & 1u))
+			continue;
+		if (n == 1) {
+			value[n] = hpm_mtime64();
+			continue;
+		}
+		do {
+			hi = csr_get((uint16_t)CSR_MHPMCOUNTERH(n));
+			lo = csr_get((uint16_t)CSR_MHPMCOUNTER(n));
+		} while (csr_get((uint16_t)CSR_MHPMCOUNTERH(n)) != hi);
+		value[n] = (uint64_t)hi << 32 | lo;
+	}
+}
+
+void take_snapshot(struct hpm_snapshot *s)
+{
+	s->present = board.present;
+	s->overflowed = final_of | (csr_read(0xda0) & board.present);
+	for (unsigned n = 0; n < HPM_NCOUNTERS; n++)
+		s->value[n] = 0;
+	read_counters(board.present, s->value);
+	for (unsigned i = 0; i < HPM_NHPM; i++)
+		s->wraps[i] = wraps[3 + i];
+}

@@ -1,0 +1,53 @@
+/* monitor.h: what the monitor's parts share (fw/monitor). */
+#ifndef MONITOR_H
+#define MONITOR_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "hpm_proto.h"
+
+/* Workloads get the SPRAM below MONRAM, the top 4 KiB that holds the
+ * monitor's bss and stack (fw/common/fw.ld). */
+#define WL_RAM_SIZE 0x1f000u
+
+/* funct3 of the patched instruction; READ is csrrs with rs1 = x0 */
+enum { CSR_OP_READ = 0, CSR_OP_WRITE = 1, CSR_OP_SET = 2, CSR_OP_CLEAR = 3 };
+
+struct board {
+	uint32_t present;      /* value[] bits that exist: 0..2 and 3..2+hpm_num */
+	uint32_t clock_hz;
+	uint8_t hpm_num, hpm_width;
+};
+extern struct board board;
+
+struct stream_cfg {
+	uint64_t interval;
+	uint32_t mask;
+	uint8_t armed, silent;
+};
+extern struct stream_cfg stream;
+
+/* hpm.c */
+int  csr_access(unsigned op, uint16_t csr, uint32_t in, uint32_t *out);
+void hpm_init(void);
+void counter_written(uint16_t csr);
+void take_snapshot(struct hpm_snapshot *s);
+void read_counters(uint32_t mask, uint64_t *value);
+uint32_t account_wraps(void);
+extern uint32_t wraps[HPM_NCOUNTERS];
+extern uint32_t final_of;
+
+/* run.c: executes a RUN request; returns 0 with the 420-byte reply in out,
+ * or an HPM_ERR_* code with its arg. */
+int run_workload(const struct hpm_frame *f, uint8_t *out, uint32_t *arg);
+
+/* main.c */
+void send_frame(uint8_t type, uint8_t seq, const void *body, size_t len);
+
+/* entry.S */
+extern uint32_t wl_regs[33];
+extern volatile uint32_t csr_trapped, mon_inhibit;
+extern uint32_t csr_tramp[2];
+void enter_workload(uint32_t inhibit);
+
+#endif

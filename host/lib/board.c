@@ -1,0 +1,408 @@
+/* Opening a board, the handshake, and one function per protocol command. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "hpm_int.h"
+#include "hpm_events.h"
+
+const char *hpm_strerror(int err)
+{
+	switch (err) {
+	case HPM_OK:         return "success";
+	case HPM_E_ARG:      return "invalid argument";
+	case HPM_E_NOMEM:    return "out of memory";
+	case HPM_E_LINK:     return "link failure";
+	case HPM_E_TIMEOUT:  return "no reply from the board";
+	case HPM_E_PROTOCOL: return "protocol error";
+	case HPM_E_BOARD:    return "the board refused the request";
+	case HPM_E_CONFIG:   return "board and host configurations differ";
+	case HPM_E_ELF:      return "bad ELF file";
+	case HPM_E_EVENT:    return "bad event";
+	case HPM_E_NOTFOUND: return "not found";
+	case HPM_E_RUN:      return "the workload did not exit cleanly";
+	case HPM_E_MISMATCH: return "board and reference differ";
+	case HPM_E_RESET:    return "the board restarted";
+	default:             return "unknown error";
+	}
+}
+
+const char *hpm_errmsg(const hpm_board *b)
+{
+	return b ? b->err : "no board";
+}
+
+void hpm_board_error(const hpm_board *b, unsigned *code, uint32_t *arg)
+{
+	if (code) *code = b->err_code;
+	if (arg) *arg = b->err_arg;
+}
+
+const hpm_info *hpm_get_info(const hpm_board *b)
+{
+	return &b->info;
+}
+
+static int handshake(hpm_board *b)
+{
+	uint8_t req[HPM_HELLO_LEN], rep[HPM_MAX_BODY];
+	size_t rlen;
+	struct hpm_hello h = { HPM_PROTO_VERSION, HPM_PROTO_VERSION };
+	struct hpm_info in;
+
+	int rc = hpm_transact(b, HPM_T_HELLO, req, hpm_pack_hello(req, &h), rep, &rlen);
+	if (rc)
+		return rc;
+	if (hpm_unpack_info(rep, rlen, &in) != HPM_OK)
+		return hpm_fail(b, HPM_E_PROTOCOL, "link: malformed INFO reply (%zu bytes)", rlen);
+	if (in.proto_version != HPM_PROTO_VERSION)
+		return hpm_fail(b, HPM_E_CONFIG, "board speaks protocol %u, host %u",
+				in.proto_version, HPM_PROTO_VERSION);
+	if (in.event_hash != HPM_EVENT_CATALOGUE_HASH)
+		return hpm_fail(b, HPM_E_CONFIG,
+				"board event catalogue 0x%016llx differs from the host's 0x%016llx: rebuild one of them",
+				(unsigned long long)in.event_hash,
+				(unsigned long long)HPM_EVENT_CATALOGUE_HASH);
+	if (in.hpm_num > HPM_NHPM || in.hpm_width < 1 || in.hpm_width > 64 || !in.clock_hz)
+		return hpm_fail(b, HPM_E_PROTOCOL, "board reports an impossible configuration");
+	b->info = (hpm_info){
+		.proto_version = in.proto_version, .fw_version = in.fw_version,
+		.mvendorid = in.mvendorid, .marchid = in.marchid, .mimpid = in.mimpid,
+		.misa = in.misa, .hpm_num = in.hpm_num, .hpm_width = in.hpm_width,
+		.clock_hz = in.clock_hz, .uart_baud = in.uart_baud,
+		.event_hash = in.event_hash, .ram_base = in.ram_base,
+		.ram_size = in.ram_size, .min_interval = in.min_interval,
+		.features = in.features, .link = b->link_name,
+	};
+	return HPM_OK;
+}
+
+static int open_link(hpm_board *b, const char *link, char *err, size_t errlen)
+{
+	char num[2][16];
+	uint32_t baud = b->opts.baud ? b->opts.baud : HPM_USB_BAUD_DEFAULT;
+
+	if (!strcmp(link, "sim") || !strcmp(link, "ref")) {
+		int ref = link[0] == 'r';
+		const char *args[8] = { NULL };
+		if (ref) {
+			snprintf(num[0], sizeof num[0], "%u", b->opts.hpm_num ? b->opts.hpm_num : 29);
+			snprintf(num[1], sizeof num[1], "%u", b->opts.hpm_width ? b->opts.hpm_width : 64);
+			args[0] = "--hpm-num"; args[1] = num[0];
+			args[2] = "--hpm-width"; args[3] = num[1];
+		}
+		if (hpm_link_spawn_open(ref ? HPM_LINK_REF : HPM_LINK_SIM,
+					ref ? b->ref_path : b->sim_path, args, &b->link, err, errlen))
+			return HPM_E_LINK;
+		int rc = hpm_wait_boot(b, 30000);
+		if (rc)
+			snprintf(err, errlen, "%s", b->err);
+		return rc;
+	}
+	if (!strncmp(link, "tty:", 4))
+		return hpm_link_tty_open(link + 4, baud, &b->link, err, errlen) ? HPM_E_LINK : HPM_OK;
+	if (!strncmp(link, "usb", 3) && (link[3] == '\0' || link[3] == ':'))
+		return hpm_link_usb_open(link + 3, baud, &b->link, err, errlen) ? HPM_E_LINK : HPM_OK;
+	snprintf(err, errlen, "unknown link '%s' (sim, usb[:VID:PID[:serial]], tty:PATH, auto, ref)", link);
+	return HPM_E_ARG;
+}
+
+int hpm_open(hpm_board **out, const char *link, const hpm_open_opts *opts,
+	     char *err, size_t errlen)
+{
+	char dummy[8];
+	if (!err || !errlen) {
+		err = dummy;
+		errlen = sizeof dummy;
+	}
+	*out = NULL;
+	err[0] = '\0';
+	hpm_board *b = calloc(1, sizeof *b);
+	if (!b) {
+		snprintf(err, errlen, "out of memory");
+		return HPM_E_NOMEM;
+	}
+	if (opts)
+		b->opts = *opts;
+	if (b->opts.sim_path)
+		snprintf(b->sim_path, sizeof b->sim_path, "%s", b->opts.sim_path);
+	else
+		hpm_find_path("HPM_SIM", "hpm-sim", "build/bin/hpm-sim", b->sim_path, sizeof b->sim_path);
+	if (b->opts.ref_path)
+		snprintf(b->ref_path, sizeof b->ref_path, "%s", b->opts.ref_path);
+	else
+		hpm_find_path("HPM_REF", "hpm-ref", "build/bin/hpm-ref", b->ref_path, sizeof b->ref_path);
+	b->opts.sim_path = b->sim_path;
+	b->opts.ref_path = b->ref_path;
+	hpm_decoder_init(&b->dec);
+
+	if (!link || !strcmp(link, "auto")) {
+		link = hpm_link_usb_present() ? "usb" : "sim";
+		if (b->opts.verbose)
+			fprintf(stderr, "hpmctl: link auto: %s\n",
+				link[0] == 'u' ? "USB board found" : "no USB board, using the simulated board");
+	}
+	int rc = open_link(b, link, err, errlen);
+	if (rc == HPM_OK) {
+		snprintf(b->link_name, sizeof b->link_name, "%s", b->link->name);
+		rc = handshake(b);
+		if (rc)
+			snprintf(err, errlen, "%s", b->err);
+	}
+	if (rc) {
+		hpm_close(b);
+		return rc;
+	}
+	*out = b;
+	return HPM_OK;
+}
+
+void hpm_close(hpm_board *b)
+{
+	if (!b)
+		return;
+	if (b->link)
+		b->link->ops->close(b->link);
+	free(b);
+}
+
+int hpm_ping(hpm_board *b, const void *data, size_t len)
+{
+	uint8_t rep[HPM_MAX_BODY];
+	size_t rlen;
+	if (len > HPM_MAX_BODY)
+		return hpm_fail(b, HPM_E_ARG, "ping: at most %u bytes", HPM_MAX_BODY);
+	int rc = hpm_transact(b, HPM_T_PING, data, len, rep, &rlen);
+	if (rc)
+		return rc;
+	if (rlen != len || (len && memcmp(rep, data, len)))
+		return hpm_fail(b, HPM_E_PROTOCOL, "ping: reply differs from the request");
+	return HPM_OK;
+}
+
+int hpm_csr_read(hpm_board *b, uint16_t csr, uint32_t *value)
+{
+	uint8_t req[HPM_CSR_READ_LEN], rep[HPM_MAX_BODY];
+	size_t rlen;
+	struct hpm_csr_read r = { csr };
+	struct hpm_csr_value v;
+
+	if (csr > 0xfff)
+		return hpm_fail(b, HPM_E_ARG, "csr 0x%x: CSR numbers are 12 bits", csr);
+	int rc = hpm_transact(b, HPM_T_CSR_READ, req, hpm_pack_csr_read(req, &r), rep, &rlen);
+	if (rc == HPM_E_BOARD && b->err_code == HPM_ERR_CSR_TRAP)
+		return hpm_fail(b, rc, "csr 0x%03x: no such CSR (the read trapped)", csr);
+	if (rc)
+		return rc;
+	if (hpm_unpack_csr_value(rep, rlen, &v) != HPM_OK || v.csr != csr)
+		return hpm_fail(b, HPM_E_PROTOCOL, "csr: malformed reply");
+	*value = v.value;
+	return HPM_OK;
+}
+
+int hpm_csr_write(hpm_board *b, uint16_t csr, unsigned op, uint32_t value,
+		  uint32_t *old_value, uint32_t *new_value)
+{
+	uint8_t req[HPM_CSR_WRITE_LEN], rep[HPM_MAX_BODY];
+	size_t rlen;
+	struct hpm_csr_write w = { csr, (uint8_t)op, value };
+	struct hpm_csr_written r;
+
+	if (csr > 0xfff || op > HPM_CSR_CLEAR)
+		return hpm_fail(b, HPM_E_ARG, "csr write: bad CSR number or operation");
+	int rc = hpm_transact(b, HPM_T_CSR_WRITE, req, hpm_pack_csr_write(req, &w), rep, &rlen);
+	if (rc == HPM_E_BOARD && b->err_code == HPM_ERR_FORBIDDEN)
+		return hpm_fail(b, rc, "csr 0x%03x: the monitor refuses this write (it owns that CSR)", csr);
+	if (rc == HPM_E_BOARD && b->err_code == HPM_ERR_CSR_TRAP)
+		return hpm_fail(b, rc, "csr 0x%03x: the write trapped (read-only or no such CSR)", csr);
+	if (rc)
+		return rc;
+	if (hpm_unpack_csr_written(rep, rlen, &r) != HPM_OK || r.csr != csr)
+		return hpm_fail(b, HPM_E_PROTOCOL, "csr: malformed reply");
+	if (old_value) *old_value = r.old_value;
+	if (new_value) *new_value = r.new_value;
+	return HPM_OK;
+}
+
+int hpm_mem_read(hpm_board *b, uint32_t addr, void *buf, size_t len)
+{
+	uint8_t req[HPM_MEM_READ_LEN], rep[HPM_MAX_BODY];
+	size_t rlen;
+
+	while (len) {
+		uint32_t chunk = len > HPM_MEM_MAX_DATA ? HPM_MEM_MAX_DATA : (uint32_t)len;
+		struct hpm_mem_read r = { addr, chunk };
+		int rc = hpm_transact(b, HPM_T_MEM_READ, req, hpm_pack_mem_read(req, &r), rep, &rlen);
+		if (rc == HPM_E_BOARD && b->err_code == HPM_ERR_BAD_ADDRESS)
+			return hpm_fail(b, rc, "mem: 0x%08x..0x%08x is outside the board's RAM and firmware",
+					addr, addr + chunk - 1);
+		if (rc)
+			return rc;
+		if (rlen != HPM_MEM_HDR_LEN + chunk || hpm_get32(rep) != addr)
+			return hpm_fail(b, HPM_E_PROTOCOL, "mem read: malformed reply");
+		memcpy(buf, rep + HPM_MEM_HDR_LEN, chunk);
+		buf = (uint8_t *)buf + chunk;
+		addr += chunk;
+		len -= chunk;
+	}
+	return HPM_OK;
+}
+
+int hpm_mem_write(hpm_board *b, uint32_t addr, const void *buf, size_t len)
+{
+	uint8_t req[HPM_MAX_BODY], rep[HPM_MAX_BODY];
+	size_t rlen;
+	struct hpm_mem_written w;
+
+	while (len) {
+		uint32_t chunk = len > HPM_MEM_MAX_DATA ? HPM_MEM_MAX_DATA : (uint32_t)len;
+		hpm_put32(req, addr);
+		memcpy(req + HPM_MEM_HDR_LEN, buf, chunk);
+		int rc = hpm_transact(b, HPM_T_MEM_WRITE, req, HPM_MEM_HDR_LEN + chunk, rep, &rlen);
+		if (rc == HPM_E_BOARD && b->err_code == HPM_ERR_BAD_ADDRESS)
+			return hpm_fail(b, rc, "mem: 0x%08x..0x%08x is outside the workload RAM",
+					addr, addr + chunk - 1);
+		if (rc)
+			return rc;
+		if (hpm_unpack_mem_written(rep, rlen, &w) != HPM_OK || w.addr != addr || w.len != chunk)
+			return hpm_fail(b, HPM_E_PROTOCOL, "mem write: malformed reply");
+		if (w.crc != hpm_crc32(0, buf, chunk))
+			return hpm_fail(b, HPM_E_PROTOCOL,
+					"mem write: read-back CRC of 0x%08x differs from what was sent", addr);
+		buf = (const uint8_t *)buf + chunk;
+		addr += chunk;
+		len -= chunk;
+	}
+	return HPM_OK;
+}
+
+int hpm_reset(hpm_board *b)
+{
+	uint8_t req[HPM_RESET_LEN], rep[HPM_MAX_BODY];
+	size_t rlen;
+	hpm_put32(req, HPM_RESET_MAGIC);
+	int rc = hpm_transact(b, HPM_T_RESET, req, sizeof req, rep, &rlen);
+	if (rc)
+		return rc;
+	rc = hpm_wait_boot(b, 5000);
+	if (rc)
+		return rc;
+	return handshake(b);
+}
+
+static void convert_snapshot(const hpm_board *b, const struct hpm_snapshot *s, hpm_snapshot *o)
+{
+	memset(o, 0, sizeof *o);
+	o->present = s->present;
+	o->overflowed = s->overflowed;
+	for (unsigned n = 0; n < HPM_NUM_VALUES; n++) {
+		if (n < 3) {
+			o->value[n] = s->value[n];
+			continue;
+		}
+		o->wraps[n] = s->wraps[n - 3];
+		o->value[n] = hpm_extend(&b->info, s->value[n], s->wraps[n - 3]);
+		if (b->info.hpm_width < 8 && s->wraps[n - 3])
+			o->untrusted |= 1u << n;
+	}
+}
+
+int hpm_snapshot_read(hpm_board *b, hpm_snapshot *s)
+{
+	uint8_t rep[HPM_MAX_BODY];
+	size_t rlen;
+	struct hpm_snapshot raw;
+	int rc = hpm_transact(b, HPM_T_SNAPSHOT, NULL, 0, rep, &rlen);
+	if (rc)
+		return rc;
+	if (hpm_unpack_snapshot(rep, rlen, &raw) != HPM_OK)
+		return hpm_fail(b, HPM_E_PROTOCOL, "snapshot: malformed reply");
+	convert_snapshot(b, &raw, s);
+	return HPM_OK;
+}
+
+static int stream_arm(hpm_board *b, uint64_t interval, uint32_t mask)
+{
+	uint8_t req[HPM_STREAM_LEN], rep[HPM_MAX_BODY];
+	size_t rlen;
+	struct hpm_stream s = { interval, mask, 0 };
+	if (!interval)
+		return hpm_transact(b, HPM_T_STREAM_STOP, NULL, 0, rep, &rlen);
+	if (interval < b->info.min_interval)
+		return hpm_fail(b, HPM_E_ARG, "interval %llu cycles is below the board's minimum %u",
+				(unsigned long long)interval, (unsigned)b->info.min_interval);
+	return hpm_transact(b, HPM_T_STREAM, req, hpm_pack_stream(req, &s), rep, &rlen);
+}
+
+int hpm_run(hpm_board *b, const hpm_program *p, const hpm_run_opts *o,
+	    const uint64_t *sel, unsigned nsel, hpm_run_result *r)
+{
+	static const hpm_run_opts defaults;
+	uint8_t req[HPM_MAX_BODY], rep[HPM_MAX_BODY];
+	size_t rlen;
+	struct hpm_run run;
+	struct hpm_run_result res;
+
+	if (!o)
+		o = &defaults;
+	if (nsel > b->info.hpm_num)
+		return hpm_fail(b, HPM_E_ARG, "%u selectors, but the board has %u counters",
+				nsel, b->info.hpm_num);
+	if (o->mode != HPM_MODE_USER && o->mode != HPM_MODE_SUPERVISOR && o->mode != HPM_MODE_MACHINE)
+		return hpm_fail(b, HPM_E_ARG, "bad privilege mode %d", (int)o->mode);
+	for (size_t i = 0; i < p->nseg; i++) {
+		const struct hpm_segment *s = &p->seg[i];
+		if (s->addr < b->info.ram_base || s->addr - b->info.ram_base > b->info.ram_size ||
+		    s->len > b->info.ram_size - (s->addr - b->info.ram_base))
+			return hpm_fail(b, HPM_E_ELF, "%s: segment 0x%08x+0x%x does not fit the board's RAM (0x%08x+0x%x)",
+					p->name, s->addr, s->len, b->info.ram_base, b->info.ram_size);
+	}
+	/* upload every time: a run changes the program's data */
+	for (size_t i = 0; i < p->nseg; i++) {
+		int rc = hpm_mem_write(b, p->seg[i].addr, p->seg[i].data, p->seg[i].len);
+		if (rc)
+			return rc;
+	}
+	uint32_t mask = 0x5u | (((1u << nsel) - 1u) << 3);
+	int rc = stream_arm(b, o->interval, mask);
+	if (rc)
+		return rc;
+
+	memset(&run, 0, sizeof run);
+	run.entry = p->entry;
+	run.mode = (uint8_t)o->mode;
+	run.n_events = (uint8_t)nsel;
+	run.budget = o->budget ? o->budget : 1ull << 40;
+	run.tohost = p->tohost;
+	run.mcountinhibit = 0;
+	run.mcounteren = 0xffffffffu;
+	run.a0 = o->a0;
+	run.a1 = o->a1;
+	for (unsigned i = 0; i < nsel; i++)
+		run.mhpmevent[i] = sel[i];
+	b->run_opts = o;
+	b->next_sample_seq = 0;
+	b->lost_samples = 0;
+	b->aborting = 0;
+	rc = hpm_transact(b, HPM_T_RUN, req, hpm_pack_run(req, &run), rep, &rlen);
+	b->run_opts = NULL;
+	if (rc)
+		return rc;
+	if (hpm_unpack_run_result(rep, rlen, &res) != HPM_OK)
+		return hpm_fail(b, HPM_E_PROTOCOL, "run: malformed reply");
+	if (o->interval && (rc = stream_arm(b, 0, 0)))
+		return rc;
+	memset(r, 0, sizeof *r);
+	r->reason = (enum hpm_exit_reason)res.reason;
+	r->priv = res.priv;
+	r->code = res.code;
+	r->mcause = res.mcause;
+	r->mepc = res.mepc;
+	r->mtval = res.mtval;
+	r->ticks = res.ticks;
+	r->samples = res.samples;
+	r->lost_samples = b->lost_samples + (res.samples > b->next_sample_seq ?
+					     res.samples - b->next_sample_seq : 0);
+	r->elapsed = res.elapsed;
+	convert_snapshot(b, &res.snap, &r->snap);
+	return HPM_OK;
+}

@@ -1,0 +1,188 @@
+/* The event catalogue (from hw/hpm/events.def) and "-e" lists. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include "hpm_int.h"
+#include "hpm_events.h"
+
+static const hpm_event_desc catalogue[] = {
+#define HPM_EVENT(i, n, a, b, d) { i, n, a, b, d },
+#include "events.def"
+#undef HPM_EVENT
+};
+#define NEVENTS (sizeof catalogue / sizeof catalogue[0])
+
+#define EVENT0_MASK 0x3ffull
+#define MODE_BITS   (0xfull << 60)     /* OF, MINH, SINH, UINH */
+#define ZERO_BITS   (0x1full << 55)    /* VSINH, VUINH, reserved: read 0 */
+
+size_t hpm_event_count(void) { return NEVENTS; }
+
+const hpm_event_desc *hpm_event_at(size_t i)
+{
+	return i < NEVENTS ? &catalogue[i] : NULL;
+}
+
+uint64_t hpm_event_catalogue_hash(void) { return HPM_EVENT_CATALOGUE_HASH; }
+
+/* Is name one of the comma-separated aliases? Case-insensitive, as perf. */
+static int in_aliases(const char *aliases, const char *name)
+{
+	size_t n = strlen(name);
+	for (const char *p = aliases; *p; ) {
+		const char *end = strchr(p, ',');
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+		if (len == n && !strncasecmp(p, name, n))
+			return 1;
+		p += len + (end ? 1 : 0);
+	}
+	return 0;
+}
+
+const hpm_event_desc *hpm_event_find(const char *name)
+{
+	for (size_t i = 0; i < NEVENTS; i++)
+		if (!strcasecmp(catalogue[i].name, name) || in_aliases(catalogue[i].aliases, name))
+			return &catalogue[i];
+	return NULL;
+}
+
+struct hpm_evlist {
+	size_t n;
+	hpm_evspec ev[HPM_MAX_COUNTS];
+};
+
+size_t hpm_evlist_len(const hpm_evlist *l) { return l->n; }
+
+const hpm_evspec *hpm_evlist_at(const hpm_evlist *l, size_t i)
+{
+	return i < l->n ? &l->ev[i] : NULL;
+}
+
+void hpm_evlist_free(hpm_evlist *l) { free(l); }
+
+static int parse_one(const char *tok, hpm_evspec *e, char *err, size_t errlen)
+{
+	memset(e, 0, sizeof *e);
+	e->fixed = -1;
+	if (strlen(tok) >= sizeof e->name) {
+		snprintf(err, errlen, "event name too long: '%.40s...'", tok);
+		return HPM_E_EVENT;
+	}
+	strcpy(e->name, tok);
+	const hpm_event_desc *d = hpm_event_find(tok);
+	if (d) {
+		e->index = d->index;
+		e->selector = d->index;
+		if (d->index == HPM_EV_CYCLES)
+			e->fixed = 0;
+		else if (d->index == HPM_EV_INSTRUCTIONS)
+			e->fixed = 2;
+		return HPM_OK;
+	}
+	if (tok[0] == 'r' && tok[1]) {
+		const char *h = tok + 1;
+		if (h[0] == '0' && (h[1] == 'x' || h[1] == 'X'))
+			h += 2;
+		size_t len = strlen(h);
+		int ok = len >= 1 && len <= 16;
+		for (size_t i = 0; ok && i < len; i++)
+			ok = isxdigit((unsigned char)h[i]) != 0;
+		if (!ok) {
+			snprintf(err, errlen, "bad raw event '%s': expected r<hex>, up to 16 hex digits", tok);
+			return HPM_E_EVENT;
+		}
+		uint64_t v = strtoull(h, NULL, 16);
+		if (v & MODE_BITS) {
+			snprintf(err, errlen, "raw event '%s': bits 63..60 (OF, MINH, SINH, UINH) must be 0; use --mode", tok);
+			return HPM_E_EVENT;
+		}
+		if (v & ZERO_BITS) {
+			snprintf(err, errlen, "raw event '%s': bits 59..55 are reserved and must be 0", tok);
+			return HPM_E_EVENT;
+		}
+		e->selector = v;
+		return HPM_OK;
+	}
+	snprintf(err, errlen, "unknown event '%s' (hpmctl list shows the events)", tok);
+	return HPM_E_EVENT;
+}
+
+int hpm_evlist_parse(hpm_evlist **out, const char *spec, char *err, size_t errlen)
+{
+	char dummy[8];
+	if (!err || !errlen) {
+		err = dummy;
+		errlen = sizeof dummy;
+	}
+	*out = NULL;
+	hpm_evlist *l = calloc(1, sizeof *l);
+	if (!l) {
+		snprintf(err, errlen, "out of memory");
+		return HPM_E_NOMEM;
+	}
+	const char *p = spec ? spec : "";
+	unsigned group = 0;
+	int in_group = 0, group_items = 0;
+	for (;;) {
+		char tok[128];
+		size_t n = 0;
+		if (*p == '{') {
+			if (in_group) {
+				snprintf(err, errlen, "event groups cannot nest: '%s'", spec);
+				goto bad;
+			}
+			in_group = 1;
+			group_items = 0;
+			p++;
+		}
+		while (*p && *p != ',' && *p != '{' && *p != '}' && n + 1 < sizeof tok)
+			tok[n++] = *p++;
+		tok[n] = '\0';
+		if (!n) {
+			snprintf(err, errlen, "empty event name in '%s'", spec);
+			goto bad;
+		}
+		if (*p == '{') {
+			snprintf(err, errlen, "unexpected '{' in '%s'", spec);
+			goto bad;
+		}
+		if (l->n == HPM_MAX_COUNTS) {
+			snprintf(err, errlen, "too many events (at most %d)", HPM_MAX_COUNTS);
+			goto bad;
+		}
+		if (parse_one(tok, &l->ev[l->n], err, errlen))
+			goto bad;
+		l->ev[l->n].group = group;
+		l->n++;
+		group_items++;
+		if (*p == '}') {
+			if (!in_group) {
+				snprintf(err, errlen, "unbalanced '}' in '%s'", spec);
+				goto bad;
+			}
+			in_group = 0;
+			p++;
+		}
+		if (!in_group)
+			group++;
+		if (!*p)
+			break;
+		if (*p != ',') {
+			snprintf(err, errlen, "expected ',' after '}' in '%s'", spec);
+			goto bad;
+		}
+		p++;
+	}
+	if (in_group) {
+		snprintf(err, errlen, "unbalanced '{' in '%s'", spec);
+		goto bad;
+	}
+	*out = l;
+	return HPM_OK;
+bad:
+	free(l);
+	return HPM_E_EVENT;
+}

@@ -1,0 +1,243 @@
+/* libhpm: measure a RISC-V hpm-overlay board from the host.
+ *
+ *   hpm_board *b;
+ *   if (hpm_open(&b, "auto", NULL) != HPM_OK) ...   // USB board, else simulated
+ *   hpm_evlist *ev;  hpm_evlist_parse(&ev, "cycles,instructions,loads", err, sizeof err);
+ *   hpm_program *p;  hpm_program_load(&p, "matmul", err, sizeof err);
+ *   hpm_count c[HPM_MAX_COUNTS]; size_t n;
+ *   hpm_stat(b, p, ev, NULL, c, &n);                 // exact 64-bit counts
+ *
+ * Every function returns HPM_OK (0) or a negative enum hpm_errcode;
+ * hpm_errmsg(b) then holds one line saying what went wrong. There is no
+ * global state: everything hangs off the handle.
+ */
+#ifndef HPM_H
+#define HPM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define HPM_LIB_VERSION "0.1.0"
+
+enum hpm_errcode {
+	HPM_OK            =   0,
+	HPM_E_ARG         =  -1,  /* bad argument from the caller */
+	HPM_E_NOMEM       =  -2,
+	HPM_E_LINK        =  -3,  /* cannot open, or lost, the link */
+	HPM_E_TIMEOUT     =  -4,  /* no valid reply after every retry */
+	HPM_E_PROTOCOL    =  -5,  /* malformed or unexpected reply */
+	HPM_E_BOARD       =  -6,  /* the board answered ERROR (see hpm_board_error) */
+	HPM_E_CONFIG      =  -7,  /* board and host disagree (catalogue hash, version) */
+	HPM_E_ELF         =  -8,  /* not a loadable RV32 ELF for this board */
+	HPM_E_EVENT       =  -9,  /* unknown event name or bad raw selector */
+	HPM_E_NOTFOUND    = -10,  /* no such workload, file or device */
+	HPM_E_RUN         = -11,  /* the workload did not exit cleanly (trap, budget) */
+	HPM_E_MISMATCH    = -12,  /* hpm_validate: board and reference differ */
+	HPM_E_RESET       = -13,  /* the board restarted during the operation */
+};
+
+const char *hpm_strerror(int err);          /* static text for an error code */
+
+/* ---- opening a board ---- */
+
+typedef struct hpm_board hpm_board;
+
+typedef struct hpm_open_opts {
+	uint32_t baud;        /* tty/usb: 0 = 3000000 */
+	const char *sim_path; /* hpm-sim to spawn; NULL = $HPM_SIM, else next to
+	                         the running program, else build/bin/hpm-sim */
+	const char *ref_path; /* hpm-ref for the "ref" link and hpm_validate; NULL
+	                         = $HPM_REF, else next to the program */
+	unsigned hpm_num;     /* "ref" link only: configuration to model */
+	unsigned hpm_width;   /*   (0, 0 = the simulated board's 29 x 64) */
+	int verbose;          /* 1: say on stderr which link "auto" picked */
+} hpm_open_opts;
+
+/* link: "sim", "usb", "usb:VID:PID[:serial]", "tty:/dev/ttyUSB1", "auto"
+ * (a USB board if one is attached, else sim; says which on stderr), or "ref"
+ * (the reference model serving the same protocol). Handshakes (HELLO) and
+ * refuses a board whose protocol or event catalogue differs from the host's
+ * (HPM_E_CONFIG). On failure *out is NULL; the reason is copied into err. */
+int  hpm_open(hpm_board **out, const char *link, const hpm_open_opts *opts,
+              char *err, size_t errlen);
+void hpm_close(hpm_board *b);
+
+const char *hpm_errmsg(const hpm_board *b);   /* last error, one line */
+/* For HPM_E_BOARD: the protocol error code (docs/protocol.md section 7) and
+ * its arg. */
+void hpm_board_error(const hpm_board *b, unsigned *code, uint32_t *arg);
+
+typedef struct hpm_board_info {
+	unsigned proto_version, fw_version;  /* fw_version = major << 8 | minor */
+	uint32_t mvendorid, marchid, mimpid, misa;
+	unsigned hpm_num;                    /* mhpmcounter3 .. 2+hpm_num exist */
+	unsigned hpm_width;                  /* their width in bits */
+	uint32_t clock_hz, uart_baud;
+	uint64_t event_hash;                 /* board's event catalogue */
+	uint32_t ram_base, ram_size, min_interval, features;
+	const char *link;                    /* which link, human readable */
+} hpm_info;
+
+const hpm_info *hpm_get_info(const hpm_board *b);
+
+/* ---- raw access ---- */
+
+int hpm_ping(hpm_board *b, const void *data, size_t len);
+int hpm_csr_read(hpm_board *b, uint16_t csr, uint32_t *value);
+/* op: 0 write, 1 set bits, 2 clear bits. old/new_value may be NULL. */
+int hpm_csr_write(hpm_board *b, uint16_t csr, unsigned op, uint32_t value,
+                  uint32_t *old_value, uint32_t *new_value);
+int hpm_mem_read(hpm_board *b, uint32_t addr, void *buf, size_t len);
+int hpm_mem_write(hpm_board *b, uint32_t addr, const void *buf, size_t len);
+int hpm_reset(hpm_board *b);
+
+/* ---- the event catalogue (hw/hpm/events.def) ---- */
+
+typedef struct hpm_event_desc {
+	unsigned index;          /* EVENTn field value */
+	const char *name;        /* what users type after -e */
+	const char *aliases;     /* comma separated, "" if none */
+	const char *brief;       /* one line */
+	const char *definition;  /* exactly what is counted */
+} hpm_event_desc;
+
+size_t hpm_event_count(void);
+const hpm_event_desc *hpm_event_at(size_t i);            /* NULL past the end */
+const hpm_event_desc *hpm_event_find(const char *name);  /* name or alias */
+uint64_t hpm_event_catalogue_hash(void);
+
+/* ---- event lists: what follows "-e" ---- */
+
+/* One requested event. Named events are counted by the fixed counters where
+ * possible (cycles -> mcycle, instructions -> minstret) and otherwise by a
+ * programmable counter with selector EVENT0 = index, other fields 0;
+ * "r<hex>" is a raw 64-bit mhpmevent value (OF bit 63 and MINH/SINH/UINH
+ * bits 62..60 must be 0: the mode comes from the run). */
+typedef struct hpm_evspec {
+	char name[64];        /* as the user wrote it (aliases kept) */
+	uint64_t selector;    /* mhpmevent value (EVENT0 = index for named events) */
+	unsigned index;       /* catalogue index, 0 for raw selectors */
+	int fixed;            /* -1 programmable, 0 mcycle, 2 minstret */
+	unsigned group;       /* 0.. : "{a,b}" groups run together */
+} hpm_evspec;
+
+typedef struct hpm_evlist hpm_evlist;
+
+/* "a,b,{c,d},r3f": returns HPM_OK or HPM_E_EVENT with a one-line reason in
+ * err (unknown name, bad raw code, empty group...). */
+int  hpm_evlist_parse(hpm_evlist **out, const char *spec, char *err, size_t errlen);
+void hpm_evlist_free(hpm_evlist *l);
+size_t hpm_evlist_len(const hpm_evlist *l);
+const hpm_evspec *hpm_evlist_at(const hpm_evlist *l, size_t i);
+
+/* ---- programs (workloads) ---- */
+
+typedef struct hpm_program hpm_program;
+
+/* name_or_path: a workload name (hpm_workload_at) or an ELF file. The ELF
+ * must be RV32 little-endian executable, every loadable segment inside the
+ * workload RAM, and it must define the entry; else HPM_E_ELF with the reason
+ * in err. */
+int  hpm_program_load(hpm_program **out, const char *name_or_path, char *err, size_t errlen);
+void hpm_program_free(hpm_program *p);
+const char *hpm_program_name(const hpm_program *p);
+uint32_t hpm_program_entry(const hpm_program *p);
+
+/* Built-in workloads (fw/workloads): name, one-line description, NULL past
+ * the end. They are found in $HPM_WORKLOADS, next to the program
+ * (../fw/workloads) or in the install prefix. */
+const char *hpm_workload_at(size_t i, const char **description);
+
+/* ---- runs ---- */
+
+enum hpm_privilege { HPM_MODE_USER = 0, HPM_MODE_SUPERVISOR = 1, HPM_MODE_MACHINE = 3 };
+
+enum hpm_exit_reason {
+	HPM_EXIT_REASON_ECALL = 1, HPM_EXIT_REASON_TOHOST = 2, HPM_EXIT_REASON_TRAP = 3,
+	HPM_EXIT_REASON_BUDGET = 4, HPM_EXIT_REASON_ABORTED = 5,
+};
+
+#define HPM_NUM_VALUES 32   /* 0 mcycle, 1 mtime, 2 minstret, 3..31 mhpmcounter */
+
+/* Counter values, each exact and 64-bit (narrow counters already extended). */
+typedef struct hpm_counts {
+	uint32_t present;     /* bit n: value[n] is implemented */
+	uint32_t overflowed;  /* OF bits when taken */
+	uint64_t value[HPM_NUM_VALUES];
+	uint32_t wraps[HPM_NUM_VALUES]; /* wraps of counter n during the run (n >= 3) */
+	uint32_t untrusted;   /* bit n: counter narrower than 8 bits wrapped, so
+	                         value[n] may have missed wraps (docs/protocol.md 6.5) */
+} hpm_snapshot;
+
+/* One interval sample (interval streaming). lost = samples missing before
+ * this one (0 normally). */
+typedef struct hpm_interval_sample {
+	uint32_t seq, lost;
+	uint64_t cycles;                 /* workload cycles at the sample */
+	uint32_t mask;                   /* which value[] are filled */
+	uint64_t value[HPM_NUM_VALUES];  /* cumulative since the run started */
+} hpm_sample;
+
+typedef int (*hpm_sample_cb)(void *ctx, const hpm_sample *s);  /* non-zero: abort the run */
+
+typedef struct hpm_run_opts {
+	enum hpm_privilege mode;        /* default U */
+	uint64_t budget;           /* workload cycles; 0 = 2^40 */
+	uint32_t a0, a1;           /* arguments; a0 is the workload size, 0 = default */
+	uint64_t interval;         /* 0: no streaming; else cycles between samples */
+	hpm_sample_cb on_sample;   /* called for each sample (interval != 0) */
+	void *ctx;
+} hpm_run_opts;
+
+typedef struct hpm_run_outcome {
+	enum hpm_exit_reason reason;
+	unsigned priv;                 /* mode at exit */
+	uint32_t code;                 /* a0 of the exit ecall (0 = workload passed) */
+	uint32_t mcause, mepc, mtval;
+	uint32_t ticks, samples, lost_samples;
+	uint64_t elapsed;              /* workload cycles */
+	hpm_snapshot snap;
+} hpm_run_result;
+
+/* Uploads p (verified by read-back CRC) unless it is already on the board,
+ * then runs it once with the selectors sel[0..nsel) on counters 3.. and
+ * mcountinhibit as given. Counting follows docs/protocol.md 6.2 (nothing the
+ * monitor executes is counted in U/S runs). */
+int hpm_run(hpm_board *b, const hpm_program *p, const hpm_run_opts *o,
+            const uint64_t *sel, unsigned nsel, hpm_run_result *r);
+
+int hpm_snapshot_read(hpm_board *b, hpm_snapshot *s);
+
+/* ---- perf-stat style measurement ---- */
+
+#define HPM_MAX_COUNTS 128
+
+typedef struct hpm_count {
+	const hpm_evspec *ev;     /* points into the evlist */
+	uint64_t value;           /* exact */
+	uint64_t cycles;          /* workload cycles of the run that counted it */
+	unsigned run;             /* which replay run (0..) counted it */
+} hpm_count;
+
+/* Counts every event of l on p. Events are packed into as few runs as the
+ * board has counters (a "{...}" group always shares a run); the workload is
+ * replayed once per run, which is exact because the core is deterministic
+ * (every run's cycles and instructions are checked equal). out[] follows the
+ * order of l. r (may be NULL) gets the first run's result. */
+int hpm_stat(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
+             const hpm_run_opts *o, hpm_count *out, size_t *nout, hpm_run_result *r);
+
+/* Runs the same measurement on the board and on the reference model (the
+ * "ref" link with the board's HPM configuration). HPM_OK if every count is
+ * equal, HPM_E_MISMATCH otherwise; hw[] and ref[] get both sets. */
+int hpm_validate(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
+                 const hpm_run_opts *o, hpm_count *hw, hpm_count *ref, size_t *nout);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,66 @@
+/* hpm_int.h: libhpm internals shared by its source files (not installed). */
+#ifndef HPM_INT_H
+#define HPM_INT_H
+
+#include <stdarg.h>
+#include "hpm.h"
+#include "hpm_proto.h"
+#include "link.h"
+
+#define HPM_ATTEMPTS 5
+
+struct hpm_board {
+	struct hpm_link *link;
+	hpm_info info;
+	hpm_open_opts opts;        /* as given (paths copied below) */
+	char sim_path[1024], ref_path[1024];
+	char link_name[160];
+	uint8_t seq;
+	struct hpm_decoder dec;
+	uint8_t rx[1024];          /* bytes read from the link, not yet decoded */
+	size_t rx_off, rx_len;
+	unsigned err_code;         /* last ERROR reply */
+	uint32_t err_arg;
+	char err[512];
+	/* RUN in progress: samples are delivered here */
+	const hpm_run_opts *run_opts;
+	uint32_t next_sample_seq, lost_samples;
+	int aborting;
+};
+
+/* Formats the handle's error message; returns err. */
+int hpm_fail(hpm_board *b, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* One request/reply exchange with retries (docs/protocol.md section 2).
+ * On HPM_OK the reply body is in rbody (cap HPM_MAX_BODY) with *rlen. */
+int hpm_transact(hpm_board *b, uint8_t type, const void *body, size_t len,
+		 uint8_t *rbody, size_t *rlen);
+
+/* Waits for the BOOT frame a freshly started board sends. */
+int hpm_wait_boot(hpm_board *b, int timeout_ms);
+
+const char *hpm_type_name(uint8_t type);
+
+/* Finds a helper program (hpm-sim, hpm-ref) or data directory: env var,
+ * next to the running executable (rel is relative to its directory), or
+ * the build tree. Writes into buf and returns 0, or -1 if not found. */
+int hpm_find_path(const char *env, const char *rel, const char *fallback,
+		  char *buf, size_t len);
+
+/* program.c */
+struct hpm_segment {
+	uint32_t addr, len;
+	uint8_t *data;
+};
+struct hpm_program {
+	char name[256];
+	uint32_t entry, tohost;
+	size_t nseg;
+	struct hpm_segment seg[16];
+};
+
+/* stat.c */
+uint64_t hpm_extend(const hpm_info *in, uint64_t raw, uint32_t wraps);
+
+#endif

@@ -1,0 +1,153 @@
+/* Programs: workload names and ELF files, validated before any upload.
+ * The ELF parser is the reference model's (host/ref/elf.c), so the board
+ * and the model load programs identically. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "hpm_int.h"
+#include "hpmref.h"
+
+/* The workload RAM as every board reports it (INFO ram_base/ram_size);
+ * hpm_run checks again against the connected board. */
+#define WL_RAM_BASE 0x80000000u
+#define WL_RAM_SIZE 0x1f000u
+
+static const struct { const char *name, *desc; } workloads[] = {
+#define HPM_WORKLOAD(n, d) { #n, d },
+#include "workloads.def"
+#undef HPM_WORKLOAD
+};
+#define NWORKLOADS (sizeof workloads / sizeof workloads[0])
+
+const char *hpm_workload_at(size_t i, const char **description)
+{
+	if (i >= NWORKLOADS)
+		return NULL;
+	if (description)
+		*description = workloads[i].desc;
+	return workloads[i].name;
+}
+
+struct loader {
+	hpm_program *p;
+	int overflow;
+};
+
+static int collect(void *ctx, uint32_t addr, const void *src, size_t len)
+{
+	struct loader *ld = ctx;
+	hpm_program *p = ld->p;
+	if (addr < WL_RAM_BASE || addr - WL_RAM_BASE > WL_RAM_SIZE ||
+	    len > WL_RAM_SIZE - (addr - WL_RAM_BASE))
+		return -1;
+	if (!len)
+		return 0;
+	if (p->nseg) {                  /* zero fill arrives in pieces: merge */
+		struct hpm_segment *last = &p->seg[p->nseg - 1];
+		if (last->addr + last->len == addr) {
+			uint8_t *d = realloc(last->data, last->len + len);
+			if (!d)
+				return -1;
+			memcpy(d + last->len, src, len);
+			last->data = d;
+			last->len += (uint32_t)len;
+			return 0;
+		}
+	}
+	if (p->nseg == sizeof p->seg / sizeof p->seg[0]) {
+		ld->overflow = 1;
+		return -1;
+	}
+	uint8_t *d = malloc(len);
+	if (!d)
+		return -1;
+	memcpy(d, src, len);
+	p->seg[p->nseg++] = (struct hpm_segment){ addr, (uint32_t)len, d };
+	return 0;
+}
+
+void hpm_program_free(hpm_program *p)
+{
+	if (!p)
+		return;
+	for (size_t i = 0; i < p->nseg; i++)
+		free(p->seg[i].data);
+	free(p);
+}
+
+const char *hpm_program_name(const hpm_program *p) { return p->name; }
+uint32_t hpm_program_entry(const hpm_program *p) { return p->entry; }
+
+static int is_workload(const char *s)
+{
+	for (size_t i = 0; i < NWORKLOADS; i++)
+		if (!strcmp(workloads[i].name, s))
+			return 1;
+	return 0;
+}
+
+int hpm_program_load(hpm_program **out, const char *name_or_path, char *err, size_t errlen)
+{
+	char path[1200], dir[1024];
+	hpm_elf_info inf;
+	char dummy[8];
+
+	if (!err || !errlen) {
+		err = dummy;
+		errlen = sizeof dummy;
+	}
+	*out = NULL;
+	if (is_workload(name_or_path)) {
+		if (hpm_find_path("HPM_WORKLOADS", "../fw/workloads", "build/fw/workloads", dir, sizeof dir)) {
+			snprintf(err, errlen, "workload %s: workload directory not found (set HPM_WORKLOADS or run 'make fw')",
+				 name_or_path);
+			return HPM_E_NOTFOUND;
+		}
+		snprintf(path, sizeof path, "%s/%s.elf", dir, name_or_path);
+	} else if (strchr(name_or_path, '/') || strstr(name_or_path, ".elf") ||
+		   access(name_or_path, F_OK) == 0) {
+		snprintf(path, sizeof path, "%s", name_or_path);
+	} else {
+		snprintf(err, errlen, "'%s' is neither a workload (hpmctl list --workloads) nor a file",
+			 name_or_path);
+		return HPM_E_NOTFOUND;
+	}
+	if (access(path, R_OK)) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return HPM_E_NOTFOUND;
+	}
+	hpm_program *p = calloc(1, sizeof *p);
+	if (!p) {
+		snprintf(err, errlen, "out of memory");
+		return HPM_E_NOMEM;
+	}
+	struct loader ld = { p, 0 };
+	if (hpm_elf_load(path, collect, &ld, &inf, err, errlen)) {
+		if (ld.overflow)
+			snprintf(err, errlen, "%s: more than %zu loadable segments", path,
+				 sizeof p->seg / sizeof p->seg[0]);
+		else if (strstr(err, "write") || !err[0])
+			snprintf(err, errlen, "%s: a segment lies outside the workload RAM 0x%08x..0x%08x",
+				 path, WL_RAM_BASE, WL_RAM_BASE + WL_RAM_SIZE - 1);
+		hpm_program_free(p);
+		return HPM_E_ELF;
+	}
+	if (inf.entry < WL_RAM_BASE || inf.entry - WL_RAM_BASE >= WL_RAM_SIZE || (inf.entry & 3u)) {
+		snprintf(err, errlen, "%s: entry 0x%08x is not a word inside the workload RAM", path,
+			 (unsigned)inf.entry);
+		hpm_program_free(p);
+		return HPM_E_ELF;
+	}
+	if (!p->nseg) {
+		snprintf(err, errlen, "%s: no loadable segment", path);
+		hpm_program_free(p);
+		return HPM_E_ELF;
+	}
+	snprintf(p->name, sizeof p->name, "%s", name_or_path);
+	p->entry = inf.entry;
+	p->tohost = inf.has_tohost ? inf.tohost & ~3u : 0;
+	*out = p;
+	return HPM_OK;
+}

@@ -1,0 +1,209 @@
+/* The host end of the link protocol: framing, stop-and-wait requests with
+ * the documented timeouts and retries, and asynchronous frames (BOOT,
+ * SAMPLE) arriving in between (docs/protocol.md sections 1, 2, 6.4). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "hpm_int.h"
+
+int hpm_fail(hpm_board *b, int err, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(b->err, sizeof b->err, fmt, ap);
+	va_end(ap);
+	return err;
+}
+
+const char *hpm_type_name(uint8_t type)
+{
+	static const char *const names[] = {
+		"?", "HELLO", "PING", "CSR_READ", "CSR_WRITE", "MEM_READ", "MEM_WRITE",
+		"RUN", "SNAPSHOT", "STREAM", "STREAM_STOP", "RESET",
+	};
+	return type < sizeof names / sizeof names[0] ? names[type] : "?";
+}
+
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Reply timeout in ms (-1: none), docs/protocol.md section 2. */
+static int reply_timeout(const hpm_board *b, uint8_t type, size_t wire)
+{
+	const struct hpm_link *l = b->link;
+	if (!l->baud)               /* sim, ref: a pipe loses nothing */
+		return type == HPM_T_RUN ? -1 : 5000;
+	int64_t ms = 100 + (int64_t)(2 * (wire + HPM_MAX_WIRE) * 10 * 1000 / l->baud);
+	if (type == HPM_T_RUN)
+		return -1;              /* bounded by the budget; samples show life */
+	return (int)ms;
+}
+
+/* A SAMPLE during a RUN: extend, detect gaps, hand to the caller. */
+static void deliver_sample(hpm_board *b, const struct hpm_frame *f)
+{
+	struct hpm_sample s;
+	hpm_sample out;
+
+	if (!b->run_opts || hpm_unpack_sample(f->body, f->len, &s) != HPM_OK)
+		return;
+	if (s.sample_seq < b->next_sample_seq)
+		return;                 /* duplicate */
+	memset(&out, 0, sizeof out);
+	out.seq = s.sample_seq;
+	out.lost = s.sample_seq - b->next_sample_seq;
+	b->lost_samples += out.lost;
+	b->next_sample_seq = s.sample_seq + 1;
+	out.mask = s.mask;
+	for (unsigned n = 0; n < HPM_NUM_VALUES; n++)
+		if (s.mask >> n & 1)
+			out.value[n] = n < 3 ? s.value[n] : hpm_extend(&b->info, s.value[n], s.wraps[n]);
+	out.cycles = out.value[0];
+	if (b->run_opts->on_sample && b->run_opts->on_sample(b->run_opts->ctx, &out))
+		b->aborting = 1;
+}
+
+/* Refills b->rx if it is empty: > 0 bytes waiting, 0 on timeout, -1 on a
+ * link error. Bytes after a frame stay buffered for the next caller. */
+static int fill(hpm_board *b, int timeout_ms)
+{
+	if (b->rx_off < b->rx_len)
+		return (int)(b->rx_len - b->rx_off);
+	int n = b->link->ops->read(b->link, b->rx, sizeof b->rx, timeout_ms);
+	b->rx_off = 0;
+	b->rx_len = n > 0 ? (size_t)n : 0;
+	return n;
+}
+
+int hpm_wait_boot(hpm_board *b, int timeout_ms)
+{
+	int64_t deadline = now_ms() + timeout_ms;
+	struct hpm_frame f;
+
+	for (;;) {
+		int64_t left = deadline - now_ms();
+		if (left <= 0)
+			return hpm_fail(b, HPM_E_TIMEOUT, "%s: no BOOT frame within %d ms",
+					b->link->name, timeout_ms);
+		int n = fill(b, (int)left);
+		if (n < 0)
+			return hpm_fail(b, HPM_E_LINK, "%s", b->link->err);
+		while (b->rx_off < b->rx_len)
+			if (hpm_decoder_feed(&b->dec, b->rx[b->rx_off++], &f) == HPM_FRAME &&
+			    f.type == HPM_T_BOOT)
+				return HPM_OK;
+	}
+}
+
+int hpm_transact(hpm_board *b, uint8_t type, const void *body, size_t len,
+		 uint8_t *rbody, size_t *rlen)
+{
+	uint8_t wire[HPM_MAX_WIRE + 1];
+	struct hpm_frame f;
+	uint8_t seq = ++b->seq;
+	int n = hpm_frame_build(type, seq, body, len, wire + 1, sizeof wire - 1);
+
+	if (!b->link)
+		return hpm_fail(b, HPM_E_LINK, "link is closed");
+	if (n < 0)
+		return hpm_fail(b, HPM_E_ARG, "%s: body too long", hpm_type_name(type));
+	wire[0] = HPM_DELIM;
+	int timeout = reply_timeout(b, type, (size_t)n + 1);
+
+	for (int attempt = 1; attempt <= HPM_ATTEMPTS; attempt++) {
+		if (b->link->ops->write(b->link, wire, (size_t)n + 1))
+			return hpm_fail(b, HPM_E_LINK, "%s", b->link->err);
+		int64_t deadline = timeout < 0 ? -1 : now_ms() + timeout;
+		int64_t abort_at = 0;
+		int retransmit = 0;
+		while (!retransmit) {
+			int wait = 10;
+			if (deadline >= 0) {
+				int64_t left = deadline - now_ms();
+				if (left <= 0)
+					break;
+				wait = left < 10 ? (int)left : 10;
+			} else if (!b->aborting) {
+				wait = 1000;
+			}
+			if (b->aborting && now_ms() >= abort_at) {
+				uint8_t ab = HPM_ABORT_BYTE;   /* repeated until the run ends */
+				if (b->link->ops->write(b->link, &ab, 1))
+					return hpm_fail(b, HPM_E_LINK, "%s", b->link->err);
+				abort_at = now_ms() + 10;
+			}
+			int got = fill(b, wait);
+			if (got < 0)
+				return hpm_fail(b, HPM_E_LINK, "%s", b->link->err);
+			while (b->rx_off < b->rx_len) {
+				int st = hpm_decoder_feed(&b->dec, b->rx[b->rx_off++], &f);
+				if (st != HPM_FRAME)
+					continue;       /* bad frames: wait for the timeout */
+				if (f.type == HPM_T_BOOT)
+					return hpm_fail(b, HPM_E_RESET, "link: board reset during %s",
+							hpm_type_name(type));
+				if (f.seq != seq)
+					continue;       /* late or duplicated reply */
+				if (f.type == HPM_T_SAMPLE) {
+					deliver_sample(b, &f);
+					if (deadline >= 0)
+						deadline = now_ms() + timeout;
+					continue;
+				}
+				if (f.type == HPM_T_ERROR) {
+					struct hpm_error e;
+					if (hpm_unpack_error(f.body, f.len, &e) != HPM_OK)
+						continue;
+					if (e.code == HPM_ERR_BAD_CRC) {
+						retransmit = 1;
+						break;
+					}
+					if (e.code == HPM_ERR_BUSY && type == HPM_T_RUN)
+						continue;
+					b->err_code = e.code;
+					b->err_arg = e.arg;
+					return hpm_fail(b, HPM_E_BOARD, "board: %s refused: error 0x%02x, arg 0x%x",
+							hpm_type_name(type), e.code, (unsigned)e.arg);
+				}
+				if (f.type != (type | HPM_T_REPLY))
+					continue;
+				memcpy(rbody, f.body, f.len);
+				*rlen = f.len;
+				return HPM_OK;
+			}
+		}
+	}
+	return hpm_fail(b, HPM_E_TIMEOUT, "link: no reply to %s (seq %u) after %d attempts",
+			hpm_type_name(type), seq, HPM_ATTEMPTS);
+}
+
+int hpm_find_path(const char *env, const char *rel, const char *fallback,
+		  char *buf, size_t len)
+{
+	const char *e = env ? getenv(env) : NULL;
+	char exe[1024];
+
+	if (e && *e) {
+		snprintf(buf, len, "%s", e);
+		return 0;
+	}
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	if (n > 0) {
+		exe[n] = '\0';
+		char *slash = strrchr(exe, '/');
+		if (slash) {
+			*slash = '\0';
+			snprintf(buf, len, "%s/%s", exe, rel);
+			if (access(buf, F_OK) == 0)
+				return 0;
+		}
+	}
+	snprintf(buf, len, "%s", fallback);
+	return access(buf, F_OK) == 0 ? 0 : -1;
+}

@@ -1,0 +1,75 @@
+# host.mk: libhpm (host/lib) and hpmctl (host/cli). Owner: host runtime.
+#   make host          -> build/lib/libhpm.a, build/bin/hpmctl (also via `make`)
+#   make install PREFIX=/usr/local
+#                      -> include/hpm.h, lib/libhpm.a, lib/pkgconfig/libhpm.pc,
+#                         bin/hpmctl, bin/hpm-sim, bin/hpm-ref,
+#                         share/hpm-overlay/{fw,workloads}
+# Variables for other fragments: HPM_LIB, HPM_LIB_ASAN, HPM_LIB_CFLAGS,
+# HPM_LIB_LIBS, HPMCTL.
+# libhpm also compiles the frame codec (proto/) and the reference model's
+# ELF loader (host/ref/elf.c): one parser for the board and the model.
+# Messages are cut to their buffers on purpose: -Wno-format-truncation.
+
+HPM_LIB_DIR     := host/lib
+HPM_OBJDIR      := $(BUILD)/obj/libhpm
+HPM_ASAN_OBJDIR := $(BUILD)/obj/libhpm-asan
+HPM_LIB         := $(LIBDIR)/libhpm.a
+HPM_LIB_ASAN    := $(LIBDIR)/libhpm-asan.a
+HPMCTL          := $(BIN)/hpmctl
+USB_CFLAGS      := $(shell pkg-config --cflags libusb-1.0 2>/dev/null)
+USB_LIBS        := $(shell pkg-config --libs libusb-1.0 2>/dev/null || echo -lusb-1.0)
+HPM_LIB_CFLAGS  := $(HOST_CFLAGS) -Wno-format-truncation -I$(HPM_LIB_DIR) -Iproto -I$(GEN) -Ihw/hpm -Ifw/workloads \
+                   -I$(REF_DIR) $(USB_CFLAGS) -MMD -MP
+HPM_LIB_LIBS    := $(USB_LIBS) -lpthread
+HPM_SAN         := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+
+HPM_LIB_SRCS := $(wildcard $(HPM_LIB_DIR)/*.c) proto/hpm_proto.c $(REF_DIR)/elf.c
+hpm_obj = $(addprefix $(1)/,$(notdir $(HPM_LIB_SRCS:.c=.o)))
+HPM_LIB_OBJS      := $(call hpm_obj,$(HPM_OBJDIR))
+HPM_LIB_ASAN_OBJS := $(call hpm_obj,$(HPM_ASAN_OBJDIR))
+vpath %.c $(HPM_LIB_DIR) proto $(REF_DIR)
+
+HPMCTL_SRCS := $(wildcard host/cli/*.c)
+
+.PHONY: libhpm install
+host: $(HPM_LIB) $(if $(HPMCTL_SRCS),$(HPMCTL))
+libhpm: $(HPM_LIB)
+
+$(HPM_OBJDIR)/%.o: %.c $(EV_H) | $(HPM_OBJDIR)
+	$(HOST_CC) $(HPM_LIB_CFLAGS) -c $< -o $@
+$(HPM_ASAN_OBJDIR)/%.o: %.c $(EV_H) | $(HPM_ASAN_OBJDIR)
+	$(HOST_CC) $(HPM_LIB_CFLAGS) -O1 $(HPM_SAN) -c $< -o $@
+$(HPM_OBJDIR) $(HPM_ASAN_OBJDIR):
+	@mkdir -p $@
+
+$(HPM_LIB): $(HPM_LIB_OBJS)
+	@mkdir -p $(@D)
+	rm -f $@ && ar rcs $@ $^
+$(HPM_LIB_ASAN): $(HPM_LIB_ASAN_OBJS)
+	@mkdir -p $(@D)
+	rm -f $@ && ar rcs $@ $^
+
+$(HPMCTL): $(HPMCTL_SRCS) $(HPM_LIB) $(HPM_LIB_DIR)/hpm.h
+	@mkdir -p $(@D)
+	$(HOST_CC) $(HOST_CFLAGS) -I$(HPM_LIB_DIR) -o $@ $(HPMCTL_SRCS) $(HPM_LIB) $(HPM_LIB_LIBS) -lm
+
+-include $(HPM_LIB_OBJS:.o=.d) $(HPM_LIB_ASAN_OBJS:.o=.d)
+
+PREFIX ?= /usr/local
+install: all
+	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin \
+	  $(DESTDIR)$(PREFIX)/share/hpm-overlay/fw $(DESTDIR)$(PREFIX)/share/hpm-overlay/workloads
+	install -m 644 $(HPM_LIB_DIR)/hpm.h $(DESTDIR)$(PREFIX)/include/hpm.h
+	install -m 644 $(HPM_LIB) $(DESTDIR)$(PREFIX)/lib/libhpm.a
+	install -m 755 $(HPMCTL) $(BIN)/hpm-sim $(BIN)/hpm-ref $(DESTDIR)$(PREFIX)/bin/
+	install -m 644 $(FW_MONITOR_ELF) $(DESTDIR)$(PREFIX)/share/hpm-overlay/fw/
+	install -m 644 $(WL_ELFS) $(DESTDIR)$(PREFIX)/share/hpm-overlay/workloads/
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(shell sed -n 's/^#define HPM_LIB_VERSION "\(.*\)"/\1/p' $(HPM_LIB_DIR)/hpm.h)|' \
+	  -e 's|@LIBS@|$(HPM_LIB_LIBS)|' $(HPM_LIB_DIR)/libhpm.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/libhpm.pc
+
+# ---- tests of the monitor and the library (tests/link), ASan/UBSan ----
+TEST_LINK := $(BUILD)/tests/test_link
+$(TEST_LINK): tests/link/test_link.c $(HPM_LIB_ASAN) $(wildcard $(HPM_LIB_DIR)/*.h)
+	@mkdir -p $(@D)
+	$(HOST_CC) $(HPM_LIB_CFLAGS) -O1 $(HPM_SAN) -o $@ $< $(HPM_LIB_ASAN) $(HPM_LIB_LIBS)
+test-build: $(TEST_LINK)

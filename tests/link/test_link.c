@@ -1,0 +1,540 @@
+/* test_link: drives the firmware monitor over the link protocol
+ * (docs/protocol.md) through libhpm, on a board given as a link name:
+ *
+ *   test_link [--link sim|ref] [--sim PATH] [--hpm-num N --hpm-width W] [--quick]
+ *
+ * Every command, every error reply, the reply cache, runs in U/S/M mode,
+ * budget/trap/abort exits, interval streaming with sample sequence checks,
+ * narrow-counter extension, and, for every workload, the counts of a fixed
+ * event set against the reference board (hpm_validate). Prints one
+ * "PASS name" / "FAIL name: why" line per check and exits 1 on any failure.
+ * Uses libhpm's internals (hpm_transact) to send malformed requests.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "hpm_int.h"
+
+static int failures, passes;
+static char why[1024];
+
+#define CHECK(name, cond, ...) do { \
+	if (cond) { printf("PASS %s\n", name); passes++; } \
+	else { snprintf(why, sizeof why, __VA_ARGS__); printf("FAIL %s: %s\n", name, why); failures++; } \
+	fflush(stdout); } while (0)
+
+static uint8_t rep[HPM_MAX_BODY];
+static size_t rlen;
+
+/* A request that must be refused with code (and arg, unless ~0u). */
+static void expect_error(hpm_board *b, const char *name, uint8_t type, const void *body,
+			 size_t len, unsigned code, uint32_t arg)
+{
+	int rc = hpm_transact(b, type, body, len, rep, &rlen);
+	CHECK(name, rc == HPM_E_BOARD && b->err_code == code && (arg == ~0u || b->err_arg == arg),
+	      "rc %d (%s), error 0x%x arg 0x%x, want error 0x%x arg 0x%x", rc, hpm_errmsg(b),
+	      b->err_code, (unsigned)b->err_arg, code, (unsigned)arg);
+}
+
+/* Reads frames until one arrives or timeout_ms passes. */
+static int read_frame(hpm_board *b, struct hpm_frame *f, int timeout_ms, int *status)
+{
+	uint8_t c;
+	for (int waited = 0; waited < timeout_ms; ) {
+		int n = 1;
+		if (b->rx_off < b->rx_len)
+			c = b->rx[b->rx_off++];          /* left over by libhpm */
+		else
+			n = b->link->ops->read(b->link, &c, 1, 10);
+		if (n < 0)
+			return -1;
+		if (n == 0) {
+			waited += 10;
+			continue;
+		}
+		int st = hpm_decoder_feed(&b->dec, c, f);
+		if (st != HPM_PROTO_OK) {
+			*status = st;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static void test_hello(hpm_board *b)
+{
+	const hpm_info *in = hpm_get_info(b);
+	uint8_t h[4];
+
+	CHECK("hello: protocol 1, host catalogue", in->proto_version == 1 &&
+	      in->event_hash == hpm_event_catalogue_hash(), "proto %u hash 0x%" PRIx64,
+	      in->proto_version, in->event_hash);
+	CHECK("hello: RAM 0x80000000 + 0x1f000 (MONRAM excluded)",
+	      in->ram_base == 0x80000000u && in->ram_size == 0x1f000u, "0x%x + 0x%x",
+	      in->ram_base, in->ram_size);
+	CHECK("hello: misa RV32IMSU", in->misa == 0x40141100u, "misa 0x%08x", in->misa);
+	CHECK("hello: clock and baud", in->clock_hz && in->uart_baud && in->min_interval,
+	      "clock %u baud %u", in->clock_hz, in->uart_baud);
+	hpm_put16(h, 2);
+	hpm_put16(h + 2, 7);
+	expect_error(b, "hello: no common version -> BAD_VERSION", HPM_T_HELLO, h, 4,
+		     HPM_ERR_BAD_VERSION, 1);
+	expect_error(b, "hello: 3-byte body -> BAD_LENGTH", HPM_T_HELLO, h, 3,
+		     HPM_ERR_BAD_LENGTH, HPM_HELLO_LEN);
+}
+
+static void test_ping(hpm_board *b)
+{
+	uint8_t data[HPM_MAX_BODY];
+	for (unsigned i = 0; i < sizeof data; i++)
+		data[i] = (uint8_t)(i * 7);       /* includes zeros: COBS at work */
+	int ok = hpm_ping(b, NULL, 0) == HPM_OK && hpm_ping(b, data, 1) == HPM_OK &&
+		 hpm_ping(b, data, 255) == HPM_OK && hpm_ping(b, data, HPM_MAX_BODY) == HPM_OK;
+	CHECK("ping: 0, 1, 255, 512 bytes echoed", ok, "%s", hpm_errmsg(b));
+}
+
+static void test_csr(hpm_board *b)
+{
+	uint32_t v = 0, old, nv, before, after;
+	uint8_t body[8];
+
+	CHECK("csr read misa", hpm_csr_read(b, 0x301, &v) == HPM_OK && v == 0x40141100u,
+	      "0x%08x %s", v, hpm_errmsg(b));
+	hpm_put16(body, 0x7c0);
+	hpm_put16(body + 2, 0);
+	expect_error(b, "csr read 0x7c0 (none) -> CSR_TRAP", HPM_T_CSR_READ, body, 4,
+		     HPM_ERR_CSR_TRAP, 0x7c0);
+	expect_error(b, "csr read: 2-byte body -> BAD_LENGTH", HPM_T_CSR_READ, body, 2,
+		     HPM_ERR_BAD_LENGTH, HPM_CSR_READ_LEN);
+	static const uint16_t forbidden[] = { 0x310, 0x302, 0x303, 0x304, 0x305, 0x340, 0x180 };
+	for (size_t i = 0; i < sizeof forbidden / sizeof forbidden[0]; i++) {
+		char name[96];
+		uint16_t c = forbidden[i];
+		hpm_csr_read(b, c, &before);
+		hpm_put16(body, c);
+		body[2] = 0;
+		body[3] = 0;
+		hpm_put32(body + 4, 0x5a5a5a5a);
+		snprintf(name, sizeof name, "csr write 0x%03x -> FORBIDDEN, unchanged", c);
+		int rc = hpm_transact(b, HPM_T_CSR_WRITE, body, 8, rep, &rlen);
+		hpm_csr_read(b, c, &after);
+		CHECK(name, rc == HPM_E_BOARD && b->err_code == HPM_ERR_FORBIDDEN &&
+		      b->err_arg == c && after == before, "rc %d code 0x%x, 0x%x -> 0x%x",
+		      rc, b->err_code, before, after);
+	}
+	int rc = hpm_csr_write(b, 0x300, HPM_CSR_SET, 1u << 3, NULL, NULL);
+	CHECK("csr write mstatus.MIE -> FORBIDDEN", rc == HPM_E_BOARD &&
+	      b->err_code == HPM_ERR_FORBIDDEN, "rc %d", rc);
+	rc = hpm_csr_write(b, 0x300, HPM_CSR_SET, 1u << 17, NULL, NULL);
+	CHECK("csr write mstatus.MPRV -> FORBIDDEN", rc == HPM_E_BOARD &&
+	      b->err_code == HPM_ERR_FORBIDDEN, "rc %d", rc);
+	rc = hpm_csr_write(b, 0x300, HPM_CSR_SET, 1u << 21, &old, &nv);   /* TW */
+	CHECK("csr write mstatus.TW allowed", rc == HPM_OK && !(old & (1u << 21)) && (nv & (1u << 21)),
+	      "rc %d old 0x%x new 0x%x", rc, old, nv);
+	hpm_csr_write(b, 0x300, HPM_CSR_CLEAR, 1u << 21, NULL, NULL);
+	/* WARL: event index 31 (> 29) reads as 0, OP_TYPE 3 as OR (docs/hpm.md) */
+	rc = hpm_csr_write(b, 0x323, HPM_CSR_WRITE, 31u | 2u << 10, &old, &nv);
+	CHECK("csr write mhpmevent3: WARL read-back", rc == HPM_OK && nv == (2u << 10),
+	      "rc %d new 0x%x", rc, nv);
+	hpm_csr_write(b, 0x323, HPM_CSR_WRITE, 0, NULL, NULL);
+	rc = hpm_csr_write(b, 0xf11, HPM_CSR_WRITE, 1, NULL, NULL);
+	CHECK("csr write mvendorid (read-only) -> CSR_TRAP", rc == HPM_E_BOARD &&
+	      b->err_code == HPM_ERR_CSR_TRAP && b->err_arg == 0xf11, "rc %d", rc);
+	hpm_put16(body, 0x340);
+	body[2] = 3;
+	expect_error(b, "csr write op 3 -> BAD_ARG at 2", HPM_T_CSR_WRITE, body, 8, HPM_ERR_BAD_ARG, 2);
+	expect_error(b, "csr write: 7-byte body -> BAD_LENGTH", HPM_T_CSR_WRITE, body, 7,
+		     HPM_ERR_BAD_LENGTH, HPM_CSR_WRITE_LEN);
+}
+
+static void test_mem(hpm_board *b)
+{
+	uint8_t data[2000], back[2000], body[16];
+	const uint32_t base = 0x80000000u, end = base + 0x1f000u;
+
+	for (unsigned i = 0; i < sizeof data; i++)
+		data[i] = (uint8_t)(i * 13 + (i >> 8));
+	int rc = hpm_mem_write(b, base + 1, data, sizeof data);
+	int rc2 = hpm_mem_read(b, base + 1, back, sizeof back);
+	CHECK("mem write/read 2000 bytes, odd address, CRC verified", !rc && !rc2 &&
+	      !memcmp(data, back, sizeof data), "%d %d %s", rc, rc2, hpm_errmsg(b));
+	rc = hpm_mem_write(b, end - 4, data, 4);
+	CHECK("mem write last RAM word", rc == HPM_OK, "%s", hpm_errmsg(b));
+	hpm_mem_read(b, end - 8, back, 8);
+	rc = hpm_mem_write(b, end - 4, data + 100, 8);
+	hpm_mem_read(b, end - 8, back + 8, 8);
+	CHECK("mem write across the RAM end -> BAD_ADDRESS, unchanged", rc == HPM_E_BOARD &&
+	      b->err_code == HPM_ERR_BAD_ADDRESS && b->err_arg == end - 4 && !memcmp(back, back + 8, 8),
+	      "rc %d code 0x%x arg 0x%x", rc, b->err_code, (unsigned)b->err_arg);
+	rc = hpm_mem_write(b, 0x8001f000u, data, 4);
+	CHECK("mem write into MONRAM -> BAD_ADDRESS", rc == HPM_E_BOARD &&
+	      b->err_code == HPM_ERR_BAD_ADDRESS, "rc %d", rc);
+	rc = hpm_mem_write(b, 0x100, data, 4);
+	CHECK("mem write into the monitor's EBR -> BAD_ADDRESS", rc == HPM_E_BOARD &&
+	      b->err_code == HPM_ERR_BAD_ADDRESS && b->err_arg == 0x100, "rc %d", rc);
+	rc = hpm_mem_read(b, 0, back, 16);
+	CHECK("mem read the monitor's EBR (reset vector)", rc == HPM_OK, "%s", hpm_errmsg(b));
+	rc = hpm_mem_read(b, 0x1ffc, back, 8);
+	CHECK("mem read past the EBR -> BAD_ADDRESS", rc == HPM_E_BOARD &&
+	      b->err_code == HPM_ERR_BAD_ADDRESS, "rc %d", rc);
+	rc = hpm_mem_read(b, 0x10000000u, back, 4);
+	CHECK("mem read of the UART -> BAD_ADDRESS", rc == HPM_E_BOARD &&
+	      b->err_code == HPM_ERR_BAD_ADDRESS, "rc %d", rc);
+	hpm_put32(body, base);
+	hpm_put32(body + 4, 0);
+	expect_error(b, "mem read len 0 -> BAD_ARG at 4", HPM_T_MEM_READ, body, 8, HPM_ERR_BAD_ARG, 4);
+	hpm_put32(body + 4, 509);
+	expect_error(b, "mem read len 509 -> BAD_ARG at 4", HPM_T_MEM_READ, body, 8, HPM_ERR_BAD_ARG, 4);
+	expect_error(b, "mem write without data -> BAD_LENGTH", HPM_T_MEM_WRITE, body, 4,
+		     HPM_ERR_BAD_LENGTH, 0);
+}
+
+static void test_framing(hpm_board *b)
+{
+	uint8_t wire[HPM_MAX_WIRE + 1];
+	struct hpm_frame f;
+	int st = 0;
+
+	/* corrupt one CRC byte of a PING */
+	int n = hpm_frame_build(HPM_T_PING, 0x42, "abc", 3, wire, sizeof wire);
+	wire[n - 2] ^= 0x01;
+	b->link->ops->write(b->link, (const uint8_t *)"\0", 1);
+	b->link->ops->write(b->link, wire, (size_t)n);
+	int got = read_frame(b, &f, 5000, &st);
+	struct hpm_error e = { 0 };
+	if (got == 1 && st == HPM_FRAME)
+		hpm_unpack_error(f.body, f.len, &e);
+	CHECK("bad CRC -> ERROR(BAD_CRC) naming type and seq", got == 1 && st == HPM_FRAME &&
+	      f.type == HPM_T_ERROR && f.seq == 0x42 && e.code == HPM_ERR_BAD_CRC &&
+	      e.req_type == HPM_T_PING, "got %d st %d type 0x%x seq 0x%x code 0x%x", got, st,
+	      f.type, f.seq, e.code);
+
+	/* garbage (no delimiter inside), then a delimiter: silently dropped */
+	uint8_t junk[300];
+	for (unsigned i = 0; i < sizeof junk; i++)
+		junk[i] = (uint8_t)(1 + i % 251);
+	b->link->ops->write(b->link, junk, sizeof junk);
+	b->link->ops->write(b->link, (const uint8_t *)"\0", 1);
+	got = read_frame(b, &f, 300, &st);
+	CHECK("garbage and an over-long frame get no answer", got == 0, "got %d st %d", got, st);
+	CHECK("the next request after garbage works", hpm_ping(b, "x", 1) == HPM_OK, "%s", hpm_errmsg(b));
+
+	expect_error(b, "unknown command 0x0c -> UNKNOWN_CMD", 0x0c, NULL, 0, HPM_ERR_UNKNOWN_CMD, 0x0c);
+	expect_error(b, "unknown command 0x7f -> UNKNOWN_CMD", 0x7f, "zz", 2, HPM_ERR_UNKNOWN_CMD, 0x7f);
+	expect_error(b, "snapshot with a body -> BAD_LENGTH", HPM_T_SNAPSHOT, "z", 1, HPM_ERR_BAD_LENGTH, 0);
+
+	/* the reply cache: a retransmitted MEM_WRITE (same seq) is not executed
+	 * again, even if its content changed (it cannot, on a real link) */
+	uint8_t body[8], body2[8];
+	uint32_t word = 0;
+	hpm_put32(body, 0x80000100u);
+	hpm_put32(body + 4, 0x11111111u);
+	memcpy(body2, body, 4);
+	hpm_put32(body2 + 4, 0x22222222u);
+	uint8_t seq = (uint8_t)(b->seq + 1);
+	int rc1 = hpm_transact(b, HPM_T_MEM_WRITE, body, 8, rep, &rlen);
+	uint8_t first[HPM_MAX_BODY];
+	size_t first_len = rlen;
+	memcpy(first, rep, rlen);
+	b->seq = (uint8_t)(seq - 1);
+	int rc2 = hpm_transact(b, HPM_T_MEM_WRITE, body2, 8, rep, &rlen);
+	hpm_mem_read(b, 0x80000100u, &word, 4);
+	CHECK("retransmission answered from the reply cache, not re-executed",
+	      !rc1 && !rc2 && rlen == first_len && !memcmp(rep, first, rlen) && word == 0x11111111u,
+	      "rc %d %d word 0x%08x", rc1, rc2, word);
+}
+
+/* a minimal program in RAM: "ecall" with a7 = 93, a0 = code */
+static hpm_program *tiny_program(uint32_t *words, size_t n)
+{
+	hpm_program *p = calloc(1, sizeof *p);
+	strcpy(p->name, "tiny");
+	p->entry = 0x80000000u;
+	p->nseg = 1;
+	p->seg[0].addr = 0x80000000u;
+	p->seg[0].len = (uint32_t)(n * 4);
+	p->seg[0].data = malloc(n * 4);
+	memcpy(p->seg[0].data, words, n * 4);
+	return p;
+}
+
+static int abort_after(void *ctx, const hpm_sample *s)
+{
+	int *n = ctx;
+	(void)s;
+	return ++*n >= 3;
+}
+
+struct series {
+	unsigned n, gaps;
+	uint64_t last_cycles, last_instr;
+	int monotonic;
+};
+
+static int collect_sample(void *ctx, const hpm_sample *s)
+{
+	struct series *se = ctx;
+	if (s->lost || s->seq != se->n)
+		se->gaps++;
+	if (s->value[0] < se->last_cycles || s->value[2] < se->last_instr)
+		se->monotonic = 0;
+	se->last_cycles = s->value[0];
+	se->last_instr = s->value[2];
+	se->n++;
+	return 0;
+}
+
+static void test_runs(hpm_board *b)
+{
+	hpm_run_result r;
+	hpm_run_opts o = { 0 };
+	uint8_t body[HPM_RUN_LEN(0)];
+	/* li a0, 7; li a7, 93; ecall: nothing else, so the counts are known */
+	uint32_t exit7[] = { 0x00700513, 0x05d00893, 0x00000073 };
+	hpm_program *p = tiny_program(exit7, 3);
+
+	for (int mode = 0; mode < 3; mode++) {
+		static const enum hpm_privilege modes[] = { HPM_MODE_USER, HPM_MODE_SUPERVISOR, HPM_MODE_MACHINE };
+		static const char *const names[] = { "U", "S", "M" };
+		char name[96];
+		o.mode = modes[mode];
+		int rc = hpm_run(b, p, &o, NULL, 0, &r);
+		/* docs/protocol.md 6.2: U/S count the 2 instructions and the
+		 * resume bubble + 3 cycles; M adds 5 instructions and 7 cycles */
+		uint64_t want_i = mode < 2 ? 2 : 7, want_c = mode < 2 ? 4 : 10;
+		snprintf(name, sizeof name, "run %s: exit ecall code 7, %" PRIu64 " instructions, %" PRIu64 " cycles",
+			 names[mode], want_i, want_c);
+		CHECK(name, rc == HPM_OK && r.reason == HPM_EXIT_REASON_ECALL && r.code == 7 &&
+		      r.priv == (unsigned)modes[mode] && r.snap.value[2] == want_i && r.snap.value[0] == want_c,
+		      "rc %d reason %d code %u priv %u instret %" PRIu64 " cycles %" PRIu64 " %s", rc,
+		      r.reason, r.code, r.priv, r.snap.value[2], r.snap.value[0], hpm_errmsg(b));
+	}
+	hpm_program_free(p);
+
+	/* a trap ends the run with TRAP; the monitor survives */
+	uint32_t bad[] = { 0xffffffff };
+	p = tiny_program(bad, 1);
+	o.mode = HPM_MODE_USER;
+	int rc = hpm_run(b, p, &o, NULL, 0, &r);
+	CHECK("run: illegal instruction -> TRAP, mcause 2, mepc, mtval", rc == HPM_OK &&
+	      r.reason == HPM_EXIT_REASON_TRAP && r.mcause == 2 && r.mepc == 0x80000000u &&
+	      r.mtval == 0xffffffffu, "rc %d reason %d mcause %u mepc 0x%x mtval 0x%x",
+	      rc, r.reason, r.mcause, r.mepc, r.mtval);
+	CHECK("monitor alive after a workload trap", hpm_ping(b, "p", 1) == HPM_OK, "%s", hpm_errmsg(b));
+	hpm_program_free(p);
+
+	/* budget: an endless loop stops at its budget */
+	uint32_t loop[] = { 0x0000006f };   /* j . */
+	p = tiny_program(loop, 1);
+	o.budget = 20000;
+	rc = hpm_run(b, p, &o, NULL, 0, &r);
+	CHECK("run: endless loop ends with BUDGET after its budget", rc == HPM_OK &&
+	      r.reason == HPM_EXIT_REASON_BUDGET && r.elapsed >= 20000 && r.elapsed < 20200,
+	      "rc %d reason %d elapsed %" PRIu64, rc, r.reason, r.elapsed);
+	/* abort from the host while streaming */
+	int nsamples = 0;
+	o.budget = 0;
+	o.interval = 5000;
+	o.on_sample = abort_after;
+	o.ctx = &nsamples;
+	rc = hpm_run(b, p, &o, NULL, 0, &r);
+	CHECK("run: host abort during a stream -> ABORTED", rc == HPM_OK &&
+	      r.reason == HPM_EXIT_REASON_ABORTED && nsamples >= 3, "rc %d reason %d samples %d %s",
+	      rc, r.reason, nsamples, hpm_errmsg(b));
+	hpm_program_free(p);
+	memset(&o, 0, sizeof o);
+
+	/* RUN request checks, in the documented order */
+	struct hpm_run run = { .entry = 0x80000000u, .mode = 0, .budget = 1000 };
+	run.mode = 2;
+	expect_error(b, "run: mode 2 -> BAD_ARG at 4", HPM_T_RUN, body, hpm_pack_run(body, &run), HPM_ERR_BAD_ARG, 4);
+	run.mode = 0;
+	run.flags = 1;
+	expect_error(b, "run: flags 1 -> BAD_ARG at 5", HPM_T_RUN, body, hpm_pack_run(body, &run), HPM_ERR_BAD_ARG, 5);
+	run.flags = 0;
+	run.budget = 0;
+	expect_error(b, "run: budget 0 -> BAD_ARG at 8", HPM_T_RUN, body, hpm_pack_run(body, &run), HPM_ERR_BAD_ARG, 8);
+	run.budget = 1000;
+	run.mideleg = 1u << 13;
+	expect_error(b, "run: LCOFI delegated -> BAD_ARG at 32", HPM_T_RUN, body, hpm_pack_run(body, &run), HPM_ERR_BAD_ARG, 32);
+	run.mideleg = 0;
+	run.entry = 0x100;
+	expect_error(b, "run: entry in the EBR -> BAD_ADDRESS", HPM_T_RUN, body, hpm_pack_run(body, &run), HPM_ERR_BAD_ADDRESS, 0x100);
+	run.entry = 0x80000002u;
+	expect_error(b, "run: misaligned entry -> BAD_ADDRESS", HPM_T_RUN, body, hpm_pack_run(body, &run), HPM_ERR_BAD_ADDRESS, 0x80000002u);
+	run.entry = 0x80000000u;
+	run.tohost = 0x8001f000u;
+	expect_error(b, "run: tohost in MONRAM -> BAD_ADDRESS", HPM_T_RUN, body, hpm_pack_run(body, &run), HPM_ERR_BAD_ADDRESS, 0x8001f000u);
+	run.tohost = 0;
+	expect_error(b, "run: short body -> BAD_LENGTH (want 64)", HPM_T_RUN, body, 63, HPM_ERR_BAD_LENGTH, 64);
+	if (hpm_get_info(b)->hpm_num < HPM_NHPM) {
+		uint8_t big[HPM_RUN_LEN(HPM_NHPM)];
+		run.n_events = (uint8_t)(hpm_get_info(b)->hpm_num + 1);
+		expect_error(b, "run: more selectors than counters -> BAD_ARG at 6", HPM_T_RUN, big,
+			     hpm_pack_run(big, &run), HPM_ERR_BAD_ARG, 6);
+		run.n_events = 0;
+	}
+
+	/* streaming: STREAM argument checks, then a sampled run */
+	uint8_t sb[HPM_STREAM_LEN];
+	struct hpm_stream s = { 10, 0x5, 0 };
+	expect_error(b, "stream: interval below the minimum -> BAD_ARG at 0", HPM_T_STREAM, sb,
+		     hpm_pack_stream(sb, &s), HPM_ERR_BAD_ARG, 0);
+	s.interval = 100000;
+	s.mask = 1u << 2 | 1u << 1 | (hpm_get_info(b)->hpm_num < HPM_NHPM ? 1u << 31 : 0) | 0x100000u;
+	if (hpm_get_info(b)->hpm_num >= 18)
+		s.mask = 0;
+	expect_error(b, "stream: empty or absent counter mask -> BAD_ARG at 8", HPM_T_STREAM, sb,
+		     hpm_pack_stream(sb, &s), HPM_ERR_BAD_ARG, 8);
+	s.mask = 0x5;
+	s.flags = 2;
+	expect_error(b, "stream: unknown flag -> BAD_ARG at 12", HPM_T_STREAM, sb,
+		     hpm_pack_stream(sb, &s), HPM_ERR_BAD_ARG, 12);
+}
+
+static void test_stream_and_snapshot(hpm_board *b, int quick)
+{
+	hpm_program *p;
+	hpm_run_result r;
+	hpm_snapshot snap;
+	char err[256];
+	struct series se = { 0, 0, 0, 0, 1 };
+	hpm_run_opts o = { .interval = 50000, .on_sample = collect_sample, .ctx = &se,
+			   .a0 = quick ? 20000 : 0 };
+	uint64_t sel[1] = { 2 };    /* instructions on counter 3 */
+
+	if (hpm_program_load(&p, "alu", err, sizeof err)) {
+		CHECK("stream: load alu", 0, "%s", err);
+		return;
+	}
+	int rc = hpm_run(b, p, &o, hpm_get_info(b)->hpm_num ? sel : NULL,
+			 hpm_get_info(b)->hpm_num ? 1 : 0, &r);
+	CHECK("stream: samples numbered 0..n-1, none lost, values monotonic, n = reply's count",
+	      rc == HPM_OK && se.n > 3 && se.gaps == 0 && se.monotonic && r.samples == se.n &&
+	      r.lost_samples == 0 && se.last_cycles <= r.snap.value[0],
+	      "rc %d samples %u (reply %u) gaps %u monotonic %d %s", rc, se.n, r.samples, se.gaps,
+	      se.monotonic, hpm_errmsg(b));
+	CHECK("stream: every tick was a sample (no wraps with these widths)",
+	      rc == HPM_OK && r.ticks == r.samples, "ticks %u samples %u", r.ticks, r.samples);
+	rc = hpm_snapshot_read(b, &snap);
+	snap.value[1] = r.snap.value[1];        /* mtime goes on */
+	CHECK("snapshot after the run equals the run's final counters", rc == HPM_OK &&
+	      !memcmp(snap.value, r.snap.value, sizeof snap.value) && snap.present == r.snap.present,
+	      "rc %d", rc);
+	if (hpm_get_info(b)->hpm_num)
+		CHECK("counter 3 (instructions, extended) equals minstret", r.snap.value[3] == r.snap.value[2],
+		      "hpm3 %" PRIu64 " minstret %" PRIu64 " wraps %u width %u", r.snap.value[3],
+		      r.snap.value[2], r.snap.wraps[3], hpm_get_info(b)->hpm_width);
+	hpm_program_free(p);
+}
+
+static void test_reset(hpm_board *b)
+{
+	uint32_t v = 1, ev = 1;
+	hpm_csr_write(b, 0x323, HPM_CSR_WRITE, 5, NULL, NULL);
+	int rc = hpm_reset(b);
+	hpm_csr_read(b, 0xb00, &v);
+	hpm_csr_read(b, 0x323, &ev);
+	CHECK("reset: BOOT, handshake again, counters and selectors cleared",
+	      rc == HPM_OK && v == 0 && ev == 0, "rc %d mcycle %u mhpmevent3 %u %s", rc, v, ev,
+	      hpm_errmsg(b));
+	uint8_t body[4];
+	hpm_put32(body, 0x12345678);
+	expect_error(b, "reset with a bad magic -> BAD_ARG", HPM_T_RESET, body, 4, HPM_ERR_BAD_ARG, 0);
+}
+
+static void test_workloads(hpm_board *b, int quick)
+{
+	hpm_evlist *l;
+	char err[256];
+	const char *ev = "cycles,instructions,loads,stores,jumps,branches,branches-taken,branch-misses,"
+			 "mul,div,muldiv-stall-cycles,fetch-stall-cycles,mem-stall-cycles,exceptions,"
+			 "csr-instructions,flushes,topdown-retiring,topdown-bad-spec,topdown-fe-bound,"
+			 "topdown-be-bound";
+	if (hpm_evlist_parse(&l, ev, err, sizeof err)) {
+		CHECK("workloads: event list", 0, "%s", err);
+		return;
+	}
+	for (size_t i = 0; hpm_workload_at(i, NULL); i++) {
+		const char *name = hpm_workload_at(i, NULL);
+		hpm_program *p;
+		hpm_count hw[HPM_MAX_COUNTS], ref[HPM_MAX_COUNTS];
+		size_t n = 0;
+		char check[128];
+		hpm_run_opts o = { 0 };
+		if (quick && i % 4)
+			continue;
+		snprintf(check, sizeof check, "workload %s: 20 events, board == reference", name);
+		if (hpm_program_load(&p, name, err, sizeof err)) {
+			CHECK(check, 0, "%s", err);
+			continue;
+		}
+		int rc = hpm_validate(b, p, l, &o, hw, ref, &n);
+		CHECK(check, rc == HPM_OK && n == hpm_evlist_len(l) && hw[0].value > 1000,
+		      "%s", hpm_errmsg(b));
+		if (rc == HPM_OK) {
+			printf("     %s: cycles %" PRIu64 " instructions %" PRIu64 " loads %" PRIu64
+			       " branch-misses %" PRIu64 "\n", name, hw[0].value, hw[1].value,
+			       hw[2].value, hw[7].value);
+		}
+		hpm_program_free(p);
+	}
+	/* the same in S and M mode on one workload: M adds the fixed costs */
+	static const enum hpm_privilege modes[] = { HPM_MODE_SUPERVISOR, HPM_MODE_MACHINE };
+	for (int m = 0; m < 2; m++) {
+		hpm_program *p;
+		hpm_count hw[HPM_MAX_COUNTS], ref[HPM_MAX_COUNTS];
+		size_t n;
+		hpm_run_opts o = { .mode = modes[m] };
+		char check[96];
+		snprintf(check, sizeof check, "workload crc in %s mode: board == reference", m ? "M" : "S");
+		if (hpm_program_load(&p, "crc", err, sizeof err)) {
+			CHECK(check, 0, "%s", err);
+			continue;
+		}
+		int rc = hpm_validate(b, p, l, &o, hw, ref, &n);
+		CHECK(check, rc == HPM_OK, "%s", hpm_errmsg(b));
+		hpm_program_free(p);
+	}
+	hpm_evlist_free(l);
+}
+
+int main(int argc, char **argv)
+{
+	const char *link = "sim", *sim = NULL;
+	hpm_open_opts opts = { 0 };
+	int quick = 0;
+	char err[512];
+	hpm_board *b;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--link") && i + 1 < argc) link = argv[++i];
+		else if (!strcmp(argv[i], "--sim") && i + 1 < argc) sim = argv[++i];
+		else if (!strcmp(argv[i], "--hpm-num") && i + 1 < argc) opts.hpm_num = (unsigned)atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--hpm-width") && i + 1 < argc) opts.hpm_width = (unsigned)atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--quick")) quick = 1;
+		else {
+			fprintf(stderr, "usage: test_link [--link sim|ref] [--sim PATH] [--hpm-num N --hpm-width W] [--quick]\n");
+			return 2;
+		}
+	}
+	opts.sim_path = sim;
+	int rc = hpm_open(&b, link, &opts, err, sizeof err);
+	CHECK("open and handshake", rc == HPM_OK, "%s", err);
+	if (rc)
+		return 1;
+	test_hello(b);
+	test_ping(b);
+	test_csr(b);
+	test_mem(b);
+	test_framing(b);
+	test_runs(b);
+	test_stream_and_snapshot(b, quick);
+	test_workloads(b, quick);
+	test_reset(b);
+	hpm_close(b);
+	printf("link %s: %d passed, %d failed\n", link, passes, failures);
+	return failures ? 1 : 0;
+}
