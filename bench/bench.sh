@@ -116,3 +116,19 @@ awk 'NR > 1 && $2 == "unit" { u[$1] = $3 " | " $4 " | " $5; order[++n] = $1 }
      NR > 1 && $2 == "cpu"  { c[$1] = $3 " | " $4 " | " $5 }
      END { for (i = 1; i <= n; i++) { k = order[i]; label = k; if (k ~ /^0x/) label = "0 (mcycle, minstret only)";
            print "| " label " | " u[k] " | " c[k] " |" } }' "$area"
+
+cat <<LINK
+
+## Link: round trips, snapshots, streaming
+
+Command: \`build/bench/link --link sim --count 20\` (\`bench/link.c\`, libhpm on the
+simulated board; \`make bench\` builds it). Wall times are the host's view of the
+simulated board, which runs the RTL at a few million cycles per second, so they are
+far slower than the same request on the FPGA; *board cycles* is the time the
+request takes on the board itself (mtime read through \`CSR_READ time\` before and
+after, minus a bare read), i.e. divide by the 24 MHz clock for the real board at
+3 Mbaud. A pipe loses no bytes, so no sample is ever lost on this link; the
+interval table shows the sampling rate the simulated board sustains.
+
+LINK
+"$BUILD/bench/link" --link sim --count 20

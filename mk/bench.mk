@@ -17,3 +17,4 @@ bench: all sim-variants $(TEST_C_ELFS) $(BENCH_SPEED) $(REF_BENCH_BIN) synth syn
 	  > docs/BENCHMARKS.md.tmp
 	mv docs/BENCHMARKS.md.tmp docs/BENCHMARKS.md
 	@cat docs/BENCHMARKS.md
+

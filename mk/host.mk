@@ -73,3 +73,10 @@ $(TEST_LINK): tests/link/test_link.c $(HPM_LIB_ASAN) $(wildcard $(HPM_LIB_DIR)/*
 	@mkdir -p $(@D)
 	$(HOST_CC) $(HPM_LIB_CFLAGS) -O1 $(HPM_SAN) -o $@ $< $(HPM_LIB_ASAN) $(HPM_LIB_LIBS)
 test-build: $(TEST_LINK)
+
+# make bench: link round trips and streaming through libhpm (bench/link.c)
+BENCH_LINK := $(BENCH_BUILD)/link
+$(BENCH_LINK): bench/link.c $(HPM_LIB) $(HPM_LIB_DIR)/hpm.h
+	@mkdir -p $(@D)
+	$(HOST_CC) $(HOST_CFLAGS) -I$(HPM_LIB_DIR) -o $@ $< $(HPM_LIB) $(HPM_LIB_LIBS)
+bench: $(BENCH_LINK)

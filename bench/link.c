@@ -1,0 +1,149 @@
+/* bench/link: link round trips on a board through libhpm, as Markdown.
+ *
+ *   link [--link sim|ref|usb|tty:PATH] [--count N]
+ *
+ * Ping, CSR read, full snapshot and upload: wall time per request (best of
+ * three batches) and board cycles (the monitor's mtime, read with CSR_READ
+ * of `time` around the request, minus a bare CSR_READ's own cost); then
+ * interval streaming at shrinking intervals: samples per second and lost
+ * samples.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "hpm.h"
+
+#define CSR_TIME 0xc01
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+enum op { OP_NONE, OP_PING, OP_CSR, OP_SNAPSHOT, OP_UPLOAD };
+
+static uint8_t blob[4096];
+
+static int do_op(hpm_board *b, enum op op)
+{
+	uint32_t v;
+	hpm_snapshot s;
+	switch (op) {
+	case OP_NONE:     return 0;
+	case OP_PING:     return hpm_ping(b, "ping", 4);
+	case OP_CSR:      return hpm_csr_read(b, 0xb00, &v);
+	case OP_SNAPSHOT: return hpm_snapshot_read(b, &s);
+	case OP_UPLOAD:   return hpm_mem_write(b, 0x80000000u, blob, sizeof blob);
+	}
+	return -1;
+}
+
+/* board cycles of one op: time read, op, time read; minus the same without op */
+static int op_cycles(hpm_board *b, enum op op, uint32_t *cycles)
+{
+	uint32_t t0, t1;
+	if (hpm_csr_read(b, CSR_TIME, &t0) || do_op(b, op) || hpm_csr_read(b, CSR_TIME, &t1))
+		return -1;
+	*cycles = t1 - t0;
+	return 0;
+}
+
+static int measure(hpm_board *b, const char *what, enum op op, int count)
+{
+	double best = 1e9;
+	uint32_t c_op, c_none;
+	for (int rep = 0; rep < 3; rep++) {
+		double t0 = now();
+		for (int i = 0; i < count; i++)
+			if (do_op(b, op))
+				return -1;
+		double dt = (now() - t0) / count;
+		if (dt < best)
+			best = dt;
+	}
+	if (op_cycles(b, op, &c_op) || op_cycles(b, OP_NONE, &c_none))
+		return -1;
+	printf("| %s | %.3f | %.0f | %u |\n", what, best * 1e3, 1.0 / best,
+	       (unsigned)(c_op - c_none));
+	return 0;
+}
+
+struct stream_stats { unsigned n, lost; };
+
+static int on_sample(void *ctx, const hpm_sample *s)
+{
+	struct stream_stats *st = ctx;
+	st->n++;
+	st->lost += s->lost;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const char *link = "sim";
+	int count = 50;
+	char err[512];
+	hpm_board *b;
+	hpm_program *p;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--link") && i + 1 < argc) link = argv[++i];
+		else if (!strcmp(argv[i], "--count") && i + 1 < argc) count = atoi(argv[++i]);
+		else {
+			fprintf(stderr, "usage: link [--link sim|ref|usb|tty:PATH] [--count N]\n");
+			return 2;
+		}
+	}
+	for (size_t i = 0; i < sizeof blob; i++)
+		blob[i] = (uint8_t)(i * 31 + 7);
+	if (hpm_open(&b, link, NULL, err, sizeof err)) {
+		fprintf(stderr, "bench link: %s\n", err);
+		return 1;
+	}
+	const hpm_info *in = hpm_get_info(b);
+	printf("Link `%s`: %u x %u-bit counters, UART %u baud at %u Hz.\n\n", in->link,
+	       in->hpm_num, in->hpm_width, (unsigned)in->uart_baud, (unsigned)in->clock_hz);
+	printf("| request | wall ms | per second | board cycles |\n|---|---:|---:|---:|\n");
+	if (measure(b, "ping (4 bytes)", OP_PING, count) ||
+	    measure(b, "CSR read", OP_CSR, count) ||
+	    measure(b, "full snapshot (32 counters, 380 bytes)", OP_SNAPSHOT, count) ||
+	    measure(b, "upload 4 KiB (9 MEM_WRITEs, CRC-checked)", OP_UPLOAD, count / 10 + 1)) {
+		fprintf(stderr, "bench link: %s\n", hpm_errmsg(b));
+		hpm_close(b);
+		return 1;
+	}
+	if (hpm_program_load(&p, "alu", err, sizeof err)) {
+		fprintf(stderr, "bench link: %s\n", err);
+		hpm_close(b);
+		return 1;
+	}
+	printf("\nInterval streaming of the `alu` workload (cycles, instructions and 4\n"
+	       "programmable counters per sample):\n\n"
+	       "| interval (cycles) | samples | lost | samples per wall second | run wall s |\n"
+	       "|---:|---:|---:|---:|---:|\n");
+	static const uint64_t intervals[] = { 100000, 20000, 5000, 2000, 1000 };
+	uint64_t sel[4] = { 3, 4, 6, 8 };
+	unsigned nsel = in->hpm_num < 4 ? in->hpm_num : 4;
+	for (size_t i = 0; i < sizeof intervals / sizeof intervals[0]; i++) {
+		struct stream_stats st = { 0, 0 };
+		hpm_run_opts o = { .interval = intervals[i], .on_sample = on_sample, .ctx = &st };
+		hpm_run_result r;
+		if (intervals[i] < in->min_interval)
+			continue;
+		double t0 = now();
+		if (hpm_run(b, p, &o, sel, nsel, &r)) {
+			fprintf(stderr, "bench link: %s\n", hpm_errmsg(b));
+			break;
+		}
+		double dt = now() - t0;
+		printf("| %" PRIu64 " | %u | %u | %.0f | %.2f |\n", intervals[i], st.n,
+		       r.lost_samples, st.n / dt, dt);
+	}
+	hpm_program_free(p);
+	hpm_close(b);
+	return 0;
+}
