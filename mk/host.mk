@@ -80,3 +80,32 @@ $(BENCH_LINK): bench/link.c $(HPM_LIB) $(HPM_LIB_DIR)/hpm.h
 	@mkdir -p $(@D)
 	$(HOST_CC) $(HOST_CFLAGS) -I$(HPM_LIB_DIR) -o $@ $< $(HPM_LIB) $(HPM_LIB_LIBS)
 bench: $(BENCH_LINK)
+
+# libhpm unit tests (ASan/UBSan) and the event-string fuzzer (libFuzzer)
+TEST_LIB    := $(BUILD)/tests/test_lib
+FUZZ_EVENTS := $(BUILD)/tests/fuzz_events
+.PHONY: test-lib fuzz-events fuzz-events-short
+$(TEST_LIB): tests/lib/test_lib.c $(HPM_LIB_ASAN) $(wildcard $(HPM_LIB_DIR)/*.h)
+	@mkdir -p $(@D)
+	$(HOST_CC) $(HPM_LIB_CFLAGS) -O1 $(HPM_SAN) -o $@ $< $(HPM_LIB_ASAN) $(HPM_LIB_LIBS)
+test-lib: $(TEST_LIB) $(WL_ELFS)
+	@mkdir -p $(BUILD)/tests/lib
+	$(TEST_LIB) $(BUILD)/tests/lib $(WL_DIR)
+
+# the fuzzer links the library sources themselves, instrumented by clang
+$(FUZZ_EVENTS): tests/lib/fuzz_events.c $(HPM_LIB_SRCS) $(wildcard $(HPM_LIB_DIR)/*.h) $(EV_H)
+	@mkdir -p $(@D)
+	clang $(filter-out -MMD -MP -Wno-format-truncation,$(HPM_LIB_CFLAGS)) -O1 -fsanitize=fuzzer,address,undefined \
+	  -fno-sanitize-recover=all -o $@ $< $(HPM_LIB_SRCS) $(HPM_LIB_LIBS)
+define events_fuzz_run
+	@mkdir -p $(BUILD)/tests/fuzz-events-corpus
+	@printf 'cycles,{loads,stores},r3f' > $(BUILD)/tests/fuzz-events-corpus/seed
+	@$(FUZZ_EVENTS) -max_total_time=$(1) -max_len=256 $(BUILD)/tests/fuzz-events-corpus \
+	  > $(BUILD)/tests/fuzz-events.log 2>&1 || { tail -30 $(BUILD)/tests/fuzz-events.log; exit 1; }
+	@awk '/^Done [0-9]+ runs/ { print "fuzz-events: " $$2 " executions in " $$5 " s, no failure" }' $(BUILD)/tests/fuzz-events.log
+endef
+fuzz-events: $(FUZZ_EVENTS)
+	$(call events_fuzz_run,$(or $(FUZZ_SECONDS),60))
+fuzz-events-short: $(FUZZ_EVENTS)
+	$(call events_fuzz_run,5)
+test-build: $(TEST_LIB) $(FUZZ_EVENTS)

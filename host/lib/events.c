@@ -125,6 +125,13 @@ int hpm_evlist_parse(hpm_evlist **out, const char *spec, char *err, size_t errle
 	}
 	const char *p = spec ? spec : "";
 	unsigned group = 0;
+	for (size_t i = 0; p[i]; i++) {
+		if (!isprint((unsigned char)p[i]) || p[i] == ' ') {
+			snprintf(err, errlen, "event list: unexpected byte 0x%02x at offset %zu",
+				 (unsigned char)p[i], i);
+			goto bad;
+		}
+	}
 	int in_group = 0, group_items = 0;
 	for (;;) {
 		char tok[128];

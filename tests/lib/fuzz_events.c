@@ -1,0 +1,35 @@
+/* libFuzzer target: hpm_evlist_parse on arbitrary strings (what users type
+ * after -e). It must never crash, and it either fails with a one-line
+ * message and no list, or returns a list whose every entry is a catalogue
+ * event or a raw selector with the mode bits clear. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include "hpm.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char spec[512], err[256];
+	hpm_evlist *l;
+
+	if (size >= sizeof spec)
+		size = sizeof spec - 1;
+	memcpy(spec, data, size);
+	spec[size] = '\0';
+	err[0] = '\0';
+	int rc = hpm_evlist_parse(&l, spec, err, sizeof err);
+	if (rc != HPM_OK) {
+		if (l || !err[0] || strchr(err, '\n'))
+			abort();
+		return 0;
+	}
+	for (size_t i = 0; i < hpm_evlist_len(l); i++) {
+		const hpm_evspec *e = hpm_evlist_at(l, i);
+		if (e->selector >> 55)
+			abort();
+		if (e->index && !hpm_event_find(e->name))
+			abort();
+	}
+	hpm_evlist_free(l);
+	return 0;
+}
