@@ -34,6 +34,10 @@
 #             the monitor on hpm-sim; and the emulator's checks failing a
 #             driver with a wrong baud rate, unstripped status bytes, no
 #             latency timer or no 8N1
+#   cli       hpmctl (host/cli) on the simulated board, tests/cli/test_cli.py:
+#             every subcommand and output format (CSV/JSON parsed), counts
+#             equal to the reference, argument errors, validate --all, and
+#             validate failing on build/bin/hpm-sim-fault (HPM_SIM_FAULT)
 #
 # Environment: BUILD (build), RV_CC, RV_ASFLAGS, RV_LDFLAGS (to assemble
 # random programs), RVGEN, FAULT_CHECK, UNIT_TARGETS, TEST_JOBS,
@@ -44,6 +48,7 @@ cd "$(dirname "$0")/.."
 
 BUILD=${BUILD:-build}
 SIM=${HPM_SIM:-$BUILD/bin/hpm-sim}
+BIN_DIR=$BUILD/bin
 REF=${HPM_REF:-$BUILD/bin/hpm-ref}
 RVGEN=${RVGEN:-$BUILD/tests/rvgen}
 FAULT_CHECK=${FAULT_CHECK:-$BUILD/tests/fault_check}
@@ -71,8 +76,8 @@ done
 if [ ${#SUITES[@]} -eq 0 ]; then
     # hpm runs by default once the model has the HPM unit (hpm-ref knows
     # --hpm-num); with the read-as-zero stub model it is left out
-    if "$REF" --help 2>&1 | grep -q -- '--hpm-num'; then DEFAULT_SUITES="unit isa hpm random c uart neg workloads link usb"
-    else DEFAULT_SUITES="unit isa random c uart neg workloads link usb"; fi
+    if "$REF" --help 2>&1 | grep -q -- '--hpm-num'; then DEFAULT_SUITES="unit isa hpm random c uart neg workloads link usb cli"
+    else DEFAULT_SUITES="unit isa random c uart neg workloads link usb cli"; fi
     read -r -a SUITES <<< "${TEST_SUITES:-$DEFAULT_SUITES}"
 fi
 
@@ -412,6 +417,17 @@ suite_usb() {
         usb_check unplug-idle pass '^usb-unplug-idle:' "unplug during a read: 'usb: board unplugged'" "$emu" --unplug-at 500 --board cat -- "$t" unplug-idle
         if need "$SIM"; then
             usb_check ping pass '^ping:' "framed PINGs answered by the monitor on hpm-sim" "$emu" --board "$SIM" --board-log "$OUT/usb/ping.board.log" -- "$t" ping 20
+            # the unmodified hpmctl through real libusb and the emulated FT2232H
+            # (the simulated board behind it is slower than the protocol's USB
+            # timeouts assume: HPM_TIMEOUT_MS)
+            if need "$BIN_DIR/hpmctl"; then
+                usb_check hpmctl-stat pass 'insn per cycle' "hpmctl --link usb stat crc" \
+                    env HPM_TIMEOUT_MS=3000 "$emu" --board "$SIM" -- "$BIN_DIR/hpmctl" --link usb stat -e cycles,instructions,loads,branch-misses crc
+                usb_check hpmctl-validate pass 'OK \(' "hpmctl --link usb validate crc: all events equal the reference" \
+                    env HPM_TIMEOUT_MS=3000 "$emu" --board "$SIM" -- "$BIN_DIR/hpmctl" --link usb validate crc
+                usb_check hpmctl-neg-baud fail 'hpmctl:' "hpmctl with the emulator expecting 2 Mbaud fails with one line" \
+                    env HPM_TIMEOUT_MS=3000 "$emu" --baud 2000000 --board "$SIM" -- "$BIN_DIR/hpmctl" --link usb info
+            fi
         fi
         usb_check neg-baud fail 'refusing bulk traffic: baud divisor' "emulator expecting 2000000 baud fails a 3000000 driver" "$emu" --baud 2000000 --board cat -- "$t" loopback
         usb_check neg-nostrip fail '^FAIL loopback' "a driver keeping the modem-status bytes fails the loopback" "$emu" --board cat -- "${t}_nostrip" loopback
@@ -452,6 +468,26 @@ suite_link() {
     suite_end link
 }
 
+# ---- hpmctl (tests/cli/test_cli.py prints one PASS/FAIL line per check) ----
+suite_cli() {
+    suite_begin cli
+    local line log=$OUT/cli.log
+    CHECK="cli"
+    if need "$BUILD/bin/hpmctl" "$SIM" "$REF"; then
+        if ! command -v python3 > /dev/null; then fail "cli: python3 not found"
+        else
+            while IFS= read -r line; do
+                case "$line" in
+                    PASS\ *) pass "cli ${line#PASS }" ;;
+                    FAIL\ *) fail "cli ${line#FAIL }" ;;
+                esac
+            done < <(python3 tests/cli/test_cli.py --build "$BUILD" 2>&1 | tee "$log")
+            grep -q '^\(PASS\|FAIL\) ' "$log" || fail "cli: test_cli.py printed no check: $(tail -n 3 "$log" | tr '\n' '|')"
+        fi
+    fi
+    suite_end cli
+}
+
 for s in "${SUITES[@]}"; do
     case "$s" in
         unit) suite_unit ;;
@@ -464,6 +500,7 @@ for s in "${SUITES[@]}"; do
         workloads) suite_workloads ;;
         link) suite_link ;;
         usb) suite_usb ;;
+        cli) suite_cli ;;
         *) echo "run.sh: unknown suite $s" >&2; TOTAL_FAIL=$((TOTAL_FAIL + 1)) ;;
     esac
 done

@@ -132,6 +132,8 @@ int hpm_open(hpm_board **out, const char *link, const hpm_open_opts *opts,
 	else
 		hpm_find_path("HPM_REF", "hpm-ref", "build/bin/hpm-ref", b->ref_path, sizeof b->ref_path);
 	b->opts.sim_path = b->sim_path;
+	if (!b->opts.timeout_ms && getenv("HPM_TIMEOUT_MS"))
+		b->opts.timeout_ms = (unsigned)strtoul(getenv("HPM_TIMEOUT_MS"), NULL, 10);
 	b->opts.ref_path = b->ref_path;
 	hpm_decoder_init(&b->dec);
 

@@ -55,6 +55,9 @@ typedef struct hpm_open_opts {
 	unsigned hpm_num;     /* "ref" link only: configuration to model */
 	unsigned hpm_width;   /*   (0, 0 = the simulated board's 29 x 64) */
 	int verbose;          /* 1: say on stderr which link "auto" picked */
+	unsigned timeout_ms;  /* reply timeout per attempt, 0 = $HPM_TIMEOUT_MS or
+	                         the protocol's (docs/protocol.md section 2); raise
+	                         it for slow links such as the emulated USB board */
 } hpm_open_opts;
 
 /* link: "sim", "usb", "usb:VID:PID[:serial]", "tty:/dev/ttyUSB1", "auto"

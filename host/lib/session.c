@@ -37,6 +37,8 @@ static int64_t now_ms(void)
 static int reply_timeout(const hpm_board *b, uint8_t type, size_t wire)
 {
 	const struct hpm_link *l = b->link;
+	if (b->opts.timeout_ms && type != HPM_T_RUN)
+		return (int)b->opts.timeout_ms;
 	if (!l->baud)               /* sim, ref: a pipe loses nothing */
 		return type == HPM_T_RUN ? -1 : 5000;
 	int64_t ms = 100 + (int64_t)(2 * (wire + HPM_MAX_WIRE) * 10 * 1000 / l->baud);
@@ -145,6 +147,12 @@ int hpm_transact(hpm_board *b, uint8_t type, const void *body, size_t len,
 				int st = hpm_decoder_feed(&b->dec, b->rx[b->rx_off++], &f);
 				if (st != HPM_FRAME)
 					continue;       /* bad frames: wait for the timeout */
+				if (f.type == HPM_T_BOOT && type == HPM_T_HELLO) {
+					/* a board that just started may have lost the
+					 * request while booting: send it again */
+					retransmit = 1;
+					break;
+				}
 				if (f.type == HPM_T_BOOT)
 					return hpm_fail(b, HPM_E_RESET, "link: board reset during %s",
 							hpm_type_name(type));
