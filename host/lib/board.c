@@ -126,11 +126,11 @@ int hpm_open(hpm_board **out, const char *link, const hpm_open_opts *opts,
 	if (b->opts.sim_path)
 		snprintf(b->sim_path, sizeof b->sim_path, "%s", b->opts.sim_path);
 	else
-		hpm_find_path("HPM_SIM", "hpm-sim", "build/bin/hpm-sim", b->sim_path, sizeof b->sim_path);
+		hpm_find_path("HPM_SIM", "hpm-sim\0", "build/bin/hpm-sim", b->sim_path, sizeof b->sim_path);
 	if (b->opts.ref_path)
 		snprintf(b->ref_path, sizeof b->ref_path, "%s", b->opts.ref_path);
 	else
-		hpm_find_path("HPM_REF", "hpm-ref", "build/bin/hpm-ref", b->ref_path, sizeof b->ref_path);
+		hpm_find_path("HPM_REF", "hpm-ref\0", "build/bin/hpm-ref", b->ref_path, sizeof b->ref_path);
 	b->opts.sim_path = b->sim_path;
 	if (!b->opts.timeout_ms && getenv("HPM_TIMEOUT_MS"))
 		b->opts.timeout_ms = (unsigned)strtoul(getenv("HPM_TIMEOUT_MS"), NULL, 10);

@@ -43,8 +43,10 @@ int hpm_wait_boot(hpm_board *b, int timeout_ms);
 const char *hpm_type_name(uint8_t type);
 
 /* Finds a helper program (hpm-sim, hpm-ref) or data directory: env var,
- * next to the running executable (rel is relative to its directory), or
- * the build tree. Writes into buf and returns 0, or -1 if not found. */
+ * then relative to the running executable's directory (rel holds one or
+ * more NUL-separated candidates, ending with an empty string), then, for a
+ * program, $PATH, then fallback (the build tree). Writes into buf and
+ * returns 0, or -1 if not found. */
 int hpm_find_path(const char *env, const char *rel, const char *fallback,
 		  char *buf, size_t len);
 

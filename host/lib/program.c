@@ -100,7 +100,8 @@ int hpm_program_load(hpm_program **out, const char *name_or_path, char *err, siz
 	}
 	*out = NULL;
 	if (is_workload(name_or_path)) {
-		if (hpm_find_path("HPM_WORKLOADS", "../fw/workloads", "build/fw/workloads", dir, sizeof dir)) {
+		if (hpm_find_path("HPM_WORKLOADS", "../fw/workloads\0../share/hpm-overlay/workloads\0",
+				  "build/fw/workloads", dir, sizeof dir)) {
 			snprintf(err, errlen, "workload %s: workload directory not found (set HPM_WORKLOADS or run 'make fw')",
 				 name_or_path);
 			return HPM_E_NOTFOUND;

@@ -207,10 +207,24 @@ int hpm_find_path(const char *env, const char *rel, const char *fallback,
 		char *slash = strrchr(exe, '/');
 		if (slash) {
 			*slash = '\0';
-			snprintf(buf, len, "%s/%s", exe, rel);
-			if (access(buf, F_OK) == 0)
-				return 0;
+			for (const char *r = rel; *r; r += strlen(r) + 1) {
+				snprintf(buf, len, "%s/%s", exe, r);
+				if (access(buf, F_OK) == 0)
+					return 0;
+			}
 		}
+	}
+	/* a program (no '/' in fallback's last part) may be on $PATH */
+	const char *path = getenv("PATH");
+	const char *base = strrchr(fallback, '/');
+	base = base ? base + 1 : fallback;
+	for (const char *p = path; p && *p && !strchr(rel, '/'); ) {
+		const char *end = strchr(p, ':');
+		size_t dl = end ? (size_t)(end - p) : strlen(p);
+		snprintf(buf, len, "%.*s/%s", (int)dl, p, base);
+		if (dl && access(buf, X_OK) == 0)
+			return 0;
+		p += dl + (end ? 1 : 0);
 	}
 	snprintf(buf, len, "%s", fallback);
 	return access(buf, F_OK) == 0 ? 0 : -1;

@@ -93,12 +93,19 @@ static void drain_uart(hpmref *m)
 
 static const char *default_fw(char *buf, size_t len)
 {
-    ssize_t n = readlink("/proc/self/exe", buf, len - 32);
+    ssize_t n = readlink("/proc/self/exe", buf, len - 48);
     if (n <= 0)
         return "../fw/monitor.elf";
     buf[n] = '\0';
     char *slash = strrchr(buf, '/');
-    strcpy(slash ? slash + 1 : buf, "../fw/monitor.elf");
+    char *tail = slash ? slash + 1 : buf;
+    /* the build tree, else an installed tree (make install) */
+    strcpy(tail, "../fw/monitor.elf");
+    if (access(buf, F_OK)) {
+        strcpy(tail, "../share/hpm-overlay/fw/monitor.elf");
+        if (access(buf, F_OK))
+            strcpy(tail, "../fw/monitor.elf");
+    }
     return buf;
 }
 

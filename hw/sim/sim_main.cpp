@@ -120,8 +120,13 @@ static std::string default_fw()
     if (n <= 0)
         return "../fw/monitor.elf";
     buf[n] = 0;
-    std::string exe(buf);
-    return exe.substr(0, exe.rfind('/')) + "/../fw/monitor.elf";
+    std::string dir(buf);
+    dir = dir.substr(0, dir.rfind('/'));
+    // the build tree, else an installed tree (make install)
+    std::string installed = dir + "/../share/hpm-overlay/fw/monitor.elf";
+    if (access((dir + "/../fw/monitor.elf").c_str(), F_OK) && !access(installed.c_str(), F_OK))
+        return installed;
+    return dir + "/../fw/monitor.elf";
 }
 
 // ---- UART pins <-> byte streams
