@@ -39,8 +39,10 @@ include mk/host.mk
 include mk/board.mk
 include mk/usb.mk
 
-hil:
-	@echo "make hil: the hardware-in-the-loop regression needs the firmware monitor and link (issue 4)" >&2; exit 1
+# hardware-in-the-loop: every workload, every event, board against the
+# reference model; on a USB board if one is attached, else the simulated board
+hil: all
+	$(BIN)/hpmctl --link auto validate --all
 
 clean:
 	rm -rf $(BUILD)
