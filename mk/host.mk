@@ -49,7 +49,7 @@ $(HPM_LIB_ASAN): $(HPM_LIB_ASAN_OBJS)
 	@mkdir -p $(@D)
 	rm -f $@ && ar rcs $@ $^
 
-$(HPMCTL): $(HPMCTL_SRCS) $(HPM_LIB) $(HPM_LIB_DIR)/hpm.h
+$(HPMCTL): $(HPMCTL_SRCS) $(wildcard host/cli/*.h) $(HPM_LIB) $(HPM_LIB_DIR)/hpm.h
 	@mkdir -p $(@D)
 	$(HOST_CC) $(HOST_CFLAGS) -I$(HPM_LIB_DIR) -o $@ $(HPMCTL_SRCS) $(HPM_LIB) $(HPM_LIB_LIBS) -lm
 
@@ -109,3 +109,23 @@ fuzz-events: $(FUZZ_EVENTS)
 fuzz-events-short: $(FUZZ_EVENTS)
 	$(call events_fuzz_run,5)
 test-build: $(TEST_LIB) $(FUZZ_EVENTS)
+
+# A deliberately wrong board for validate's negative test: the RTL built with
+# an event include in which 'loads' and 'stores' trade bus positions, while
+# the monitor reports the true catalogue hash. It counts stores under the
+# 'loads' selector, so hpmctl validate must report a mismatch on loads.
+SIM_FAULT := $(BIN)/hpm-sim-fault
+$(BUILD)/gen-fault/hpm_events.vh: $(EV_VH)
+	@mkdir -p $(@D)
+	sed -e 's/^localparam integer HPM_EV_LOADS = 3;/localparam integer HPM_EV_LOADS = 4;/' \
+	    -e 's/^localparam integer HPM_EV_STORES = 4;/localparam integer HPM_EV_STORES = 3;/' $< > $@.tmp
+	@grep -q 'HPM_EV_LOADS = 4;' $@.tmp && grep -q 'HPM_EV_STORES = 3;' $@.tmp
+	mv $@.tmp $@
+$(SIM_FAULT): $(HW_SIM_DEPS) $(BUILD)/gen-fault/hpm_events.vh
+	@mkdir -p $(@D) $(HW_VDIR)-fault
+	$(VERILATOR) -I$(BUILD)/gen-fault $(HW_VERILATOR_FLAGS) -Mdir $(HW_VDIR)-fault -GHPM_NUM=29 -GHPM_WIDTH=64 \
+	  -CFLAGS "-DHPM_NUM=29 -DHPM_WIDTH=64" $(HW_RTL_SRCS) $(abspath $(HW_SIM_SRCS))
+	rm -f $(HW_VDIR)-fault/Vhpm_soc
+	$(MAKE) -s -C $(HW_VDIR)-fault -f Vhpm_soc.mk -j2 OPT_FAST=-O2 OPT_SLOW=-O1 Vhpm_soc
+	cp $(HW_VDIR)-fault/Vhpm_soc $@.tmp && mv -f $@.tmp $@
+test-build: $(SIM_FAULT)

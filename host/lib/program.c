@@ -30,42 +30,75 @@ const char *hpm_workload_at(size_t i, const char **description)
 	return workloads[i].name;
 }
 
-struct loader {
-	hpm_program *p;
-	int overflow;
-};
-
-static int collect(void *ctx, uint32_t addr, const void *src, size_t len)
+/* hpm_elf_load's writer: only checks that every byte, .bss included, lands
+ * in the workload RAM; the segments are taken from the file afterwards. */
+static int check_range(void *ctx, uint32_t addr, const void *src, size_t len)
 {
-	struct loader *ld = ctx;
-	hpm_program *p = ld->p;
-	if (addr < WL_RAM_BASE || addr - WL_RAM_BASE > WL_RAM_SIZE ||
-	    len > WL_RAM_SIZE - (addr - WL_RAM_BASE))
-		return -1;
-	if (!len)
-		return 0;
-	if (p->nseg) {                  /* zero fill arrives in pieces: merge */
-		struct hpm_segment *last = &p->seg[p->nseg - 1];
-		if (last->addr + last->len == addr) {
-			uint8_t *d = realloc(last->data, last->len + len);
-			if (!d)
-				return -1;
-			memcpy(d + last->len, src, len);
-			last->data = d;
-			last->len += (uint32_t)len;
-			return 0;
+	(void)ctx;
+	(void)src;
+	return addr < WL_RAM_BASE || addr - WL_RAM_BASE > WL_RAM_SIZE ||
+	       len > WL_RAM_SIZE - (addr - WL_RAM_BASE) ? -1 : 0;
+}
+
+static uint32_t rd32(const uint8_t *b) { return hpm_get32(b); }
+
+/* The file-backed bytes of every PT_LOAD (p_filesz), from an ELF that
+ * hpm_elf_load has already validated. The zero-filled rest (.bss) is not
+ * uploaded: start-up code clears it (fw/workloads/wl_crt.S,
+ * fw/common/crt0.S), and a program that relied on loader-zeroed memory
+ * would show up as a replay whose counts differ, never as a wrong count. */
+static int take_segments(hpm_program *p, const char *path, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "rb");
+	uint8_t *buf = NULL;
+	size_t len = 0, cap = 0;
+	int rc = HPM_E_ELF;
+
+	if (!f) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return HPM_E_NOTFOUND;
+	}
+	for (;;) {
+		if (len == cap) {
+			uint8_t *nb = realloc(buf, cap = cap ? cap * 2 : 65536);
+			if (!nb) {
+				rc = HPM_E_NOMEM;
+				goto out;
+			}
+			buf = nb;
 		}
+		size_t n = fread(buf + len, 1, cap - len, f);
+		if (!n)
+			break;
+		len += n;
 	}
-	if (p->nseg == sizeof p->seg / sizeof p->seg[0]) {
-		ld->overflow = 1;
-		return -1;
+	uint32_t phoff = rd32(buf + 28);
+	unsigned phentsize = hpm_get16(buf + 42), phnum = hpm_get16(buf + 44);
+	for (unsigned i = 0; i < phnum; i++) {
+		const uint8_t *ph = buf + phoff + (size_t)i * phentsize;
+		uint32_t off = rd32(ph + 4), paddr = rd32(ph + 12), filesz = rd32(ph + 16);
+		if (rd32(ph) != 1 || !filesz)
+			continue;
+		if (p->nseg == sizeof p->seg / sizeof p->seg[0]) {
+			snprintf(err, errlen, "%s: more than %zu loadable segments", path,
+				 sizeof p->seg / sizeof p->seg[0]);
+			goto out;
+		}
+		uint8_t *d = malloc(filesz);
+		if (!d) {
+			rc = HPM_E_NOMEM;
+			goto out;
+		}
+		memcpy(d, buf + off, filesz);
+		p->seg[p->nseg++] = (struct hpm_segment){ paddr, filesz, d };
 	}
-	uint8_t *d = malloc(len);
-	if (!d)
-		return -1;
-	memcpy(d, src, len);
-	p->seg[p->nseg++] = (struct hpm_segment){ addr, (uint32_t)len, d };
-	return 0;
+	rc = HPM_OK;
+out:
+	if (rc == HPM_E_NOMEM)
+		snprintf(err, errlen, "out of memory");
+	free(buf);
+	fclose(f);
+	return rc;
 }
 
 void hpm_program_free(hpm_program *p)
@@ -124,12 +157,8 @@ int hpm_program_load(hpm_program **out, const char *name_or_path, char *err, siz
 		snprintf(err, errlen, "out of memory");
 		return HPM_E_NOMEM;
 	}
-	struct loader ld = { p, 0 };
-	if (hpm_elf_load(path, collect, &ld, &inf, err, errlen)) {
-		if (ld.overflow)
-			snprintf(err, errlen, "%s: more than %zu loadable segments", path,
-				 sizeof p->seg / sizeof p->seg[0]);
-		else if (strstr(err, "write") || !err[0])
+	if (hpm_elf_load(path, check_range, NULL, &inf, err, errlen)) {
+		if (strstr(err, "write") || !err[0])
 			snprintf(err, errlen, "%s: a segment lies outside the workload RAM 0x%08x..0x%08x",
 				 path, WL_RAM_BASE, WL_RAM_BASE + WL_RAM_SIZE - 1);
 		hpm_program_free(p);
@@ -140,6 +169,11 @@ int hpm_program_load(hpm_program **out, const char *name_or_path, char *err, siz
 			 (unsigned)inf.entry);
 		hpm_program_free(p);
 		return HPM_E_ELF;
+	}
+	int rc = take_segments(p, path, err, errlen);
+	if (rc) {
+		hpm_program_free(p);
+		return rc;
 	}
 	if (!p->nseg) {
 		snprintf(err, errlen, "%s: no loadable segment", path);

@@ -1,0 +1,207 @@
+/* Helpers shared by the subcommands: one-line errors, option values, opening
+ * the board and loading programs with their errors reported, number and JSON
+ * formatting. */
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include "hpmctl.h"
+
+int fail(const char *fmt, ...)
+{
+	va_list ap;
+	fputs("hpmctl: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return EXIT_FAIL;
+}
+
+int usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+	fputs("hpmctl: ", stderr);
+	if (cmd)
+		fprintf(stderr, "%s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, " (see 'hpmctl %s%s--help')\n", cmd ? cmd : "", cmd ? " " : "");
+	return EXIT_USAGE;
+}
+
+int bad_option(const char *cmd, int c, char **argv)
+{
+	const char *arg = argv[optind - 1];
+	if (c == ':') {
+		if (optopt && optopt < 0x100)
+			return usage_error(cmd, "option '-%c' needs a value", optopt);
+		return usage_error(cmd, "option '%s' needs a value", arg);
+	}
+	if (optopt && optopt < 0x100)
+		return usage_error(cmd, "unknown option '-%c'", optopt);
+	return usage_error(cmd, "unknown option '%s'", arg);
+}
+
+int parse_u64(const char *s, uint64_t *v)
+{
+	int hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+	const char *d = s + 2 * hex;
+	char *end;
+	if (!*d)
+		return -1;
+	for (const char *q = d; *q; q++)
+		if (!(hex ? isxdigit((unsigned char)*q) : isdigit((unsigned char)*q)))
+			return -1;
+	errno = 0;
+	unsigned long long x = strtoull(d, &end, hex ? 16 : 10);
+	if (errno)
+		return -1;
+	*v = x;
+	return 0;
+}
+
+const char *mode_name(enum hpm_privilege m)
+{
+	return m == HPM_MODE_MACHINE ? "M" : m == HPM_MODE_SUPERVISOR ? "S" : "U";
+}
+
+int run_option(const char *cmd, int opt, const char *arg, hpm_run_opts *o)
+{
+	uint64_t v;
+	switch (opt) {
+	case OPT_MODE:
+		if (!strcasecmp(arg, "u") || !strcasecmp(arg, "user"))
+			o->mode = HPM_MODE_USER;
+		else if (!strcasecmp(arg, "s") || !strcasecmp(arg, "supervisor"))
+			o->mode = HPM_MODE_SUPERVISOR;
+		else if (!strcasecmp(arg, "m") || !strcasecmp(arg, "machine"))
+			o->mode = HPM_MODE_MACHINE;
+		else
+			return usage_error(cmd, "--mode '%s': expected u, s or m", arg);
+		return EXIT_OK;
+	case OPT_SIZE:
+		if (parse_u64(arg, &v) || v > UINT32_MAX)
+			return usage_error(cmd, "--size '%s': expected a 32-bit number", arg);
+		o->a0 = (uint32_t)v;
+		return EXIT_OK;
+	case OPT_BUDGET:
+		if (parse_u64(arg, &v) || !v)
+			return usage_error(cmd, "--budget '%s': expected a number of cycles > 0", arg);
+		o->budget = v;
+		return EXIT_OK;
+	}
+	return usage_error(cmd, "internal: option %d", opt);
+}
+
+int one_operand(const char *cmd, int argc, char **argv, const char **out)
+{
+	if (optind >= argc)
+		return usage_error(cmd, "missing workload (a name from 'hpmctl list --workloads' or an ELF file)");
+	if (optind + 1 < argc)
+		return usage_error(cmd, "unexpected argument '%s'", argv[optind + 1]);
+	*out = argv[optind];
+	return EXIT_OK;
+}
+
+int open_board(const struct cli *c, hpm_board **b)
+{
+	hpm_open_opts o = { .verbose = 1 };    /* "auto" says what it picked */
+	char err[512];
+	if (hpm_open(b, c->link, &o, err, sizeof err) != HPM_OK)
+		return fail("%s", err[0] ? err : "cannot open the board");
+	return EXIT_OK;
+}
+
+int load_program(const char *name, hpm_program **p)
+{
+	char err[512];
+	if (hpm_program_load(p, name, err, sizeof err) != HPM_OK)
+		return fail("%s", err);
+	return EXIT_OK;
+}
+
+int parse_events(const char *spec, hpm_evlist **l)
+{
+	char err[512];
+	if (hpm_evlist_parse(l, spec, err, sizeof err) != HPM_OK)
+		return fail("%s", err);
+	return EXIT_OK;
+}
+
+const char *exit_reason_name(enum hpm_exit_reason r)
+{
+	switch (r) {
+	case HPM_EXIT_REASON_ECALL:   return "exit ecall";
+	case HPM_EXIT_REASON_TOHOST:  return "tohost";
+	case HPM_EXIT_REASON_TRAP:    return "trap";
+	case HPM_EXIT_REASON_BUDGET:  return "budget exhausted";
+	case HPM_EXIT_REASON_ABORTED: return "aborted";
+	}
+	return "unknown";
+}
+
+const char *run_failure(const hpm_run_result *r, char *buf, size_t len)
+{
+	switch (r->reason) {
+	case HPM_EXIT_REASON_ECALL:
+		if (!r->code)
+			return NULL;
+		snprintf(buf, len, "the workload failed its self-check (exit code %u)", (unsigned)r->code);
+		break;
+	case HPM_EXIT_REASON_TOHOST:
+		if (r->code == 1)
+			return NULL;
+		snprintf(buf, len, "the program failed (tohost = 0x%x)", (unsigned)r->code);
+		break;
+	case HPM_EXIT_REASON_TRAP:
+		snprintf(buf, len, "the workload trapped: mcause 0x%x at pc 0x%08x (mtval 0x%x)",
+			 (unsigned)r->mcause, (unsigned)r->mepc, (unsigned)r->mtval);
+		break;
+	case HPM_EXIT_REASON_BUDGET:
+		snprintf(buf, len, "stopped by the budget after %llu cycles (mtime)",
+			 (unsigned long long)r->elapsed);
+		break;
+	default:
+		snprintf(buf, len, "the run ended with reason %s", exit_reason_name(r->reason));
+		break;
+	}
+	return buf;
+}
+
+char *fmt_count(uint64_t v, char *buf)
+{
+	char digits[24];
+	int n = snprintf(digits, sizeof digits, "%llu", (unsigned long long)v), o = 0;
+	for (int i = 0; i < n; i++) {
+		if (i && (n - i) % 3 == 0)
+			buf[o++] = ',';
+		buf[o++] = digits[i];
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
+uint64_t cycles_to_ns(uint64_t c, uint32_t clock_hz)
+{
+	return c / clock_hz * 1000000000ull + c % clock_hz * 1000000000ull / clock_hz;
+}
+
+void json_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+		if (ch == '"' || ch == '\\')
+			fprintf(f, "\\%c", ch);
+		else if (ch < 0x20)
+			fprintf(f, "\\u%04x", ch);
+		else
+			fputc(ch, f);
+	}
+	fputc('"', f);
+}

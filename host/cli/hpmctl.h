@@ -1,0 +1,97 @@
+/* hpmctl.h: what the hpmctl subcommands share (common.c, progress.c).
+ * hpmctl uses only libhpm's public API (hpm.h). */
+#ifndef HPMCTL_H
+#define HPMCTL_H
+
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <time.h>
+#include "hpm.h"
+
+#define HPMCTL_VERSION HPM_LIB_VERSION
+
+/* Exit codes (docs/hpmctl.md, EXIT STATUS). */
+enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
+
+/* Global options, given before the subcommand. */
+struct cli {
+	const char *link;     /* --link, else $HPM_LINK, else "auto" */
+};
+
+/* Subcommands: argv[0] is the subcommand's name. */
+int cmd_info(const struct cli *c, int argc, char **argv);
+int cmd_list(const struct cli *c, int argc, char **argv);
+int cmd_stat(const struct cli *c, int argc, char **argv);
+int cmd_topdown(const struct cli *c, int argc, char **argv);
+int cmd_record(const struct cli *c, int argc, char **argv);
+int cmd_validate(const struct cli *c, int argc, char **argv);
+int cmd_csr(const struct cli *c, int argc, char **argv);
+int cmd_run(const struct cli *c, int argc, char **argv);
+
+/* ---- errors: exactly one line on stderr, "hpmctl: ..." ---- */
+
+/* Prints the message; returns EXIT_FAIL. */
+int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* A malformed command line: prints the message and where help is;
+ * returns EXIT_USAGE. */
+int usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* getopt_long returned '?' or ':'. */
+int bad_option(const char *cmd, int c, char **argv);
+
+/* ---- command-line values ---- */
+
+int parse_u64(const char *s, uint64_t *v);     /* decimal or 0x...; 0 = ok */
+
+/* --mode, --size, --budget: the options every measuring subcommand takes. */
+enum { OPT_MODE = 0x100, OPT_SIZE, OPT_BUDGET, OPT_FIRST_FREE };
+#define RUN_LONG_OPTIONS \
+	{ "mode", required_argument, NULL, OPT_MODE }, \
+	{ "size", required_argument, NULL, OPT_SIZE }, \
+	{ "budget", required_argument, NULL, OPT_BUDGET }
+#define RUN_OPTIONS_HELP \
+	"  --mode u|s|m   privilege mode of the workload (default u)\n" \
+	"  --size N       workload size argument (a0; 0 = the workload's default)\n" \
+	"  --budget N     stop the workload after N cycles (default 2^40)\n"
+int run_option(const char *cmd, int opt, const char *arg, hpm_run_opts *o);
+const char *mode_name(enum hpm_privilege m);   /* "U", "S", "M" */
+
+/* The one positional operand of a subcommand (workload or ELF). */
+int one_operand(const char *cmd, int argc, char **argv, const char **out);
+
+/* ---- libhpm with errors reported ---- */
+
+int open_board(const struct cli *c, hpm_board **b);
+int load_program(const char *name, hpm_program **p);
+int parse_events(const char *spec, hpm_evlist **l);
+/* Why the run did not end cleanly (NULL if it did: exit ecall 0 or tohost 1). */
+const char *run_failure(const hpm_run_result *r, char *buf, size_t len);
+const char *exit_reason_name(enum hpm_exit_reason r);
+
+/* ---- output ---- */
+
+/* 1234567 -> "1,234,567" into buf (at least 27 bytes); returns buf. */
+char *fmt_count(uint64_t v, char *buf);
+/* Board time of c cycles: nanoseconds, exact integer arithmetic. */
+uint64_t cycles_to_ns(uint64_t c, uint32_t clock_hz);
+/* A JSON string literal, quotes included. */
+void json_string(FILE *f, const char *s);
+
+/* ---- progress on stderr: only if it is a terminal and after 1 s ---- */
+
+struct progress {
+	int enabled;
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	int done, shown;
+	struct timespec start;
+	char what[160];
+};
+void progress_begin(struct progress *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void progress_set(struct progress *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Erases the line before other output; it reappears after another second. */
+void progress_clear(struct progress *p);
+void progress_end(struct progress *p);   /* erases the line if it was shown */
+
+#endif

@@ -1,0 +1,292 @@
+/* hpmctl record: interval streaming. One run with the events on fixed and
+ * programmable counters, a SAMPLE every N cycles, each written as CSV or
+ * JSON lines (per-interval delta and cumulative count), and optionally an
+ * SVG chart of events per cycle over time. Streams cannot be replayed, so
+ * the events must fit the board's counters. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include "hpmctl.h"
+#include "plot.h"
+
+struct recorder {
+	FILE *out;
+	int json;
+	const hpm_evlist *l;
+	size_t n;                          /* events */
+	unsigned vidx[HPM_MAX_COUNTS];     /* value[] index of each event */
+	uint64_t prev[HPM_NUM_VALUES];     /* cumulative values of the last row */
+	uint64_t prev_cycles;
+	uint32_t rows, clock_hz;
+	uint32_t lost, first_gap;          /* lost samples, seq after the first gap */
+	const char *failure;               /* why emit() stopped the run */
+	struct progress *pg;
+	/* kept for --plot: per row the end cycle and each event per cycle */
+	int keep;
+	double *x, *y;
+	size_t cap;
+};
+
+/* One row per event for the interval ending at `cycles`. */
+static int emit(struct recorder *r, uint32_t seq, uint64_t cycles, const uint64_t *value)
+{
+	uint64_t dc = cycles - r->prev_cycles;
+	uint64_t ns = cycles_to_ns(dc, r->clock_hz);
+	double t = (double)cycles / r->clock_hz;
+
+	if (r->keep) {
+		if (r->rows == r->cap) {
+			size_t cap = r->cap ? 2 * r->cap : 256;
+			double *x = realloc(r->x, cap * sizeof *x);
+			if (x)
+				r->x = x;
+			double *y = x ? realloc(r->y, cap * r->n * sizeof *y) : NULL;
+			if (!y) {
+				r->failure = "out of memory";
+				return 1;
+			}
+			r->y = y;
+			r->cap = cap;
+		}
+		r->x[r->rows] = (double)cycles;
+	}
+	for (size_t i = 0; i < r->n; i++) {
+		unsigned k = r->vidx[i];
+		uint64_t d = value[k] - r->prev[k];
+		const char *name = hpm_evlist_at(r->l, i)->name;
+		if (r->keep)
+			r->y[r->rows * r->n + i] = dc ? (double)d / (double)dc : 0;
+		if (r->json) {
+			fprintf(r->out, "{\"interval\" : %.9f, \"counter-value\" : \"%llu\", \"unit\" : \"\", \"event\" : ",
+				t, (unsigned long long)d);
+			json_string(r->out, name);
+			fprintf(r->out, ", \"event-runtime\" : %llu, \"pcnt-running\" : 100.00, \"sample\" : %u, "
+				"\"cycles\" : \"%llu\", \"cumulative\" : \"%llu\"}\n", (unsigned long long)ns,
+				(unsigned)seq, (unsigned long long)cycles, (unsigned long long)value[k]);
+		} else {
+			fprintf(r->out, "%.9f,%llu,,%s,%llu,100.00,%u,%llu,%llu\n", t, (unsigned long long)d, name,
+				(unsigned long long)ns, (unsigned)seq, (unsigned long long)cycles,
+				(unsigned long long)value[k]);
+		}
+	}
+	for (size_t i = 0; i < r->n; i++)
+		r->prev[r->vidx[i]] = value[r->vidx[i]];
+	r->prev_cycles = cycles;
+	r->rows++;
+	if (ferror(r->out)) {
+		r->failure = "writing the output failed";
+		return 1;
+	}
+	return 0;
+}
+
+static int on_sample(void *ctx, const hpm_sample *s)
+{
+	struct recorder *r = ctx;
+	if (s->lost && !r->lost)
+		r->first_gap = s->seq;
+	r->lost += s->lost;
+	progress_set(r->pg, "record: sample %u at %llu cycles", (unsigned)s->seq,
+		     (unsigned long long)s->cycles);
+	return emit(r, s->seq, s->cycles, s->value);
+}
+
+/* "-I 100000" cycles, or "-I 5ms" / "-I 250us" of board time */
+static int parse_interval(const char *s, uint64_t *v, unsigned *per_second)
+{
+	char num[32];
+	size_t d = strspn(s, "0123456789");
+	*per_second = !strcmp(s + d, "ms") ? 1000 : !strcmp(s + d, "us") ? 1000000 : 0;
+	if (!d || d >= sizeof num || (s[d] && !*per_second))
+		return -1;
+	memcpy(num, s, d);
+	num[d] = '\0';
+	return parse_u64(num, v) || !*v ? -1 : 0;
+}
+
+static const char record_help[] =
+	"usage: hpmctl record -I N[ms|us] -o FILE.csv|FILE.json [-e EVENTS] [--plot FILE.svg]\n"
+	"                     [--mode u|s|m] [--size N] [--budget N] <workload|file.elf>\n\n"
+	"Runs the workload once and samples the counters every N cycles (or N ms/us\n"
+	"of board time). Each sample gives one line per event: the count in that\n"
+	"interval (counter-value) and since the start of the run (cumulative); the\n"
+	"last line per event is the end of the run. Lost samples are reported on\n"
+	"stderr (the cumulative counts stay exact). All events must fit the board's\n"
+	"counters at once (a stream cannot be replayed).\n\n"
+	"  -I, --interval N      cycles between samples (at least the board's minimum,\n"
+	"                        hpmctl info); Nms or Nus: board time\n"
+	"  -o, --output FILE     .csv: header line, then interval, counter-value, unit,\n"
+	"                        event, event-runtime, pcnt-running, sample, cycles,\n"
+	"                        cumulative; .json or .jsonl: one object per line\n"
+	"  -e, --event EVENTS    events (default cycles,instructions,loads,stores,\n"
+	"                        branches,branch-misses)\n"
+	"  --plot FILE.svg       also draw each event per cycle over time\n"
+	RUN_OPTIONS_HELP;
+
+int cmd_record(const struct cli *c, int argc, char **argv)
+{
+	enum { OPT_PLOT = OPT_FIRST_FREE };
+	static const struct option longopts[] = {
+		{ "interval", required_argument, NULL, 'I' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "event", required_argument, NULL, 'e' },
+		{ "plot", required_argument, NULL, OPT_PLOT },
+		{ "help", no_argument, NULL, 'h' },
+		RUN_LONG_OPTIONS,
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *events = "cycles,instructions,loads,stores,branches,branch-misses";
+	const char *interval = NULL, *outname = NULL, *plotname = NULL, *target;
+	struct recorder r = { 0 };
+	hpm_run_opts ro = { 0 };
+	hpm_evlist *l = NULL;
+	hpm_program *p = NULL;
+	hpm_board *b = NULL;
+	FILE *plotf = NULL;
+	struct progress pg;
+	uint64_t every, sel[HPM_NUM_VALUES];
+	unsigned per_second, nsel = 0, nprog = 0;
+	int opt, rc;
+
+	while ((opt = getopt_long(argc, argv, ":I:o:e:h", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'I': interval = optarg; break;
+		case 'o': outname = optarg; break;
+		case 'e': events = optarg; break;
+		case OPT_PLOT: plotname = optarg; break;
+		case 'h': fputs(record_help, stdout); return EXIT_OK;
+		case OPT_MODE: case OPT_SIZE: case OPT_BUDGET:
+			if ((rc = run_option("record", opt, optarg, &ro)))
+				return rc;
+			break;
+		default:
+			return bad_option("record", opt, argv);
+		}
+	}
+	if ((rc = one_operand("record", argc, argv, &target)))
+		return rc;
+	if (!interval)
+		return usage_error("record", "missing -I <cycles>");
+	if (parse_interval(interval, &every, &per_second))
+		return usage_error("record", "-I '%s': expected cycles, or a time like 5ms or 200us", interval);
+	if (!outname)
+		return usage_error("record", "missing -o FILE.csv or FILE.json");
+	const char *dot = strrchr(outname, '.');
+	if (dot && (!strcmp(dot, ".json") || !strcmp(dot, ".jsonl")))
+		r.json = 1;
+	else if (!dot || strcmp(dot, ".csv"))
+		return usage_error("record", "-o '%s': the name must end in .csv, .json or .jsonl", outname);
+
+	if ((rc = parse_events(events, &l)) || (rc = load_program(target, &p)))
+		goto out;
+	r.l = l;
+	r.n = hpm_evlist_len(l);
+	for (size_t i = 0; i < r.n; i++)
+		nprog += hpm_evlist_at(l, i)->fixed < 0;
+	if (nprog > HPM_NUM_VALUES - 3) {      /* more than any board has */
+		rc = fail("record: %u programmable events but a board has at most %d counters; a stream cannot be replayed: use fewer events",
+			  nprog, HPM_NUM_VALUES - 3);
+		goto out;
+	}
+	if (!(r.out = fopen(outname, "w"))) {
+		rc = fail("record: cannot write %s: %s", outname, strerror(errno));
+		goto out;
+	}
+	if (plotname && !(plotf = fopen(plotname, "w"))) {
+		rc = fail("record: cannot write %s: %s", plotname, strerror(errno));
+		goto out;
+	}
+	if ((rc = open_board(c, &b)))
+		goto out;
+	const hpm_info *in = hpm_get_info(b);
+	if (nprog > in->hpm_num) {
+		rc = fail("record: %u programmable events but the board has %u counters; a stream cannot be replayed: use fewer events",
+			  nprog, in->hpm_num);
+		goto out;
+	}
+	/* fixed events read mcycle/minstret, the others counters 3.. in order */
+	for (size_t i = 0; i < r.n; i++) {
+		const hpm_evspec *e = hpm_evlist_at(l, i);
+		if (e->fixed >= 0) {
+			r.vidx[i] = (unsigned)e->fixed;
+		} else {
+			r.vidx[i] = 3 + nsel;
+			sel[nsel++] = e->selector;
+		}
+	}
+	ro.interval = per_second ? every * in->clock_hz / per_second : every;
+	ro.on_sample = on_sample;
+	ro.ctx = &r;
+	r.clock_hz = in->clock_hz;
+	r.pg = &pg;
+	r.keep = plotf != NULL;
+	if (!r.json)
+		fprintf(r.out, "interval,counter-value,unit,event,event-runtime,pcnt-running,sample,cycles,cumulative\n");
+
+	hpm_run_result res;
+	char why[200];
+	progress_begin(&pg, "record %s", target);
+	int st = hpm_run(b, p, &ro, sel, nsel, &res);
+	progress_end(&pg);
+	if (st != HPM_OK || r.failure) {
+		rc = fail("record: %s", r.failure ? r.failure : hpm_errmsg(b));
+		goto out;
+	}
+	/* the end of the run: a last, partial interval (unless it ended at a sample) */
+	if (res.snap.value[0] != r.prev_cycles || !r.rows)
+		emit(&r, res.samples, res.snap.value[0], res.snap.value);
+	if (fclose(r.out) || r.failure) {
+		r.out = NULL;
+		rc = fail("record: writing %s failed", outname);
+		goto out;
+	}
+	r.out = NULL;
+	if (plotf) {
+		char title[200], ylabel[80];
+		snprintf(title, sizeof title, "hpmctl record: %s (%s-mode), a sample every %llu cycles",
+			 hpm_program_name(p), mode_name(ro.mode), (unsigned long long)ro.interval);
+		snprintf(ylabel, sizeof ylabel, "events per cycle in each interval");
+		const char **names = calloc(r.n, sizeof *names);
+		if (!names) {
+			rc = fail("out of memory");
+			goto out;
+		}
+		for (size_t i = 0; i < r.n; i++)
+			names[i] = hpm_evlist_at(l, i)->name;
+		struct plot pl = { title, "cycles", ylabel, r.n, r.rows, names, 0, r.x, r.y };
+		int bad = plot_svg(plotf, &pl);
+		free(names);
+		bad |= fclose(plotf);
+		plotf = NULL;
+		if (bad) {
+			rc = fail("record: writing %s failed", plotname);
+			goto out;
+		}
+	}
+	printf("record: '%s' (%s-mode): %u samples every %llu cycles, %u lost, %u ticks, %s at %llu cycles; %u intervals x %zu events in %s%s%s\n",
+	       hpm_program_name(p), mode_name(ro.mode), (unsigned)res.samples,
+	       (unsigned long long)ro.interval, (unsigned)res.lost_samples, (unsigned)res.ticks,
+	       exit_reason_name(res.reason), (unsigned long long)res.snap.value[0], r.rows, r.n, outname,
+	       plotname ? ", chart in " : "", plotname ? plotname : "");
+	if (res.lost_samples && r.lost)
+		fprintf(stderr, "hpmctl: record: %u samples lost (the first gap before sample %u); the cumulative counts stay exact\n",
+			(unsigned)res.lost_samples, (unsigned)r.first_gap);
+	else if (res.lost_samples)
+		fprintf(stderr, "hpmctl: record: the last %u samples were lost; the end-of-run counts are exact\n",
+			(unsigned)res.lost_samples);
+	/* a stop at an explicit --budget is a normal end for a recording */
+	if (run_failure(&res, why, sizeof why) && !(res.reason == HPM_EXIT_REASON_BUDGET && ro.budget))
+		rc = fail("record: %s: %s", hpm_program_name(p), why);
+out:
+	if (r.out)
+		fclose(r.out);
+	if (plotf)
+		fclose(plotf);
+	free(r.x);
+	free(r.y);
+	hpm_close(b);
+	hpm_program_free(p);
+	hpm_evlist_free(l);
+	return rc;
+}

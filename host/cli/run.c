@@ -1,0 +1,72 @@
+/* hpmctl run: upload a workload or ELF, run it once, report how it ended. */
+#include <getopt.h>
+#include "hpmctl.h"
+
+static const char run_help[] =
+	"usage: hpmctl run [--mode u|s|m] [--size N] [--budget N] <workload|file.elf>\n\n"
+	"Uploads the program (verified by read-back CRC), runs it once in the given\n"
+	"mode and prints the exit reason and code, the mode at exit, cycles and\n"
+	"instructions (mcycle, minstret) and the elapsed time as the monitor\n"
+	"measures it with mtime (docs/protocol.md 6.3). Exits 1 unless the program\n"
+	"passed (exit ecall with code 0, or tohost = 1).\n\n"
+	RUN_OPTIONS_HELP;
+
+int cmd_run(const struct cli *c, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		RUN_LONG_OPTIONS,
+		{ NULL, 0, NULL, 0 },
+	};
+	hpm_run_opts ro = { 0 };
+	hpm_program *p = NULL;
+	hpm_board *b = NULL;
+	hpm_run_result r;
+	struct progress pg;
+	const char *target;
+	char num[32], why[200];
+	int opt, rc;
+
+	while ((opt = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'h': fputs(run_help, stdout); return EXIT_OK;
+		case OPT_MODE: case OPT_SIZE: case OPT_BUDGET:
+			if ((rc = run_option("run", opt, optarg, &ro)))
+				return rc;
+			break;
+		default:
+			return bad_option("run", opt, argv);
+		}
+	}
+	if ((rc = one_operand("run", argc, argv, &target)))
+		return rc;
+	if ((rc = load_program(target, &p)) || (rc = open_board(c, &b)))
+		goto out;
+	progress_begin(&pg, "run %s", target);
+	int st = hpm_run(b, p, &ro, NULL, 0, &r);
+	progress_end(&pg);
+	if (st != HPM_OK) {
+		rc = fail("%s", hpm_errmsg(b));
+		goto out;
+	}
+	const hpm_info *in = hpm_get_info(b);
+	printf("\n Run of '%s' (%s-mode, entry 0x%08x, size %u%s) on %s:\n\n", hpm_program_name(p),
+	       mode_name(ro.mode), (unsigned)hpm_program_entry(p), (unsigned)ro.a0,
+	       ro.a0 ? "" : " = default", in->link);
+	printf("   exit reason:     %s\n", exit_reason_name(r.reason));
+	printf("   exit code:       %u\n", (unsigned)r.code);
+	printf("   mode at exit:    %s\n", mode_name((enum hpm_privilege)r.priv));
+	if (r.reason == HPM_EXIT_REASON_TRAP)
+		printf("   trap:            mcause 0x%x, mepc 0x%08x, mtval 0x%x\n", (unsigned)r.mcause,
+		       (unsigned)r.mepc, (unsigned)r.mtval);
+	printf("   cycles:          %s\n", fmt_count(r.snap.value[0], num));
+	printf("   instructions:    %s\n", fmt_count(r.snap.value[2], num));
+	printf("   elapsed (mtime): %s cycles (%.9f s board time)\n\n", fmt_count(r.elapsed, num),
+	       (double)r.elapsed / in->clock_hz);
+	if (run_failure(&r, why, sizeof why))
+		rc = fail("run: %s: %s", hpm_program_name(p), why);
+out:
+	hpm_close(b);
+	hpm_program_free(p);
+	return rc;
+}

@@ -1,0 +1,301 @@
+/* hpmctl stat: count events on a workload like perf stat, in perf's human,
+ * CSV (-x) and JSON (-j) formats. */
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "hpmctl.h"
+
+#define DEFAULT_EVENTS "cycles,instructions,loads,stores,jumps,branches,branch-misses," \
+		       "fetch-stall-cycles,mem-stall-cycles,muldiv-stall-cycles"
+#define MAX_REPEAT 1000
+#define METRIC_LEN 38          /* perf's width of the "# metric" column */
+
+/* The metric perf prints next to an event, when its base event was counted too. */
+struct metric_def {
+	const char *event, *base, *unit;
+	int pct;               /* printed as a percentage of base */
+};
+static const struct metric_def metric_defs[] = {
+	{ "instructions",        "cycles",   "insn per cycle",       0 },
+	{ "branch-misses",       "branches", "of all branches",      1 },
+	{ "branches-taken",      "branches", "of all branches",      1 },
+	{ "fetch-stall-cycles",  "cycles",   "frontend cycles idle", 1 },
+	{ "mem-stall-cycles",    "cycles",   "backend cycles idle",  1 },
+	{ "muldiv-stall-cycles", "cycles",   "backend cycles idle",  1 },
+	{ "hazard-stall-cycles", "cycles",   "backend cycles idle",  1 },
+};
+static const struct metric_def slots_metric = { NULL, "cycles", "of all slots", 1 };
+
+/* The catalogue entry of a named event (NULL for raw selectors). */
+static const hpm_event_desc *event_desc(const hpm_evspec *e)
+{
+	for (size_t i = 0; e->index && i < hpm_event_count(); i++)
+		if (hpm_event_at(i)->index == e->index)
+			return hpm_event_at(i);
+	return NULL;
+}
+
+static const struct metric_def *metric_of(const hpm_evspec *e)
+{
+	const hpm_event_desc *d = event_desc(e);
+	if (!d)
+		return NULL;
+	if (!strncmp(d->name, "topdown-", 8))
+		return &slots_metric;
+	for (size_t i = 0; i < sizeof metric_defs / sizeof metric_defs[0]; i++)
+		if (!strcmp(metric_defs[i].event, d->name))
+			return &metric_defs[i];
+	return NULL;
+}
+
+struct row {
+	const hpm_evspec *ev;
+	uint64_t value;        /* mean over the runs, exact when they agree */
+	double noise;          /* relative standard deviation of the mean, % */
+	const struct metric_def *m;
+	double metric;
+};
+
+struct stat_out {
+	const char *name;      /* the workload as given */
+	enum hpm_privilege mode;
+	unsigned repeat;
+	const char *csv_sep;   /* -x */
+	int json;              /* -j */
+	uint64_t runtime_ns;   /* board time of one run */
+	double seconds, seconds_sd;
+};
+
+/* mean rounded to the nearest integer, without overflow */
+static uint64_t mean_u64(const uint64_t *v, size_t n, size_t stride)
+{
+	uint64_t q = 0, r = 0;
+	for (size_t i = 0; i < n; i++) {
+		q += v[i * stride] / n;
+		r += v[i * stride] % n;
+	}
+	q += r / n;
+	return q + (2 * (r % n) >= n);
+}
+
+/* perf's rel_stddev_stats: 100 * stddev of the mean / mean */
+static double noise_pct(const uint64_t *v, size_t n, size_t stride)
+{
+	double mean = 0, m2 = 0;
+	if (n < 2)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		mean += (double)v[i * stride] / (double)n;
+	for (size_t i = 0; i < n; i++) {
+		double d = (double)v[i * stride] - mean;
+		m2 += d * d;
+	}
+	return mean ? 100.0 * sqrt(m2 / (double)(n - 1) / (double)n) / mean : 0;
+}
+
+static void print_human(const struct stat_out *o, const struct row *rows, size_t n)
+{
+	char num[32];
+	printf("\n Performance counter stats for '%s'", o->name);
+	if (o->mode != HPM_MODE_USER && o->repeat > 1)
+		printf(" (%s-mode, %u runs)", mode_name(o->mode), o->repeat);
+	else if (o->mode != HPM_MODE_USER)
+		printf(" (%s-mode)", mode_name(o->mode));
+	else if (o->repeat > 1)
+		printf(" (%u runs)", o->repeat);
+	printf(":\n\n");
+	for (size_t i = 0; i < n; i++) {
+		char line[256];
+		int len = snprintf(line, sizeof line, "%18s      %-32s", fmt_count(rows[i].value, num),
+				   rows[i].ev->name);
+		if (rows[i].m) {
+			char val[32];
+			int w = snprintf(val, sizeof val, rows[i].m->pct ? "%7.2f%%" : "%7.2f ", rows[i].metric);
+			len += snprintf(line + len, sizeof line - (size_t)len, " # %s %-*s", val,
+					METRIC_LEN - 3 - w - 1, rows[i].m->unit);
+		} else if (o->repeat > 1) {
+			len += snprintf(line + len, sizeof line - (size_t)len, "%-*s", METRIC_LEN, "");
+		}
+		if (o->repeat > 1)
+			snprintf(line + len, sizeof line - (size_t)len, "  ( +-%6.2f%% )", rows[i].noise);
+		size_t end = strlen(line);
+		while (end && line[end - 1] == ' ')
+			line[--end] = '\0';
+		printf("%s\n", line);
+	}
+	if (o->repeat > 1)
+		printf("\n%18.9f +- %.9f seconds board time  ( +-%6.2f%% )\n\n", o->seconds, o->seconds_sd,
+		       o->seconds ? 100.0 * o->seconds_sd / o->seconds : 0.0);
+	else
+		printf("\n%18.9f seconds board time\n\n", o->seconds);
+}
+
+/* perf's -x order: value, unit, event, run time, % running, [variance],
+ * metric value, metric unit */
+static void print_csv(const struct stat_out *o, const struct row *rows, size_t n)
+{
+	const char *s = o->csv_sep;
+	for (size_t i = 0; i < n; i++) {
+		printf("%llu%s%s%s%s%llu%s100.00", (unsigned long long)rows[i].value, s, s,
+		       rows[i].ev->name, s, (unsigned long long)o->runtime_ns, s);
+		if (o->repeat > 1)
+			printf("%s%.2f%%", s, rows[i].noise);
+		if (rows[i].m)
+			printf("%s%.2f%s%s\n", s, rows[i].metric, s, rows[i].m->unit);
+		else
+			printf("%s%s\n", s, s);
+	}
+}
+
+/* perf's -j: one object per line; "counter-value" is a string */
+static void print_json(const struct stat_out *o, const struct row *rows, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		printf("{\"counter-value\" : \"%llu\", \"unit\" : \"\", \"event\" : ",
+		       (unsigned long long)rows[i].value);
+		json_string(stdout, rows[i].ev->name);
+		if (o->repeat > 1)
+			printf(", \"variance\" : %.2f", rows[i].noise);
+		printf(", \"event-runtime\" : %llu, \"pcnt-running\" : 100.00",
+		       (unsigned long long)o->runtime_ns);
+		if (rows[i].m) {
+			printf(", \"metric-value\" : \"%f\", \"metric-unit\" : ", rows[i].metric);
+			json_string(stdout, rows[i].m->unit);
+		}
+		printf("}\n");
+	}
+}
+
+static const char stat_help[] =
+	"usage: hpmctl stat [-e EVENTS] [-r N] [-x SEP | -j] [--mode u|s|m] [--size N]\n"
+	"                   [--budget N] <workload|file.elf>\n\n"
+	"Counts events on one run of the workload (exact 64-bit counts) and prints\n"
+	"them like perf stat. More events than counters are counted by replaying\n"
+	"the workload (exact: the core is deterministic); pcnt-running is 100.00.\n\n"
+	"  -e, --event EVENTS       events: names or aliases (hpmctl list), raw\n"
+	"                           selectors r<hex>, {a,b} groups (default:\n"
+	"                           " DEFAULT_EVENTS ")\n"
+	"  -r, --repeat N           run N times, print the mean and ( +- spread )\n"
+	"  -x, --field-separator S  CSV in perf's column order, separated by S\n"
+	"  -j, --json               one JSON object per event, perf's keys\n"
+	RUN_OPTIONS_HELP;
+
+int cmd_stat(const struct cli *c, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "event", required_argument, NULL, 'e' },
+		{ "repeat", required_argument, NULL, 'r' },
+		{ "field-separator", required_argument, NULL, 'x' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		RUN_LONG_OPTIONS,
+		{ NULL, 0, NULL, 0 },
+	};
+	struct stat_out o = { .repeat = 1 };
+	hpm_run_opts ro = { 0 };
+	const char *events = DEFAULT_EVENTS, *target;
+	hpm_evlist *l = NULL;
+	hpm_program *p = NULL;
+	hpm_board *b = NULL;
+	hpm_count *counts = NULL;
+	struct row *rows = NULL;
+	struct progress pg;
+	uint64_t v;
+	int opt, rc;
+
+	while ((opt = getopt_long(argc, argv, ":e:r:x:jh", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'e': events = optarg; break;
+		case 'x': o.csv_sep = optarg; break;
+		case 'j': o.json = 1; break;
+		case 'h': fputs(stat_help, stdout); return EXIT_OK;
+		case 'r':
+			if (parse_u64(optarg, &v) || v < 1 || v > MAX_REPEAT)
+				return usage_error("stat", "-r '%s': expected 1..%d", optarg, MAX_REPEAT);
+			o.repeat = (unsigned)v;
+			break;
+		case OPT_MODE: case OPT_SIZE: case OPT_BUDGET:
+			if ((rc = run_option("stat", opt, optarg, &ro)))
+				return rc;
+			break;
+		default:
+			return bad_option("stat", opt, argv);
+		}
+	}
+	if ((rc = one_operand("stat", argc, argv, &target)))
+		return rc;
+	if (o.csv_sep && o.json)
+		return usage_error("stat", "-x and -j cannot be combined");
+	/* everything that can be checked without the board first */
+	if ((rc = parse_events(events, &l)) || (rc = load_program(target, &p)) ||
+	    (rc = open_board(c, &b)))
+		goto out;
+
+	size_t n = hpm_evlist_len(l), nout;
+	counts = calloc((size_t)o.repeat * n, sizeof *counts);
+	rows = calloc(n, sizeof *rows);
+	uint64_t *vals = calloc((size_t)o.repeat * (n + 1), sizeof *vals);
+	if (!counts || !rows || !vals) {
+		free(vals);
+		rc = fail("out of memory");
+		goto out;
+	}
+	progress_begin(&pg, "stat %s", target);
+	for (unsigned r = 0; r < o.repeat && !rc; r++) {
+		if (o.repeat > 1)
+			progress_set(&pg, "stat %s: run %u of %u", target, r + 1, o.repeat);
+		if (hpm_stat(b, p, l, &ro, counts + (size_t)r * n, &nout, NULL) != HPM_OK)
+			rc = EXIT_FAIL;
+	}
+	progress_end(&pg);
+	if (rc) {
+		free(vals);
+		rc = fail("%s", hpm_errmsg(b));
+		goto out;
+	}
+
+	/* vals[r * (n+1) + i]: event i of run r; column n: that run's cycles */
+	for (unsigned r = 0; r < o.repeat; r++) {
+		for (size_t i = 0; i < n; i++)
+			vals[r * (n + 1) + i] = counts[(size_t)r * n + i].value;
+		vals[r * (n + 1) + n] = counts[(size_t)r * n].cycles;
+	}
+	for (size_t i = 0; i < n; i++) {
+		rows[i].ev = hpm_evlist_at(l, i);
+		rows[i].value = mean_u64(vals + i, o.repeat, n + 1);
+		rows[i].noise = noise_pct(vals + i, o.repeat, n + 1);
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct metric_def *m = metric_of(rows[i].ev);
+		const hpm_event_desc *base = m ? hpm_event_find(m->base) : NULL;
+		for (size_t j = 0; base && j < n; j++)
+			if (rows[j].ev->index == base->index) {
+				rows[i].m = m;
+				rows[i].metric = rows[j].value ?
+					(double)rows[i].value / (double)rows[j].value * (m->pct ? 100 : 1) : 0;
+				break;
+			}
+	}
+	uint32_t hz = hpm_get_info(b)->clock_hz;
+	uint64_t cycles = mean_u64(vals + n, o.repeat, n + 1);
+	o.name = hpm_program_name(p);
+	o.mode = ro.mode;
+	o.runtime_ns = cycles_to_ns(cycles, hz);
+	o.seconds = (double)cycles / hz;
+	o.seconds_sd = o.seconds * noise_pct(vals + n, o.repeat, n + 1) / 100;
+	free(vals);
+	if (o.json)
+		print_json(&o, rows, n);
+	else if (o.csv_sep)
+		print_csv(&o, rows, n);
+	else
+		print_human(&o, rows, n);
+out:
+	free(rows);
+	free(counts);
+	hpm_close(b);
+	hpm_program_free(p);
+	hpm_evlist_free(l);
+	return rc;
+}

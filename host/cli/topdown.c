@@ -1,0 +1,231 @@
+/* hpmctl topdown: the top-down breakdown of a workload's slots (issue width
+ * 1, so slots = cycles), level 1 and level 2 (docs/events.md). Percentages
+ * are rounded by largest remainder, so each level prints exactly 100.0, and
+ * each level-2 group sums exactly to its printed level-1 parent. */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include "hpmctl.h"
+
+struct td_node {
+	const char *label, *area, *event;
+	int parent;            /* level-1 node, -1 for level 1 */
+};
+static const struct td_node nodes[] = {
+	{ "retiring",           "retiring",           "topdown-retiring",       -1 },
+	{ "bad speculation",    "bad-speculation",    "topdown-bad-spec",       -1 },
+	{ "frontend bound",     "frontend-bound",     "topdown-fe-bound",       -1 },
+	{ "backend bound",      "backend-bound",      "topdown-be-bound",       -1 },
+	{ "branch mispredicts", "branch-mispredicts", "topdown-br-mispredict",   1 },
+	{ "machine clears",     "machine-clears",     "topdown-machine-clears",  1 },
+	{ "fetch latency",      "fetch-latency",      "topdown-fetch-latency",   2 },
+	{ "memory bound",       "memory-bound",       "topdown-mem-bound",       3 },
+	{ "core bound",         "core-bound",         "topdown-core-bound",      3 },
+};
+#define NNODES  (sizeof nodes / sizeof nodes[0])
+#define NLEVEL1 4
+#define EVENTS "cycles,topdown-retiring,topdown-bad-spec,topdown-fe-bound,topdown-be-bound," \
+	       "topdown-br-mispredict,topdown-machine-clears,topdown-fetch-latency," \
+	       "topdown-mem-bound,topdown-core-bound"   /* cycles, then nodes[] in order */
+
+/* Splits units among items in proportion to w[] (largest remainder: floors
+ * first, then one unit each to the largest remainders, earlier items first
+ * on ties). The results sum to units exactly. */
+static void largest_remainder(const uint64_t *w, size_t n, unsigned units, unsigned *out)
+{
+	uint64_t total = 0, rem[NNODES];
+	unsigned given = 0;
+	for (size_t i = 0; i < n; i++)
+		total += w[i];
+	if (!total) {          /* nothing counted (only if inconsistent): all to the first */
+		for (size_t i = 0; i < n; i++)
+			out[i] = i ? 0 : units;
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		/* w * units / total in two parts (r * units fits below 2^54 slots) */
+		uint64_t r = w[i] % total;
+		out[i] = (unsigned)(w[i] / total * units + r * units / total);
+		rem[i] = r * units % total;
+		given += out[i];
+	}
+	while (given < units) {
+		size_t best = 0;
+		for (size_t i = 1; i < n; i++)
+			if (rem[i] > rem[best])
+				best = i;
+		out[best]++;
+		rem[best] = 0;
+		given++;
+	}
+}
+
+static int has_children(int parent)
+{
+	for (size_t i = NLEVEL1; i < NNODES; i++)
+		if (nodes[i].parent == parent)
+			return 1;
+	return 0;
+}
+
+/* One area as a CSV line (sep) or a JSON object. */
+static void emit_row(const char *sep, int level, const struct td_node *nd, const char *parent,
+		     uint64_t count, unsigned tenths)
+{
+	if (sep)
+		printf("%d%s%s%s%s%s%s%s%llu%s%u.%u\n", level, sep, nd->area, sep, parent, sep,
+		       nd->event, sep, (unsigned long long)count, sep, tenths / 10, tenths % 10);
+	else
+		printf("{\"level\" : %d, \"area\" : \"%s\", \"parent\" : \"%s\", \"event\" : \"%s\", "
+		       "\"counter-value\" : \"%llu\", \"metric-value\" : \"%u.%u\", "
+		       "\"metric-unit\" : \"of all slots\"}\n", level, nd->area, parent, nd->event,
+		       (unsigned long long)count, tenths / 10, tenths % 10);
+}
+
+static const char topdown_help[] =
+	"usage: hpmctl topdown [-x SEP | -j] [--mode u|s|m] [--size N] [--budget N]\n"
+	"                      <workload|file.elf>\n\n"
+	"Counts the top-down slot events in one run and prints level 1 (retiring,\n"
+	"bad speculation, frontend bound, backend bound, as % of slots = cycles)\n"
+	"and level 2 (bad speculation: branch mispredicts, machine clears; frontend:\n"
+	"fetch latency; backend: memory bound, core bound; retiring is not split).\n"
+	"One decimal, rounded so that each level sums to exactly 100.0.\n\n"
+	"  -x, --field-separator S  CSV: level, area, parent, event, counter-value,\n"
+	"                           percent of slots\n"
+	"  -j, --json               one JSON object per area\n"
+	RUN_OPTIONS_HELP;
+
+int cmd_topdown(const struct cli *c, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "field-separator", required_argument, NULL, 'x' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		RUN_LONG_OPTIONS,
+		{ NULL, 0, NULL, 0 },
+	};
+	hpm_run_opts ro = { 0 };
+	const char *target, *sep = NULL;
+	hpm_evlist *l = NULL;
+	hpm_program *p = NULL;
+	hpm_board *b = NULL;
+	hpm_count cnt[NNODES + 1];
+	struct progress pg;
+	int opt, rc, json = 0;
+	size_t n;
+
+	while ((opt = getopt_long(argc, argv, ":x:jh", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'x': sep = optarg; break;
+		case 'j': json = 1; break;
+		case 'h': fputs(topdown_help, stdout); return EXIT_OK;
+		case OPT_MODE: case OPT_SIZE: case OPT_BUDGET:
+			if ((rc = run_option("topdown", opt, optarg, &ro)))
+				return rc;
+			break;
+		default:
+			return bad_option("topdown", opt, argv);
+		}
+	}
+	if ((rc = one_operand("topdown", argc, argv, &target)))
+		return rc;
+	if (sep && json)
+		return usage_error("topdown", "-x and -j cannot be combined");
+	if ((rc = parse_events(EVENTS, &l)) || (rc = load_program(target, &p)) ||
+	    (rc = open_board(c, &b)))
+		goto out;
+	progress_begin(&pg, "topdown %s", target);
+	int st = hpm_stat(b, p, l, &ro, cnt, &n, NULL);
+	progress_end(&pg);
+	if (st != HPM_OK) {
+		rc = fail("%s", hpm_errmsg(b));
+		goto out;
+	}
+
+	uint64_t slots = cnt[0].value, v[NNODES], sum1 = 0;
+	unsigned pct1[NLEVEL1], pct2[NNODES];     /* tenths of a percent */
+	for (size_t i = 0; i < NNODES; i++)
+		v[i] = cnt[1 + i].value;
+	for (size_t i = 0; i < NLEVEL1; i++)
+		sum1 += v[i];
+	/* the catalogue promises a partition; say so if the counts break it */
+	const char *broken = NULL;
+	char why[200];
+	if (sum1 != slots) {
+		snprintf(why, sizeof why, "topdown: the level-1 events sum to %llu, not cycles %llu: the counters are inconsistent (see hpmctl validate)",
+			 (unsigned long long)sum1, (unsigned long long)slots);
+		broken = why;
+	}
+	largest_remainder(v, NLEVEL1, 1000, pct1);
+	for (int parent = 0; parent < NLEVEL1; parent++) {
+		uint64_t w[NNODES], sum = 0;
+		size_t idx[NNODES], k = 0;
+		for (size_t i = NLEVEL1; i < NNODES; i++)
+			if (nodes[i].parent == parent) {
+				idx[k] = i;
+				w[k++] = v[i];
+				sum += v[i];
+			}
+		if (!k) {
+			pct2[parent] = pct1[parent];   /* not split: its own level-2 leaf */
+			continue;
+		}
+		if (sum != v[parent] && !broken) {
+			snprintf(why, sizeof why, "topdown: the level-2 events under %s sum to %llu, not %llu: the counters are inconsistent (see hpmctl validate)",
+				 nodes[parent].label, (unsigned long long)sum, (unsigned long long)v[parent]);
+			broken = why;
+		}
+		unsigned share[NNODES];
+		largest_remainder(w, k, pct1[parent], share);
+		for (size_t j = 0; j < k; j++)
+			pct2[idx[j]] = share[j];
+	}
+
+	char num[32];
+	if (json || sep) {
+		for (size_t i = 0; i < NLEVEL1; i++)
+			emit_row(sep, 1, &nodes[i], "", v[i], pct1[i]);
+		for (int parent = 0; parent < NLEVEL1; parent++) {
+			if (!has_children(parent))
+				emit_row(sep, 2, &nodes[parent], nodes[parent].area, v[parent], pct2[parent]);
+			for (size_t i = NLEVEL1; i < NNODES; i++)
+				if (nodes[i].parent == parent)
+					emit_row(sep, 2, &nodes[i], nodes[parent].area, v[i], pct2[i]);
+		}
+	} else {
+		printf("\n Top-down analysis for '%s'", hpm_program_name(p));
+		if (ro.mode != HPM_MODE_USER)
+			printf(" (%s-mode)", mode_name(ro.mode));
+		printf(" (%s slots = cycles, issue width 1):\n\n", fmt_count(slots, num));
+		printf(" %-38s %12s %9s\n", "Level 1", "slots", "% slots");
+		for (size_t i = 0; i < NLEVEL1; i++)
+			printf("   %-36s %12s %7u.%u\n", nodes[i].label, fmt_count(v[i], num),
+			       pct1[i] / 10, pct1[i] % 10);
+		printf("   %-36s %12s %9s\n", "", "-------", "-----");
+		printf("   %-36s %12s %9s\n\n", "", fmt_count(sum1, num), "100.0");
+		printf(" %-38s %12s %9s\n", "Level 2", "slots", "% slots");
+		for (int parent = 0; parent < NLEVEL1; parent++) {
+			if (!has_children(parent)) {
+				char label[64];
+				snprintf(label, sizeof label, "%s (not split)", nodes[parent].label);
+				printf("   %-36s %12s %7u.%u\n", label, fmt_count(v[parent], num),
+				       pct2[parent] / 10, pct2[parent] % 10);
+				continue;
+			}
+			printf("   %s\n", nodes[parent].label);
+			for (size_t i = NLEVEL1; i < NNODES; i++)
+				if (nodes[i].parent == parent)
+					printf("     %-34s %12s %7u.%u\n", nodes[i].label, fmt_count(v[i], num),
+					       pct2[i] / 10, pct2[i] % 10);
+		}
+		printf("   %-36s %12s %9s\n", "", "-------", "-----");
+		printf("   %-36s %12s %9s\n\n", "", fmt_count(sum1, num), "100.0");
+	}
+	if (broken)
+		rc = fail("%s", broken);
+out:
+	hpm_close(b);
+	hpm_program_free(p);
+	hpm_evlist_free(l);
+	return rc;
+}
