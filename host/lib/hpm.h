@@ -206,10 +206,11 @@ typedef struct hpm_run_outcome {
 	hpm_snapshot snap;
 } hpm_run_result;
 
-/* Uploads p (verified by read-back CRC) unless it is already on the board,
- * then runs it once with the selectors sel[0..nsel) on counters 3.. and
- * mcountinhibit as given. Counting follows docs/protocol.md 6.2 (nothing the
- * monitor executes is counted in U/S runs). */
+/* Uploads p's file-backed bytes (every time, verified by read-back CRC; .bss
+ * is left to the program's start-up code), then runs it once with the
+ * selectors sel[0..nsel) on counters 3.. (the rest count nothing). Counting
+ * follows docs/protocol.md 6.2 (nothing the monitor executes is counted in
+ * U/S runs). */
 int hpm_run(hpm_board *b, const hpm_program *p, const hpm_run_opts *o,
             const uint64_t *sel, unsigned nsel, hpm_run_result *r);
 
