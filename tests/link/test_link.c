@@ -394,6 +394,99 @@ static void test_runs(hpm_board *b)
 		     hpm_pack_stream(sb, &s), HPM_ERR_BAD_ARG, 12);
 }
 
+/* A link wrapper that corrupts one byte of the n-th frame the board sends
+ * after it is armed, as a noisy wire would. */
+struct lossy {
+	struct hpm_link base;
+	struct hpm_link *inner;
+	int pos;        /* byte position in the current frame (COBS form) */
+	int samples;    /* SAMPLE frames seen */
+	int victim;     /* the SAMPLE frame to corrupt (1 = the first) */
+	int done;
+};
+
+static int lossy_write(struct hpm_link *l, const uint8_t *buf, size_t len)
+{
+	struct lossy *y = (struct lossy *)l;
+	return y->inner->ops->write(y->inner, buf, len);
+}
+
+static int lossy_read(struct hpm_link *l, uint8_t *buf, size_t cap, int timeout_ms)
+{
+	struct lossy *y = (struct lossy *)l;
+	int n = y->inner->ops->read(y->inner, buf, cap, timeout_ms);
+	/* frame = COBS code byte, then the type (non-zero) ... delimiter */
+	for (int i = 0; i < n; i++) {
+		if (buf[i] == 0) {
+			y->pos = 0;
+			continue;
+		}
+		if (y->pos == 1 && buf[i] == HPM_T_SAMPLE)
+			y->samples++;
+		if (y->pos == 4 && y->samples == y->victim && !y->done) {
+			buf[i] ^= 0x40;        /* the CRC catches it; the frame is dropped */
+			y->done = 1;
+		}
+		y->pos++;
+	}
+	if (n < 0)
+		snprintf(l->err, sizeof l->err, "%s", y->inner->err);
+	return n;
+}
+
+static void lossy_close(struct hpm_link *l)
+{
+	(void)l;
+}
+
+static const struct hpm_link_ops lossy_ops = { lossy_write, lossy_read, lossy_close };
+
+struct gaps { unsigned n, lost_seen, first_lost_seq; };
+
+static int count_gaps(void *ctx, const hpm_sample *s)
+{
+	struct gaps *g = ctx;
+	if (s->lost && !g->lost_seen) {
+		g->lost_seen = s->lost;
+		g->first_lost_seq = s->seq;
+	}
+	g->n++;
+	return 0;
+}
+
+/* A corrupted SAMPLE is dropped and reported as lost; the counts that follow
+ * stay exact (they equal a clean run's). */
+static void test_lost_sample(hpm_board *b)
+{
+	hpm_program *p;
+	char err[256];
+	hpm_run_result clean, noisy;
+	struct gaps g0 = { 0, 0, 0 }, g = { 0, 0, 0 };
+	hpm_run_opts o = { .interval = 20000, .on_sample = count_gaps, .ctx = &g0, .a0 = 2000 };
+	struct lossy y = { .base = { .ops = &lossy_ops }, .inner = b->link, .victim = 3 };
+
+	if (hpm_program_load(&p, "alu", err, sizeof err)) {
+		CHECK("lost sample: load alu", 0, "%s", err);
+		return;
+	}
+	int rc0 = hpm_run(b, p, &o, NULL, 0, &clean);
+	snprintf(y.base.name, sizeof y.base.name, "lossy %s", b->link->name);
+	y.base.kind = b->link->kind;
+	y.base.baud = b->link->baud;
+	b->link = &y.base;
+	o.ctx = &g;
+	int rc = hpm_run(b, p, &o, NULL, 0, &noisy);
+	b->link = y.inner;
+	CHECK("lost sample: a corrupted SAMPLE is dropped, the gap reported, later counts exact",
+	      rc0 == HPM_OK && rc == HPM_OK && y.done && g.lost_seen == 1 && noisy.lost_samples == 1 &&
+	      g.n + 1 == noisy.samples && noisy.samples == clean.samples &&
+	      noisy.snap.value[0] == clean.snap.value[0] && noisy.snap.value[2] == clean.snap.value[2],
+	      "rc %d/%d corrupted %d lost %u (at seq %u) reply lost %u samples %u+1 vs %u/%u cycles %" PRIu64 "/%" PRIu64 " %s",
+	      rc0, rc, y.done, g.lost_seen, g.first_lost_seq, noisy.lost_samples, g.n, noisy.samples,
+	      clean.samples, noisy.snap.value[0], clean.snap.value[0], hpm_errmsg(b));
+	hpm_program_free(p);
+}
+
 static void test_stream_and_snapshot(hpm_board *b, int quick)
 {
 	hpm_program *p;
@@ -537,6 +630,7 @@ int main(int argc, char **argv)
 	test_framing(b);
 	test_runs(b);
 	test_stream_and_snapshot(b, quick);
+	test_lost_sample(b);
 	test_workloads(b, quick);
 	test_reset(b);
 	hpm_close(b);
