@@ -394,8 +394,8 @@ static void test_runs(hpm_board *b)
 		     hpm_pack_stream(sb, &s), HPM_ERR_BAD_ARG, 12);
 }
 
-/* A link wrapper that corrupts one byte of the n-th frame the board sends
- * after it is armed, as a noisy wire would. */
+/* A link wrapper that corrupts one byte of the board's n-th SAMPLE frame,
+ * as a noisy wire would. */
 struct lossy {
 	struct hpm_link base;
 	struct hpm_link *inner;
