@@ -1,5 +1,6 @@
 /* devices.S: MMIO details from docs/memory-map.md: GPIO leds read back bits
- * 4:0, buttons read 0 in simulation and ignore writes; CLINT byte/half
+ * 4:0, buttons read 0 in simulation and ignore writes, clock_hz reads the
+ * simulated board's 24 MHz and ignores writes; CLINT byte/half
  * accesses with byte enables, undefined offsets read 0 and ignore writes. */
 #include "test_macros.h"
     RVTEST_CODE_BEGIN
@@ -24,7 +25,10 @@
     sw      t1, 4(s0)
     lw      a0, 4(s0)
     SIGCHK  a0, 0
+    sw      t1, 8(s0)
     lw      a0, 8(s0)
+    SIGCHK  a0, 24000000
+    lw      a0, 12(s0)
     SIGCHK  a0, 0
     /* CLINT: mtimecmp byte lanes (mie = 0: no interrupt) */
     TEST 3
