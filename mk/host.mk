@@ -71,7 +71,7 @@ install: all
 TEST_LINK := $(BUILD)/tests/test_link
 $(TEST_LINK): tests/link/test_link.c $(HPM_LIB_ASAN) $(wildcard $(HPM_LIB_DIR)/*.h)
 	@mkdir -p $(@D)
-	$(HOST_CC) $(HPM_LIB_CFLAGS) -O1 $(HPM_SAN) -o $@ $< $(HPM_LIB_ASAN) $(HPM_LIB_LIBS)
+	$(HOST_CC) $(HPM_LIB_CFLAGS) -O1 $(HPM_SAN) -o $@ $< $(HPM_LIB_ASAN) $(HPM_LIB_LIBS) -lutil
 test-build: $(TEST_LINK)
 
 # make bench: link round trips and streaming through libhpm (bench/link.c)
@@ -87,7 +87,7 @@ FUZZ_EVENTS := $(BUILD)/tests/fuzz_events
 .PHONY: test-lib fuzz-events fuzz-events-short
 $(TEST_LIB): tests/lib/test_lib.c $(HPM_LIB_ASAN) $(wildcard $(HPM_LIB_DIR)/*.h)
 	@mkdir -p $(@D)
-	$(HOST_CC) $(HPM_LIB_CFLAGS) -O1 $(HPM_SAN) -o $@ $< $(HPM_LIB_ASAN) $(HPM_LIB_LIBS)
+	$(HOST_CC) $(HPM_LIB_CFLAGS) -O1 $(HPM_SAN) -o $@ $< $(HPM_LIB_ASAN) $(HPM_LIB_LIBS) -lutil
 test-lib: $(TEST_LIB) $(WL_ELFS)
 	@mkdir -p $(BUILD)/tests/lib
 	$(TEST_LIB) $(BUILD)/tests/lib $(WL_DIR)

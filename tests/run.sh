@@ -16,8 +16,8 @@
 #   uart      hello.elf prints "hello, world" on both runners (the monitor's
 #             UART protocol is the link suite's)
 #   link      tests/link/test_link.c: the firmware monitor and libhpm over
-#             the link protocol on hpm-sim (full), hpm-ref and the 29x8 and
-#             1x40 variants (quick): every command and error reply, runs,
+#             the link protocol on hpm-sim (full), hpm-ref, hpm-sim behind a
+#             pseudo-terminal (the tty link) and the 29x8 and 1x40 variants (quick): every command and error reply, runs,
 #             streams, and every workload's counts equal to the reference
 #   neg       failing program exits 1, hanging program exits 2, lockstep
 #             against a fault-injected model exits 1
@@ -462,6 +462,7 @@ suite_link() {
     }
     link_run sim --link sim
     link_run ref --link ref --quick
+    link_run tty --link tty-sim --quick
     for v in 29x8 1x40; do
         [ -x "$BUILD/bin/hpm-sim-$v" ] && link_run "sim-$v" --link sim --quick --sim "$BUILD/bin/hpm-sim-$v"
     done

@@ -1,8 +1,10 @@
 /* test_link: drives the firmware monitor over the link protocol
  * (docs/protocol.md) through libhpm, on a board given as a link name:
  *
- *   test_link [--link sim|ref] [--sim PATH] [--hpm-num N --hpm-width W] [--quick]
+ *   test_link [--link sim|ref|tty-sim] [--sim PATH] [--hpm-num N --hpm-width W] [--quick]
  *
+ * tty-sim puts the simulated board behind a pseudo-terminal and opens its
+ * slave side with the tty link (termios, raw 8N1), as a /dev/ttyUSB1 would be.
  * Every command, every error reply, the reply cache, runs in U/S/M mode,
  * budget/trap/abort exits, interval streaming with sample sequence checks,
  * narrow-counter extension, and, for every workload, the counts of a fixed
@@ -11,11 +13,19 @@
  * Uses libhpm's internals (hpm_transact) to send malformed requests.
  */
 #include <inttypes.h>
+#include <pty.h>
+#include <signal.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <termios.h>
 #include <time.h>
+#include <unistd.h>
 #include "hpm_int.h"
+
+extern char **environ;
 
 static int failures, passes;
 static char why[1024];
@@ -603,6 +613,33 @@ static void test_workloads(hpm_board *b, int quick)
 	hpm_evlist_free(l);
 }
 
+/* hpm-sim with its stdin/stdout on a pty's master side; the slave's path
+ * goes to name. Returns the child's pid or -1. */
+static pid_t sim_on_pty(const char *sim, char *name, size_t len)
+{
+	int master, slave;
+	struct termios t;
+	posix_spawn_file_actions_t fa;
+	pid_t pid;
+	const char *argv[] = { sim, NULL };
+
+	if (openpty(&master, &slave, name, NULL, NULL))
+		return -1;
+	(void)len;
+	tcgetattr(slave, &t);
+	cfmakeraw(&t);                  /* no echo of the board's bytes */
+	tcsetattr(slave, TCSANOW, &t);
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, master, 0);
+	posix_spawn_file_actions_adddup2(&fa, master, 1);
+	posix_spawn_file_actions_addclose(&fa, slave);
+	int rc = posix_spawn(&pid, sim, &fa, NULL, (char *const *)argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	close(master);
+	close(slave);
+	return rc ? -1 : pid;
+}
+
 int main(int argc, char **argv)
 {
 	const char *link = "sim", *sim = NULL;
@@ -618,11 +655,21 @@ int main(int argc, char **argv)
 		else if (!strcmp(argv[i], "--hpm-width") && i + 1 < argc) opts.hpm_width = (unsigned)atoi(argv[++i]);
 		else if (!strcmp(argv[i], "--quick")) quick = 1;
 		else {
-			fprintf(stderr, "usage: test_link [--link sim|ref] [--sim PATH] [--hpm-num N --hpm-width W] [--quick]\n");
+			fprintf(stderr, "usage: test_link [--link sim|ref|tty-sim] [--sim PATH] [--hpm-num N --hpm-width W] [--quick]\n");
 			return 2;
 		}
 	}
 	opts.sim_path = sim;
+	char tty[64 + 4] = "tty:";
+	pid_t child = -1;
+	if (!strcmp(link, "tty-sim")) {
+		child = sim_on_pty(sim ? sim : "build/bin/hpm-sim", tty + 4, sizeof tty - 4);
+		CHECK("hpm-sim on a pseudo-terminal", child > 0, "openpty or spawn failed");
+		if (child <= 0)
+			return 1;
+		opts.timeout_ms = 5000;         /* the simulated board is slower than 3 Mbaud */
+		link = tty;
+	}
 	int rc = hpm_open(&b, link, &opts, err, sizeof err);
 	CHECK("open and handshake", rc == HPM_OK, "%s", err);
 	if (rc)
@@ -638,6 +685,10 @@ int main(int argc, char **argv)
 	test_workloads(b, quick);
 	test_reset(b);
 	hpm_close(b);
+	if (child > 0) {
+		kill(child, SIGTERM);
+		waitpid(child, NULL, 0);
+	}
 	printf("link %s: %d passed, %d failed\n", link, passes, failures);
 	return failures ? 1 : 0;
 }
