@@ -103,22 +103,16 @@ static void spawn_close(struct hpm_link *l)
 {
 	struct spawn_link *s = (struct spawn_link *)l;
 	if (s->to_child >= 0)
-		close(s->to_child);      /* the board exits at end of input */
+		close(s->to_child);
 	if (s->from_child >= 0)
 		close(s->from_child);
+	/* every reply is in: the board has nothing left to say, and hpm-sim
+	 * would otherwise idle a million cycles before it notices the end of
+	 * its input */
 	if (s->pid > 0) {
 		int status;
-		for (int i = 0; i < 200; i++) {
-			if (waitpid(s->pid, &status, WNOHANG) == s->pid) {
-				s->pid = -1;
-				break;
-			}
-			usleep(5000);
-		}
-		if (s->pid > 0) {
-			kill(s->pid, SIGKILL);
-			waitpid(s->pid, &status, 0);
-		}
+		kill(s->pid, SIGTERM);
+		waitpid(s->pid, &status, 0);
 	}
 	free(s);
 }
