@@ -132,3 +132,14 @@ interval table shows the sampling rate the simulated board sustains.
 
 LINK
 "$BUILD/bench/link" --link sim --count 20
+
+cat <<USB
+
+### The same over the emulated USB link
+
+Command: \`HPM_TIMEOUT_MS=3000 build/tests/ftdi_emu -- build/bench/link --link usb --count 10\`:
+libhpm's libusb FT2232H driver, unmodified libusb, the umockdev FT2232H
+(\`tests/usb\`, [usb.md](usb.md)) bridged to the same simulated board.
+
+USB
+HPM_TIMEOUT_MS=3000 "$BUILD/tests/ftdi_emu" -- "$BUILD/bench/link" --link usb --count 10

@@ -1,4 +1,124 @@
-# board.mk: the iCEBreaker board build (issue 6), not landed yet
+# board.mk: the FPGA board flow (docs/board.md). Owner: board.
+#   make bitstream BOARD=icebreaker -> build/icebreaker/icebreaker.{json,asc,bin}
+#       and build/icebreaker/report.txt (utilization, Fmax against the target
+#       clock). yosys synth_ice40 -> nextpnr-ice40 (fixed --seed) ->
+#       icebram (the firmware monitor $(FW_MONITOR_HEX) into the fw EBR) ->
+#       icepack. Fails with one line when the target clock (CLOCK_HZ of
+#       hw/board/icebreaker_top.v) is not met; then no .bin is written.
+#       Incremental: the RTL reruns yosys + nextpnr, the monitor only icebram.
+#   make prog BOARD=icebreaker      -> flashes the .bin (openFPGALoader -b
+#       ice40_generic, the FT2232H channel A; PROG=iceprog for iceprog).
+#       Without a board: one line, non-zero exit.
+# Variables: BOARD (icebreaker, the only board), PROG (openfpgaloader |
+#   iceprog), BOARD_SEED (nextpnr --seed, 1), BOARD_HPM=<num>x<width> (another
+#   HPM configuration than the top's default, into build/icebreaker/hpm-<n>x<w>/:
+#   for measurements, docs/board.md).
+
+BOARD       ?= icebreaker
+PROG        ?= openfpgaloader
+BOARD_SEED  ?= 1
+BOARD_HPM   ?=
+
+BOARD_TOP_V := hw/board/icebreaker_top.v
+BOARD_PCF   := constraints/icebreaker.pcf
+BOARD_DIR   := $(BUILD)/icebreaker$(if $(BOARD_HPM),/hpm-$(BOARD_HPM))
+BOARD_NAME  := $(BOARD_DIR)/icebreaker
+BOARD_BIN   := $(BOARD_NAME).bin
+BOARD_REPORT := $(BOARD_DIR)/report.txt
+
+# the target clock is the top's CLOCK_HZ (the PLL output; one source of truth)
+board_param = $(shell sed -n 's/.*parameter integer $(1) *= *\([0-9]*\).*/\1/p' $(BOARD_TOP_V))
+BOARD_CLOCK_HZ := $(call board_param,CLOCK_HZ)
+BOARD_MHZ      := $(shell awk 'BEGIN { printf "%g", $(BOARD_CLOCK_HZ) / 1e6 }')
+
+# Synthesis and place-and-route see a random placeholder image in the fw EBR;
+# icebram swaps the monitor in afterwards, so a firmware change repacks the
+# bitstream in seconds without re-running yosys and nextpnr.
+BOARD_FW_PH := $(BUILD)/icebreaker/fw-placeholder.hex
+BOARD_CHPARAM := -set FW_HEX \"$(BOARD_FW_PH)\" \
+  $(if $(BOARD_HPM),-set HPM_NUM $(call hw_num,$(BOARD_HPM)) -set HPM_WIDTH $(call hw_width,$(BOARD_HPM)))
+
 .PHONY: bitstream prog
-bitstream prog:
-	@echo "make $@: the iCEBreaker board build is not implemented yet (issue 6)" >&2; exit 1
+
+# any other BOARD: one line, before anything is built
+ifneq ($(filter bitstream prog,$(MAKECMDGOALS)),)
+ifneq ($(BOARD),icebreaker)
+$(error make $(filter bitstream prog,$(MAKECMDGOALS)): BOARD=$(BOARD) is not supported (boards: icebreaker))
+endif
+endif
+
+bitstream: $(BOARD_BIN)
+	@cat $(BOARD_REPORT)
+
+$(BOARD_FW_PH):
+	@mkdir -p $(@D)
+	@icebram -g -s 1 32 2048 > $@.tmp && mv -f $@.tmp $@
+
+# ---- synthesis: yosys, the placeholder image in the fw EBR
+$(BOARD_NAME).json: $(HW_RTL_SRCS) $(HW_BOARD_SRCS) $(EV_VH) $(BOARD_FW_PH)
+	@mkdir -p $(@D)
+	@echo "yosys synth_ice40 -> $@"
+	@yosys -q -l $(@D)/yosys.log -p "read_verilog -DSYNTHESIS -I$(GEN) $(HW_BOARD_SRCS) $(HW_RTL_SRCS); \
+	  chparam $(BOARD_CHPARAM) icebreaker_top; \
+	  synth_ice40 -dsp -top icebreaker_top -json $@.tmp; tee -q -o $(@D)/yosys-stat.txt stat" \
+	  > /dev/null 2>&1 || { echo "make bitstream: yosys failed: $$(grep -m1 'ERROR' $(@D)/yosys.log) ($(@D)/yosys.log)" >&2; exit 1; }
+	@mv -f $@.tmp $@
+
+# ---- place and route: nextpnr with a fixed seed. The report is written
+# whether or not the clock is met; when nextpnr fails (the design does not
+# fit) the placed design is left empty. The check comes with the next step.
+$(BOARD_NAME)-pnr.asc: $(BOARD_NAME).json $(BOARD_PCF)
+	@echo "nextpnr-ice40 --up5k --package sg48 --freq $(BOARD_MHZ) --seed $(BOARD_SEED) -> $@"
+	@rm -f $@ $(BOARD_REPORT)
+	@rm -f $(@D)/nextpnr-report.json
+	@nextpnr-ice40 --up5k --package sg48 --pcf $(BOARD_PCF) --json $< --asc $@.tmp \
+	  --freq $(BOARD_MHZ) --seed $(BOARD_SEED) --timing-allow-fail \
+	  --report $(@D)/nextpnr-report.json -l $(@D)/nextpnr.log -q > /dev/null 2>&1; \
+	  rc=$$?; python3 hw/board/board_report.py --nextpnr $(@D)/nextpnr-report.json \
+	  --log $(@D)/nextpnr.log --stat $(@D)/yosys-stat.txt --top $(BOARD_TOP_V) \
+	  --hpm "$(BOARD_HPM)" --target-hz $(BOARD_CLOCK_HZ) --seed $(BOARD_SEED) \
+	  > $(BOARD_REPORT).tmp && mv -f $(BOARD_REPORT).tmp $(BOARD_REPORT); \
+	  if [ $$rc -ne 0 ]; then : > $@.tmp; fi
+	@mv -f $@.tmp $@
+
+# the report again when only its script changed (nextpnr does not rerun)
+$(BOARD_REPORT): $(BOARD_NAME)-pnr.asc hw/board/board_report.py
+	@python3 hw/board/board_report.py --nextpnr $(@D)/nextpnr-report.json \
+	  --log $(@D)/nextpnr.log --stat $(@D)/yosys-stat.txt --top $(BOARD_TOP_V) \
+	  --hpm "$(BOARD_HPM)" --target-hz $(BOARD_CLOCK_HZ) --seed $(BOARD_SEED) > $@.tmp
+	@mv -f $@.tmp $@
+
+# ---- the firmware into the placed design, and the bitstream, only when the
+# target clock is met: a failing check (or a design that does not fit) stops
+# make with one line, at recipe expansion, so no .asc/.bin is written
+board_timing = $(shell sed -n 's/^timing  *//p' $(BOARD_REPORT))
+$(BOARD_NAME).asc: $(BOARD_NAME)-pnr.asc $(BOARD_REPORT) $(BOARD_FW_PH) $(FW_MONITOR_HEX)
+	$(if $(filter met%,$(board_timing)),,$(error make bitstream: $(BOARD): $(or $(subst FAIL: ,,$(board_timing)),no report) (see $(BOARD_REPORT))))
+	@icebram $(BOARD_FW_PH) $(FW_MONITOR_HEX) < $< > $@.tmp 2> $(@D)/icebram.log || \
+	  { echo "make bitstream: icebram failed: $$(head -n 1 $(@D)/icebram.log)" >&2; exit 1; }
+	@mv -f $@.tmp $@
+	@echo "icebram $(FW_MONITOR_HEX) -> $@"
+
+$(BOARD_BIN): $(BOARD_NAME).asc
+	@icepack $< $@.tmp && mv -f $@.tmp $@
+	@echo "icepack -> $@"
+
+# ---- programming: one line whatever the tool says (its output in prog.log)
+BOARD_PROG_CMD_openfpgaloader := openFPGALoader -b ice40_generic $(BOARD_BIN)
+BOARD_PROG_CMD_iceprog        := iceprog $(BOARD_BIN)
+BOARD_PROG_CMD := $(BOARD_PROG_CMD_$(PROG))
+BOARD_PROG_LOG := $(BOARD_DIR)/prog.log
+# the tool runs when the recipe is expanded; its status decides between
+# $(info) and $(error) (one line either way, no make "Error" line)
+board_prog_run = $(shell timeout 60 $(BOARD_PROG_CMD) > $(BOARD_PROG_LOG) 2>&1; echo $$?)
+board_prog_why = $(shell { grep -iE 'not found|unable|can.t find|error|abort|fail' $(BOARD_PROG_LOG) || \
+  grep . $(BOARD_PROG_LOG); } | tr -d '\r' | head -n 1 | cut -c1-160)
+
+prog: $(BOARD_BIN)
+	$(if $(BOARD_PROG_CMD),,$(error make prog: PROG=$(PROG) is not supported (openfpgaloader, iceprog)))
+	$(eval board_prog_rc := $(board_prog_run))
+	$(if $(filter 0,$(board_prog_rc)),$(info make prog: $(PROG): programmed $(BOARD_BIN)),$(if \
+	  $(filter 124,$(board_prog_rc)),$(error make prog: $(PROG) timed out after 60 s (log $(BOARD_PROG_LOG))),$(if \
+	  $(filter 127,$(board_prog_rc)),$(error make prog: $(word 1,$(BOARD_PROG_CMD)) is not installed),$(error \
+	  make prog: no board programmed: $(PROG) exit $(board_prog_rc): $(board_prog_why) (log $(BOARD_PROG_LOG))))))
+	@:

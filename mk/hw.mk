@@ -14,6 +14,8 @@ HW_HPM_SRCS  := $(wildcard hw/hpm/*.v)
 HW_SOC_SRCS  := $(wildcard hw/soc/*.v)
 HW_RTL_SRCS  := $(HW_CORE_SRCS) $(HW_HPM_SRCS) $(HW_SOC_SRCS)
 HW_BOARD_SRCS := hw/board/icebreaker_top.v
+# port-compatible iCE40 primitives (the PLL) for lint only, never synthesised
+HW_BOARD_LINT_SRCS := hw/board/ice40_lint_cells.v
 HW_SIM_SRCS  := hw/sim/sim_main.cpp
 HW_VDIR      := $(BUILD)/verilator
 HW_SYNTH     := $(BUILD)/synth
@@ -62,7 +64,7 @@ lint: $(EV_VH)
 	  echo "lint hpm_soc HPM $$v"; \
 	  $(HW_LINT) --top-module hpm_soc -GHPM_NUM=$${v%x*} -GHPM_WIDTH=$${v#*x} $(HW_RTL_SRCS); \
 	done
-	$(HW_LINT) --top-module icebreaker_top $(HW_BOARD_SRCS) $(HW_RTL_SRCS)
+	$(HW_LINT) --top-module icebreaker_top $(HW_BOARD_SRCS) $(HW_BOARD_LINT_SRCS) $(HW_RTL_SRCS)
 
 # ---- synthesis (yosys + nextpnr-ice40); the fw EBR is initialised from the
 # monitor image of fw.mk

@@ -53,3 +53,4 @@ test-usb: $(USB_BINS)
 
 # make test builds them too
 test-build: $(USB_BINS)
+bench: $(BUILD)/tests/ftdi_emu

@@ -38,6 +38,11 @@
 #             every subcommand and output format (CSV/JSON parsed), counts
 #             equal to the reference, argument errors, validate --all, and
 #             validate failing on build/bin/hpm-sim-fault (HPM_SIM_FAULT)
+#   board     the iCEBreaker bitstream (docs/board.md): make bitstream
+#             BOARD=icebreaker, its report (.bin, Fmax >= the target clock,
+#             utilization), the SB_MAC16 counters against the counter
+#             semantics (iverilog), make prog without a board (one line,
+#             non-zero, no hang) and an unknown BOARD (one line)
 #
 # Environment: BUILD (build), RV_CC, RV_ASFLAGS, RV_LDFLAGS (to assemble
 # random programs), RVGEN, FAULT_CHECK, UNIT_TARGETS, TEST_JOBS,
@@ -76,8 +81,8 @@ done
 if [ ${#SUITES[@]} -eq 0 ]; then
     # hpm runs by default once the model has the HPM unit (hpm-ref knows
     # --hpm-num); with the read-as-zero stub model it is left out
-    if "$REF" --help 2>&1 | grep -q -- '--hpm-num'; then DEFAULT_SUITES="unit isa hpm random c uart neg workloads link usb cli"
-    else DEFAULT_SUITES="unit isa random c uart neg workloads link usb cli"; fi
+    if "$REF" --help 2>&1 | grep -q -- '--hpm-num'; then DEFAULT_SUITES="unit isa hpm random c uart neg workloads link usb cli board"
+    else DEFAULT_SUITES="unit isa random c uart neg workloads link usb cli board"; fi
     read -r -a SUITES <<< "${TEST_SUITES:-$DEFAULT_SUITES}"
 fi
 
@@ -463,6 +468,9 @@ suite_link() {
     link_run sim --link sim
     link_run ref --link ref --quick
     link_run tty --link tty-sim --quick
+    # the iCEBreaker's configuration (docs/board.md): one 32-bit counter, so
+    # every multi-event measurement is a replay
+    link_run ref-1x32 --link ref --hpm-num 1 --hpm-width 32 --quick
     for v in 29x8 1x40; do
         [ -x "$BUILD/bin/hpm-sim-$v" ] && link_run "sim-$v" --link sim --quick --sim "$BUILD/bin/hpm-sim-$v"
     done
@@ -489,6 +497,65 @@ suite_cli() {
     suite_end cli
 }
 
+# ---- (board) the iCEBreaker bitstream: make bitstream and its report, the
+# DSP counters against the counter semantics, make prog without a board ----
+suite_board() {
+    suite_begin board
+    local d=$OUT/board bdir=$BUILD/icebreaker rc n fmax target r f datdir
+    local rep=$bdir/report.txt bin=$bdir/icebreaker.bin
+    mkdir -p "$d"
+    CHECK="board bitstream"
+    if ${MAKE:-make} --no-print-directory bitstream BOARD=icebreaker > "$d/bitstream.log" 2>&1; then
+        pass "board: make bitstream BOARD=icebreaker ($(sed -n 's/^timing *//p' "$rep" | cut -c1-60))"
+    else fail "board: make bitstream BOARD=icebreaker failed: $(grep -v '^$' "$d/bitstream.log" | tail -n 3 | tr '\n' '|')"; fi
+    CHECK="board bin"
+    if [ -s "$bin" ]; then pass "board: $bin ($(wc -c < "$bin") bytes)"
+    else fail "board: $bin missing or empty"; fi
+    CHECK="board timing"
+    read -r fmax target < <(sed -n 's/^timing *met: Fmax \([0-9.]*\) MHz >= \([0-9.]*\) MHz.*/\1 \2/p' "$rep" 2>/dev/null)
+    if [ -n "${fmax:-}" ] && awk -v f="$fmax" -v t="$target" 'BEGIN { exit !(f >= t) }'; then
+        pass "board: Fmax $fmax MHz >= target $target MHz"
+    else fail "board: $rep: $(grep -m1 '^timing' "$rep" 2>/dev/null || echo 'no report')"; fi
+    CHECK="board utilization"
+    n=0
+    for r in LC EBR SPRAM DSP PLL; do grep -Eq "^$r +[0-9]+ +[0-9]+" "$rep" 2>/dev/null && n=$((n + 1)); done
+    if [ $n -eq 5 ]; then pass "board: report lists LC/EBR/SPRAM/DSP/PLL use ($(awk '$1 == "LC" { print $2 "/" $3 }' "$rep") LC)"
+    else fail "board: $rep lacks utilization lines ($n of 5)"; fi
+    # the SB_MAC16 counters (simulated only through yosys' cell model)
+    CHECK="board dsp counters"
+    datdir=""
+    for f in /usr/share/yosys /usr/local/share/yosys; do [ -f "$f/ice40/cells_sim.v" ] && { datdir=$f; break; }; done
+    if ! command -v iverilog > /dev/null || [ -z "$datdir" ]; then
+        fail "board: iverilog or yosys' ice40/cells_sim.v missing (make deps)"
+    else
+        awk '/^module SB_MAC16/,/^endmodule/' "$datdir/ice40/cells_sim.v" > "$d/sb_mac16.v"
+        if iverilog -g2012 -DSYNTHESIS -o "$d/tb_dsp.vvp" hw/board/tb_hpm_counter_dsp.v \
+               hw/hpm/hpm_counter.v "$d/sb_mac16.v" > "$d/tb_dsp.log" 2>&1 &&
+           timeout 300 vvp -n "$d/tb_dsp.vvp" >> "$d/tb_dsp.log" 2>&1 && grep -q '^PASS' "$d/tb_dsp.log"; then
+            pass "board: $(grep -m1 '^PASS' "$d/tb_dsp.log" | sed 's/^PASS //')"
+        else fail "board: DSP counters: $(grep -v -i warning "$d/tb_dsp.log" | grep -v '^$' | head -n 3 | tr '\n' '|')"; fi
+    fi
+    # make prog without a board: non-zero, one line, quickly (an attached
+    # FT2232H would be programmed: skipped then)
+    for r in openfpgaloader iceprog; do
+        CHECK="board prog $r"
+        if grep -qsx 0403 /sys/bus/usb/devices/*/idVendor && grep -qsx 6010 /sys/bus/usb/devices/*/idProduct; then
+            pass "board: make prog PROG=$r: skipped, an FT2232H is attached"; continue
+        fi
+        timeout 120 ${MAKE:-make} --no-print-directory prog BOARD=icebreaker PROG=$r > "$d/prog-$r.out" 2>&1; rc=$?
+        n=$(grep -c . "$d/prog-$r.out")
+        if [ $rc -eq 124 ]; then fail "board: make prog PROG=$r hangs (killed after 120 s)"
+        elif [ $rc -ne 0 ] && [ "$n" -eq 1 ]; then pass "board: make prog PROG=$r without a board: exit $rc, one line: $(cut -c1-140 "$d/prog-$r.out")"
+        else fail "board: make prog PROG=$r without a board: exit $rc, $n lines: $(head -n 3 "$d/prog-$r.out" | tr '\n' '|')"; fi
+    done
+    CHECK="board unknown"
+    ${MAKE:-make} --no-print-directory bitstream BOARD=nosuchboard > "$d/unknown.out" 2>&1; rc=$?
+    n=$(grep -c . "$d/unknown.out")
+    if [ $rc -ne 0 ] && [ "$n" -eq 1 ]; then pass "board: BOARD=nosuchboard: exit $rc, one line"
+    else fail "board: BOARD=nosuchboard: exit $rc, $n lines: $(head -n 3 "$d/unknown.out" | tr '\n' '|')"; fi
+    suite_end board
+}
+
 for s in "${SUITES[@]}"; do
     case "$s" in
         unit) suite_unit ;;
@@ -502,6 +569,7 @@ for s in "${SUITES[@]}"; do
         link) suite_link ;;
         usb) suite_usb ;;
         cli) suite_cli ;;
+        board) suite_board ;;
         *) echo "run.sh: unknown suite $s" >&2; TOTAL_FAIL=$((TOTAL_FAIL + 1)) ;;
     esac
 done

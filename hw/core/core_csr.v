@@ -41,16 +41,21 @@ module core_csr #(
     input  wire        mret_commit,
     input  wire        sret_commit,
 
-    // traps
-    input  wire        trap_take,
-    input  wire        trap_irq,     // the trap is the interrupt irq_code
-    input  wire [3:0]  exc_code,     // else: this exception ...
-    input  wire        exc_fault,    // ... unless it is the load/store access fault
-    input  wire [3:0]  fault_code,   //     with this code (5 or 7)
-    input  wire [31:0] trap_tval,
+    // traps, by how late they are known (hpm_core); at most one per cycle
+    input  wire        trap_irq,     // the interrupt irq_code is taken
+    input  wire        trap_exc_e,   // an early exception: code_e, tval_e
+    input  wire        trap_exc_l,   // a late one (misaligned): code_l, tval_l
+    input  wire        trap_fault,   // the load/store access fault: code_f, tval_f
+    input  wire [3:0]  code_e,
+    input  wire [3:0]  code_l,
+    input  wire [3:0]  code_f,
+    input  wire [31:0] tval_e,
+    input  wire [31:0] tval_l,
+    input  wire [31:0] tval_f,
     input  wire [31:2] trap_pc,
-    output wire [31:0] trap_vector,  // target of an interrupt or an exception ...
-    output wire [31:0] fault_vector, // ... other than the access fault
+    output wire [31:0] vec_e,        // target of the interrupt or an early exception
+    output wire [31:0] vec_l,        // of a late exception
+    output wire [31:0] vec_f,        // of the access fault
     output wire [31:0] mepc_out,
     output wire [31:0] sepc_out,
 
@@ -102,7 +107,10 @@ module core_csr #(
     wire [4:0]  cidx     = csr_addr[4:0];
     wire        is_time  = csr_addr == 12'hC01 || csr_addr == 12'hC81;
     // read-as-zero, write-ignored space: pmpcfg0-15, pmpaddr0-63
-    wire        pmp_zero = csr_addr[11:4] >= 8'h3A && csr_addr[11:4] <= 8'h3E;
+    wire [3:0]  pmp_n    = csr_addr[7:4];       // 0x3A0-0x3EF, as logic (no compare chain)
+    wire        pmp_zero = csr_addr[11:8] == 4'h3 &&
+                           (pmp_n == 4'hA || pmp_n == 4'hB || pmp_n == 4'hC ||
+                            pmp_n == 4'hD || pmp_n == 4'hE);
     reg         exists;
     reg  [31:0] wmask;            // WARL write mask of the addressed CSR
     reg  [31:0] core_rdata;
@@ -209,25 +217,27 @@ module core_csr #(
     end
 
     // ------------------------------------------------------------------ traps
-    // The trap target is on the path from the X datapath to the fetch address,
-    // so each candidate is prepared from early signals: the interrupt target
-    // from registered state only (irq_code, with the vectoring adder), the
-    // exception targets need no adder, and the access-fault target is a
-    // separate output that the fetch selects in its last mux level.
+    // The trap targets are on the path from the X datapath to the fetch
+    // address, so each is prepared from early signals: the interrupt target
+    // from registered state only (irq_code, with the vectoring adder), and
+    // each exception class (early, late, access fault) with its own
+    // delegation lookup; the late trap signals only select.
     wire        irq_to_s   = m_set == 14'd0;
     wire [31:2] irq_base   = irq_to_s ? stvec[31:2] : mtvec[31:2];
     wire        irq_vect   = irq_to_s ? stvec[0] : mtvec[0];
     wire [31:2] irq_vec    = irq_base + (irq_vect ? {26'd0, irq_code} : 30'd0);
     wire        below_m    = priv != PRV_M;
-    wire        exc_to_s   = below_m && medeleg[exc_code];
-    wire        fault_to_s = below_m && medeleg[fault_code];
-    wire [31:2] exc_vec    = exc_to_s ? stvec[31:2] : mtvec[31:2];
-    wire [31:2] fault_vec  = fault_to_s ? stvec[31:2] : mtvec[31:2];
-    assign trap_vector  = {trap_irq ? irq_vec : exc_vec, 2'b00};
-    assign fault_vector = {fault_vec, 2'b00};
+    wire        to_s_e     = below_m && medeleg[code_e];
+    wire        to_s_l     = below_m && medeleg[code_l];
+    wire        to_s_f     = below_m && medeleg[code_f];
+    assign vec_e = {trap_irq ? irq_vec : to_s_e ? stvec[31:2] : mtvec[31:2], 2'b00};
+    assign vec_l = {to_s_l ? stvec[31:2] : mtvec[31:2], 2'b00};
+    assign vec_f = {to_s_f ? stvec[31:2] : mtvec[31:2], 2'b00};
 
-    wire        trap_to_s  = trap_irq ? irq_to_s : (exc_fault ? fault_to_s : exc_to_s);
-    wire [3:0]  trap_code  = trap_irq ? irq_code : (exc_fault ? fault_code : exc_code);
+    wire        trap_take  = trap_irq || trap_exc_e || trap_exc_l || trap_fault;
+    wire        trap_to_s  = trap_irq ? irq_to_s : trap_exc_e ? to_s_e : trap_exc_l ? to_s_l : to_s_f;
+    wire [3:0]  trap_code  = trap_irq ? irq_code : trap_exc_e ? code_e : trap_exc_l ? code_l : code_f;
+    wire [31:0] trap_tval  = trap_irq ? 32'd0 : trap_exc_e ? tval_e : trap_exc_l ? tval_l : tval_f;
     wire [31:0] trap_cause = {trap_irq, 27'd0, trap_code};
     assign mepc_out = {mepc, 2'b00};
     assign sepc_out = {sepc, 2'b00};

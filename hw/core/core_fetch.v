@@ -13,15 +13,18 @@ module core_fetch (
     input  wire        rst,
     input  wire [31:0] boot_addr,
 
-    // from X
+    // from X: redirects by lateness (hpm_core): early, late, the access fault
     input  wire        x_free,       // X is empty or finishes this cycle
-    input  wire        redirect,     // X redirects the fetch this cycle ...
-    input  wire [31:0] redirect_pc,
-    input  wire        fault_redirect, // ... or a load/store access fault does
+    input  wire        redirect_e,
+    input  wire [31:0] target_e,
+    input  wire        redirect_l,
+    input  wire [31:0] target_l,
+    input  wire        fault_redirect,
     input  wire [31:0] fault_pc,
 
     // bus (shared with the LSU; never both in one cycle)
-    output wire [31:2] fetch_addr,   // word address
+    output wire [31:2] fetch_addr,   // word address, unless the access fault redirects
+    output wire        redirect,     // X redirects (any): D is squashed
     input  wire [31:0] bus_rdata,
 
     // D stage outputs
@@ -45,17 +48,22 @@ module core_fetch (
     wire [31:0] imm_b = {{20{d_insn[31]}}, d_insn[7], d_insn[30:25], d_insn[11:8], 1'b0};
     wire [31:0] pred_target = d_pc + (is_jal ? imm_j : imm_b);
 
-    // The access fault is known last (end of the address adder): it selects
-    // the fetch address in the last mux level.
-    wire fetch_now = boot || redirect || fault_redirect || (d_valid && x_free);
-    wire [31:0] seq_pc  = boot         ? boot_addr   :
-                          redirect     ? redirect_pc :
-                          d_pred_taken ? pred_target : d_pc + 32'd4;
-    wire [31:0] next_pc = fault_redirect ? fault_pc : seq_pc;
-    assign fetch_addr = next_pc[31:2];
+    // The later a redirect is known, the later its mux level: the access
+    // fault (end of the address adder) comes last, in hpm_core's bus mux.
+    assign redirect = redirect_e || redirect_l || fault_redirect;
+    wire fetch_now = boot || redirect || (d_valid && x_free);
+    wire [31:0] early_pc = boot         ? boot_addr   :
+                           redirect_e   ? target_e    :
+                           d_pred_taken ? pred_target : d_pc + 32'd4;
+    wire [31:0] nf_pc    = redirect_l ? target_l : early_pc;
+    wire [31:0] next_pc  = fault_redirect ? fault_pc : nf_pc;
+    assign fetch_addr = nf_pc[31:2];
 
     wire exec_ok;
-    core_pma #(.EXEC(1)) u_pma (.addr(next_pc), .ok(exec_ok));
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire [4:0] exec_region;   // only ok is needed here
+    /* verilator lint_on UNUSEDSIGNAL */
+    core_pma #(.EXEC(1)) u_pma (.addr(next_pc), .ok(exec_ok), .region(exec_region));
 
     always @(posedge clk) begin
         if (rst) begin

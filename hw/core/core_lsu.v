@@ -1,7 +1,7 @@
 // core_lsu: loads and stores. In the first X cycle the address (from the ALU)
 // is checked (alignment first, then the memory map) and, if fine, the access
-// goes to the bus: stores write at the end of that cycle, loads get their word
-// in the second cycle, where it is aligned and extended here.
+// goes to the bus (hpm_core): stores write at the end of that cycle, loads get
+// their word in the second cycle, where it is aligned and extended here.
 module core_lsu (
     input  wire        clk,
     input  wire        first,        // first X cycle of the instruction in X
@@ -10,12 +10,11 @@ module core_lsu (
     input  wire [2:0]  funct3,
     input  wire [31:0] addr,
     input  wire [31:0] store_val,    // rs2
-    input  wire        go,           // no trap: perform the access
 
     output wire        misaligned,
     output wire        fault,        // access fault (outside every region)
+    output wire [4:0]  region,       // the region of addr (core_pma)
 
-    output wire        bus_req,
     output wire        bus_we,
     output reg  [3:0]  bus_be,
     output wire [31:0] bus_wdata,
@@ -33,10 +32,9 @@ module core_lsu (
     assign misaligned = mem && ((funct3[1:0] == 2'b01 && addr[0]) ||
                                 (funct3[1:0] == 2'b10 && addr[1:0] != 2'b00));
     wire data_ok;
-    core_pma #(.EXEC(0)) u_pma (.addr(addr), .ok(data_ok));
+    core_pma #(.EXEC(0)) u_pma (.addr(addr), .ok(data_ok), .region(region));
     assign fault = mem && !misaligned && !data_ok;
 
-    assign bus_req   = first && mem && go;
     assign bus_we    = is_store;
     // the store data in its byte lanes, other lanes zero
     wire [31:0] st_size = funct3[1:0] == 2'b00 ? {24'd0, store_val[7:0]} :

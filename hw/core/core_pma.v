@@ -1,6 +1,7 @@
 // core_pma: physical memory attributes of the SoC memory map
 // (docs/memory-map.md). EXEC = 1: may the address be fetched from (fw, ram)?
-// EXEC = 0: may it be loaded/stored (any region)?
+// EXEC = 0: may it be loaded/stored (any region)? region: the region the
+// address is in, one-hot {gpio, uart, clint, ram, fw} (exact decode).
 module core_pma #(
     parameter        EXEC       = 1,
     parameter [31:0] FW_BASE    = 32'h0000_0000,
@@ -15,7 +16,8 @@ module core_pma #(
     parameter [31:0] RAM_SIZE   = 32'h0002_0000
 ) (
     input  wire [31:0] addr,
-    output wire        ok
+    output wire        ok,
+    output wire [4:0]  region
 );
     // Sizes are powers of two and bases are size-aligned: compare the upper bits.
     wire in_fw    = (addr & ~(FW_SIZE - 1))    == FW_BASE;
@@ -24,6 +26,7 @@ module core_pma #(
     wire in_uart  = (addr & ~(UART_SIZE - 1))  == UART_BASE;
     wire in_gpio  = (addr & ~(GPIO_SIZE - 1))  == GPIO_BASE;
 
+    assign region = {in_gpio, in_uart, in_clint, in_ram, in_fw};
     wire mem = in_fw || in_ram;
     assign ok = EXEC ? mem : (mem || in_clint || in_uart || in_gpio);
 endmodule

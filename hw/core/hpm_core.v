@@ -1,8 +1,8 @@
 // hpm_core: RV32IM + Zicsr + Zifencei, M/S/U, three stages F/D/X with the
 // exact timing of docs/timing.md. One von Neumann bus (fetch and data),
 // synchronous memories with one cycle of read latency, zero wait states. The
-// memories read the bus address every cycle (that is the fetch); bus_req
-// marks data accesses, the only ones devices act on.
+// memories read the bus address every cycle (that is the fetch); bus_region
+// marks data accesses (with their region), the only ones devices act on.
 //
 // Outputs besides the bus: a trace record of every instruction that reaches X
 // (valid in its last X cycle), the event bus of the catalogue
@@ -16,10 +16,11 @@ module hpm_core #(
     input  wire [31:0] boot_addr,
 
     // memory bus: address in cycle t, read data in cycle t+1
-    output wire        bus_req,      // data access (load/store) this cycle
-    output wire        bus_we,
+    output wire        bus_we,       // with a bus_region bit: a store
     output wire [3:0]  bus_be,
-    output wire [31:2] bus_addr,     // word address (bytes by bus_be)
+    output wire [31:2] bus_addr,     // word address (bytes by bus_be): memories
+    output wire [31:2] bus_daddr,    // the data address: devices, memory writes
+    output wire [4:0]  bus_region,   // data access to {gpio, uart, clint, ram, fw}
     output wire [31:0] bus_wdata,
     input  wire [31:0] bus_rdata,
 
@@ -66,17 +67,18 @@ module hpm_core #(
 /* verilator lint_on UNUSEDPARAM */
 
     // ------------------------------------------------------------ F / D
-    wire        x_free, redirect, fault_trap;
-    wire [31:0] redirect_pc, fault_vector;
+    wire        x_free, redirect_e, redirect_l, fault_trap, fetch_redirect;
+    wire [31:0] target_e, target_l, fault_vector;
     wire [31:2] fetch_addr;
     wire        d_valid, d_fault, d_pred_taken;
     wire [31:0] d_pc, d_insn;
 
     core_fetch u_fetch (
         .clk(clk), .rst(rst), .boot_addr(boot_addr),
-        .x_free(x_free), .redirect(redirect), .redirect_pc(redirect_pc),
+        .x_free(x_free), .redirect_e(redirect_e), .target_e(target_e),
+        .redirect_l(redirect_l), .target_l(target_l),
         .fault_redirect(fault_trap), .fault_pc(fault_vector),
-        .fetch_addr(fetch_addr), .bus_rdata(bus_rdata),
+        .fetch_addr(fetch_addr), .redirect(fetch_redirect), .bus_rdata(bus_rdata),
         .d_valid(d_valid), .d_pc(d_pc), .d_insn(d_insn), .d_fault(d_fault),
         .d_pred_taken(d_pred_taken)
     );
@@ -93,15 +95,6 @@ module hpm_core #(
         .we(rf_we), .waddr(rd), .wdata(rf_wdata)
     );
 
-    // bypass for the register written at the edge that ends the read cycle
-    reg        byp1, byp2;
-    reg [31:0] byp_val;
-    always @(posedge clk) begin
-        byp1    <= rf_we && rd == d_insn[19:15];
-        byp2    <= rf_we && rd == d_insn[24:20];
-        byp_val <= rf_wdata;
-    end
-
     // ------------------------------------------------------------ X
     reg        x_valid;
     reg        x_first;      // first X cycle of the instruction (X entry)
@@ -110,8 +103,6 @@ module hpm_core #(
     reg        x_fault;      // fetch access fault
     reg        x_pred;       // predicted taken in D
 
-    wire [31:0] rs1 = byp1 ? byp_val : rf_rdata1;
-    wire [31:0] rs2 = byp2 ? byp_val : rf_rdata2;
     wire [2:0]  funct3 = x_insn[14:12];
     assign rd = x_insn[11:7];
 
@@ -134,9 +125,27 @@ module hpm_core #(
         .alu_add(alu_add), .alu_sub(alu_sub), .alu_alt(alu_alt)
     );
 
-    // ALU: also the address adder for loads/stores and jalr
-    wire [31:0] alu_a = alu_a_zero ? 32'd0 : (alu_a_pc ? x_pc : rs1);
-    wire [31:0] alu_b = alu_b_rs2 ? rs2 : imm;
+    // Operands. The register file's data arrive late in the first X cycle
+    // (EBR output), so everything that does not depend on them is prepared
+    // from registers: the bypass value (the register written at the edge
+    // that ended the read cycle) and the ALU's other operand sources. Each
+    // operand is then one 2:1 mux after the EBR.
+    reg        byp1, byp2;
+    reg [31:0] byp_val;
+    always @(posedge clk) begin
+        byp1    <= rf_we && rd == d_insn[19:15];
+        byp2    <= rf_we && rd == d_insn[24:20];
+        byp_val <= rf_wdata;
+    end
+    wire [31:0] rs1 = byp1 ? byp_val : rf_rdata1;
+    wire [31:0] rs2 = byp2 ? byp_val : rf_rdata2;
+
+    wire        a_rf  = !byp1 && !alu_a_zero && !alu_a_pc;
+    wire [31:0] a_alt = alu_a_zero ? 32'd0 : alu_a_pc ? x_pc : byp_val;
+    wire        b_rf  = alu_b_rs2 && !byp2;
+    wire [31:0] b_alt = alu_b_rs2 ? byp_val : imm;
+    wire [31:0] alu_a = a_rf ? rf_rdata1 : a_alt;
+    wire [31:0] alu_b = b_rf ? rf_rdata2 : b_alt;
     wire [31:0] alu_result, alu_sum;
     wire        br_cond;
     core_alu u_alu (
@@ -149,21 +158,18 @@ module hpm_core #(
     wire [31:0] pc_imm      = x_pc + imm;              // jal and branch target
     wire [31:0] jalr_target = {alu_sum[31:1], 1'b0};
     wire        br_taken    = is_branch && br_cond;
-    wire        jump_misaligned = (is_jal && pc_imm[1]) || (br_taken && pc_imm[1]) ||
-                                  (is_jalr && jalr_target[1]);
-    wire [31:0] jump_target = is_jalr ? jalr_target : pc_imm;
 
     // LSU
-    wire        lsu_misaligned, lsu_fault, lsu_req, lsu_we;
+    wire        lsu_misaligned, lsu_fault, lsu_we, mem_go;
     wire [3:0]  lsu_be;
     wire [31:0] lsu_wdata, load_data, st_addr, st_wdata;
     wire [3:0]  st_be;
-    wire        trap;
+    wire [4:0]  lsu_region;
     core_lsu u_lsu (
         .clk(clk), .first(x_first), .is_load(is_load), .is_store(is_store),
-        .funct3(funct3), .addr(alu_sum), .store_val(rs2), .go(x_valid && !trap),
-        .misaligned(lsu_misaligned), .fault(lsu_fault),
-        .bus_req(lsu_req), .bus_we(lsu_we), .bus_be(lsu_be), .bus_wdata(lsu_wdata),
+        .funct3(funct3), .addr(alu_sum), .store_val(rs2),
+        .misaligned(lsu_misaligned), .fault(lsu_fault), .region(lsu_region),
+        .bus_we(lsu_we), .bus_be(lsu_be), .bus_wdata(lsu_wdata),
         .bus_rdata(bus_rdata), .load_data(load_data),
         .st_addr(st_addr), .st_wdata(st_wdata), .st_be(st_be)
     );
@@ -175,40 +181,61 @@ module hpm_core #(
         .a(rs1), .b(rs2), .result(md_result)
     );
 
-    // CSRs, privilege, traps
+    // ---- traps. Ordered by how late they are known in the first X cycle:
+    //   early: an interrupt, a fetch fault, an illegal instruction, ecall,
+    //          ebreak, a misaligned jal target (registered state, decode, CSR
+    //          checks);
+    //   late:  a misaligned jalr/branch target or load/store address (the low
+    //          bits of the adder, the branch comparison);
+    //   fault: the load/store access fault (the whole address).
+    // They exclude one another (decode is one-hot; an instruction with a
+    // fetch fault decodes as nothing), so each class has its own trap
+    // vector, cause and delegation prepared early and the late signals only
+    // select (core_csr).
     wire        csr_illegal, sys_illegal, csr_write, irq_pending, wfi_wake;
-    wire [31:0] csr_rdata, csr_wval, trap_vector, mepc, sepc;
+    wire [31:0] csr_rdata, csr_wval, vec_e, vec_l, mepc, sepc;
     wire [3:0]  irq_code;
     wire        retire;
-    reg  [3:0]  exc_code;
-    reg  [31:0] exc_tval;
 
-    // Exceptions: the load/store access fault needs the whole address (the end
-    // of the adder's carry chain); every other one is known earlier, so the
-    // fault is kept apart: its target (core_csr fault_vector) enters the fetch
-    // address in the last mux level (core_fetch fault_redirect).
-    wire irq_take  = x_valid && x_first && irq_pending;
+    wire x_go      = x_valid && x_first;
+    wire irq_take  = x_go && irq_pending;
     wire illegal   = dec_illegal || (is_csr && csr_illegal) || sys_illegal;
-    wire exc_other = x_fault || illegal || is_ecall || is_ebreak || jump_misaligned ||
-                     lsu_misaligned;
-    wire exc       = x_valid && x_first && !irq_take && (exc_other || lsu_fault);
-    wire [3:0] fault_code = is_store ? 4'd7 : 4'd5;
-    wire trap_nf   = irq_take || (x_valid && x_first && exc_other);  // all but the access fault
-    assign fault_trap = exc && !exc_other;
-    assign trap = irq_take || exc;
+    wire jal_mis   = is_jal && pc_imm[1];
+    wire exc_e     = x_go && !irq_take && (x_fault || illegal || is_ecall || is_ebreak || jal_mis);
+    wire trap_e    = irq_take || exc_e;
+    wire mem       = is_load || is_store;
+    wire br_mis    = br_taken && pc_imm[1];
+    wire jalr_mis  = is_jalr && alu_sum[1];
+    wire exc_l     = x_go && !trap_e && (br_mis || jalr_mis || lsu_misaligned);
+    assign fault_trap = x_go && !trap_e && lsu_fault;       // lsu_fault excludes misaligned
+    wire exc       = exc_e || exc_l || fault_trap;
+    wire trap      = irq_take || exc;
+    // the data access of a load/store's first cycle, unless it traps; whether
+    // its address is in a region (it is not: the access fault) is up to the
+    // region selects
+    assign mem_go  = x_go && mem && !trap_e && !lsu_misaligned;
 
+    reg  [3:0]  code_e;
+    reg  [31:0] tval_e;
     always @(*) begin
-        // synchronous exception priority (privileged spec, table 3.7); the
-        // access fault comes last and is selected by !exc_other
-        if (x_fault)             begin exc_code = 4'd1;  exc_tval = x_pc;       end
-        else if (illegal)        begin exc_code = 4'd2;  exc_tval = x_insn;     end
-        else if (is_ecall)       begin exc_code = {2'b10, priv}; exc_tval = 32'd0; end
-        else if (is_ebreak)      begin exc_code = 4'd3;  exc_tval = x_pc;       end
-        else if (jump_misaligned) begin exc_code = 4'd0; exc_tval = jump_target; end
-        else                     begin exc_code = is_store ? 4'd6 : 4'd4; exc_tval = alu_sum; end
+        // synchronous exception priority (privileged spec, table 3.7)
+        if (x_fault)        begin code_e = 4'd1; tval_e = x_pc;   end
+        else if (illegal)   begin code_e = 4'd2; tval_e = x_insn; end
+        else if (is_ecall)  begin code_e = {2'b10, priv}; tval_e = 32'd0; end
+        else if (is_ebreak) begin code_e = 4'd3; tval_e = x_pc;   end
+        else                begin code_e = 4'd0; tval_e = pc_imm; end   // jal misaligned
     end
+    // late exceptions: a jump (code 0, mtval the target) or a misaligned
+    // load/store (4/6, the address); the access fault: 5/7, the address
+    wire [3:0]  code_l  = is_load ? 4'd4 : is_store ? 4'd6 : 4'd0;
+    wire [3:0]  code_f  = is_store ? 4'd7 : 4'd5;
+    wire [31:0] tval_l  = is_branch ? pc_imm : is_jalr ? jalr_target : alu_sum;
+    wire [3:0]  exc_code = exc_e ? code_e : exc_l ? code_l : code_f;
+    wire [31:0] exc_tval = exc_e ? tval_e : exc_l ? tval_l : alu_sum;
 
-    wire csr_commit = x_valid && is_csr && !trap;
+    // a CSR, mret or sret instruction can only trap early: its commit does
+    // not wait for the adder
+    wire csr_commit = x_valid && is_csr && !trap_e;
     core_csr u_csr (
         .clk(clk), .rst(rst),
         .csr_op(x_valid && is_csr), .csr_addr(x_insn[31:20]), .csr_funct(funct3[1:0]),
@@ -218,11 +245,11 @@ module hpm_core #(
         .csr_wval(csr_wval),
         .is_mret(is_mret), .is_sret(is_sret), .is_wfi(is_wfi), .is_sfence(is_sfence),
         .sys_illegal(sys_illegal),
-        .mret_commit(x_valid && is_mret && !trap), .sret_commit(x_valid && is_sret && !trap),
-        .trap_take(trap), .trap_irq(irq_take), .exc_code(exc_code),
-        .exc_fault(!exc_other), .fault_code(fault_code),
-        .trap_tval(irq_take ? 32'd0 : exc_tval), .trap_pc(x_pc[31:2]),
-        .trap_vector(trap_vector), .fault_vector(fault_vector),
+        .mret_commit(x_valid && is_mret && !trap_e), .sret_commit(x_valid && is_sret && !trap_e),
+        .trap_irq(irq_take), .trap_exc_e(exc_e), .trap_exc_l(exc_l), .trap_fault(fault_trap),
+        .code_e(code_e), .code_l(code_l), .code_f(code_f),
+        .tval_e(tval_e), .tval_l(tval_l), .tval_f(alu_sum), .trap_pc(x_pc[31:2]),
+        .vec_e(vec_e), .vec_l(vec_l), .vec_f(fault_vector),
         .mepc_out(mepc), .sepc_out(sepc),
         .mtip(mtip), .msip(msip), .irq_pending(irq_pending), .irq_code(irq_code),
         .wfi_wake(wfi_wake), .mtime(mtime), .lcofi(lcofi), .mcounteren_out(mcounteren),
@@ -231,25 +258,32 @@ module hpm_core #(
         .ext_hit(ext_csr_hit), .ext_rdata(ext_csr_rdata), .ext_wval(ext_csr_wval)
     );
 
-    // completion of the instruction in X
-    wire x_done = x_valid && (trap ||
-                  ((is_load || is_store) ? x_cnt == 6'd1 :
-                   is_mul ? x_cnt == 6'd3 :
-                   is_div ? x_cnt == 6'd33 :
-                   is_wfi ? wfi_wake : 1'b1));
-    assign x_free = !x_valid || x_done;
-    assign retire = x_done && !trap;
+    // completion of the instruction in X. Traps happen only in the first X
+    // cycle, where no load/store completes, so an instruction retires
+    // without waiting for the access fault. The access fault does not free X
+    // either: the faulting load/store stays in X, invalid (x_valid is
+    // cleared), for the bubble cycle after it; only x_valid, not the loads of
+    // the X registers, waits for the address adder.
+    wire x_cond = (is_load || is_store) ? x_cnt == 6'd1 :
+                  is_mul ? x_cnt == 6'd3 :
+                  is_div ? x_cnt == 6'd33 :
+                  is_wfi ? wfi_wake : 1'b1;
+    wire x_done = x_valid && (trap || x_cond);
+    assign x_free = !x_valid || trap_e || exc_l || x_cond;
+    assign retire = x_valid && x_cond && !trap_e && !(x_first && (br_mis || jalr_mis));
 
-    // redirects other than the access fault (that one goes to core_fetch
-    // separately); jalr, branches, fence.i, mret and sret take one cycle
+    // ---- redirects of the fetch from X (one bubble), by lateness:
+    //   early: an early trap (its vector), mret, sret, fence.i;
+    //   late:  jalr (its target, or the trap vector when misaligned), a
+    //          mispredicted branch, a misaligned load/store (trap vector);
+    //   fault: the access fault (core_fetch selects it last).
     wire mispredict = is_branch && (br_taken != x_pred);
-    assign redirect = trap_nf ||
-                      (x_valid && (is_jalr || mispredict || is_fencei || is_mret || is_sret));
-    assign redirect_pc = trap_nf    ? trap_vector :
-                         is_mret    ? mepc :
-                         is_sret    ? sepc :
-                         is_jalr    ? jalr_target :
-                         br_taken   ? pc_imm : pc4;
+    assign redirect_e = trap_e || (x_valid && (is_mret || is_sret || is_fencei));
+    assign target_e   = trap_e ? vec_e : is_mret ? mepc : is_sret ? sepc : pc4;
+    assign redirect_l = x_go && !trap_e && (is_jalr || mispredict || br_mis || lsu_misaligned);
+    assign target_l   = (br_mis || jalr_mis || lsu_misaligned) ? vec_l :
+                        is_jalr ? jalr_target : br_taken ? pc_imm : pc4;
+    wire   redirect   = redirect_e || redirect_l;   // all but the access fault
 
     // write-back
     assign rf_we    = retire && writes_rd && rd != 5'd0;
@@ -266,8 +300,11 @@ module hpm_core #(
         end else begin
             x_first <= x_free;
             x_cnt   <= x_free ? 6'd0 : x_cnt + 6'd1;
+            if (fault_trap)
+                x_valid <= 1'b0;
+            else if (x_free)
+                x_valid <= d_valid && !fetch_redirect;
             if (x_free) begin
-                x_valid <= d_valid && !redirect && !fault_trap;
                 x_pc    <= d_pc;
                 x_insn  <= d_insn;
                 x_fault <= d_fault;
@@ -277,11 +314,17 @@ module hpm_core #(
     end
 
     // ------------------------------------------------------------ bus
-    assign bus_req   = lsu_req;
-    assign bus_we    = lsu_req && lsu_we;
-    assign bus_be    = lsu_be;
-    assign bus_addr  = lsu_req ? alu_sum[31:2] : fetch_addr;
-    assign bus_wdata = lsu_wdata;
+    // The memories see bus_addr: the data address in a load/store's first
+    // cycle, else the fetch address; the access fault's vector comes in last.
+    // Devices and memory writes use the data address and the exact region
+    // (bus_region): an address in a region never faults, so they do not wait
+    // for the access fault.
+    assign bus_we     = lsu_we;
+    assign bus_be     = lsu_be;
+    assign bus_addr   = fault_trap ? fault_vector[31:2] : mem_go ? alu_sum[31:2] : fetch_addr;
+    assign bus_daddr  = alu_sum[31:2];
+    assign bus_region = mem_go ? lsu_region : 5'd0;
+    assign bus_wdata  = lsu_wdata;
 
     // ------------------------------------------------------------ trace
     wire store_done = retire && is_store;
@@ -290,8 +333,7 @@ module hpm_core #(
     assign trace_insn      = x_insn;
     assign trace_priv      = priv;
     assign trace_trap      = trap;
-    assign trace_cause     = {irq_take, 27'd0,
-                              irq_take ? irq_code : (exc_other ? exc_code : fault_code)};
+    assign trace_cause     = {irq_take, 27'd0, irq_take ? irq_code : exc_code};
     assign trace_tval      = irq_take ? 32'd0 : exc_tval;
     assign trace_rd_we     = rf_we;
     assign trace_rd        = rd;

@@ -5,8 +5,21 @@
 //
 // The register is declared 64 bits wide and masked to WIDTH; the masked-off
 // bits are constant zero and synthesis removes them.
+//
+// DSP = 1 (iCE40 synthesis only, WIDTH >= 3): the counter lives in the
+// accumulators of SB_MAC16 blocks instead of logic cells, one DSP per 32
+// bits (docs/board.md). The counter is kept left-aligned in the 32- or 64-bit
+// accumulator (shifted up by S = 32 or 64 - WIDTH): the increment is added
+// as inc << S, so the accumulator's carry out is the counter's wrap. A write
+// loads the accumulator (OLOAD), the half not written holds (OHOLD). Same
+// behaviour as the flip-flop counter (the board suite compares the two in
+// simulation with yosys' SB_MAC16 model); elsewhere (Verilator) it is the
+// flip-flop counter.
 module hpm_counter #(
-    parameter integer WIDTH = 64
+    parameter integer WIDTH = 64,
+    /* verilator lint_off UNUSEDPARAM */ // only iCE40 synthesis looks at it
+    parameter integer DSP   = 0
+    /* verilator lint_on UNUSEDPARAM */
 ) (
     input  wire        clk,
     input  wire        rst,
@@ -20,14 +33,92 @@ module hpm_counter #(
     localparam [64:0] MASK65 = (65'd1 << WIDTH) - 65'd1;
     localparam [63:0] MASK   = MASK65[63:0];
 
+`ifdef SYNTHESIS
+generate if (DSP != 0 && WIDTH >= 3) begin : g_dsp
+    localparam integer NDSP = WIDTH > 32 ? 2 : 1;
+    localparam integer S    = 32 * NDSP - WIDTH;       // 0..29
+    wire        we = we_lo || we_hi;
+    wire [63:0] addend = {61'd0, inc} << S;             // in accumulator bits
+    wire [31:0] q_lo, q_hi;                             // accumulators
+    wire        co_lo, co_hi;
+
+    // Reset: the accumulators' output reset (ORST, asynchronous in the DSP)
+    // driven by the synchronous rst, a register of the board top: the
+    // accumulators read 0 from the cycle rst is set, the flip-flop counter
+    // from the next one; nothing reads a counter while the core is in reset.
+
+    // low accumulator: counter bits 31-S..0 (all when NDSP = 1)
+    wire        load_lo = we_lo;
+    wire [31:0] data_lo = wdata << S;
+    wire        hold_lo = we && !load_lo;
+    SB_MAC16 #(
+        .TOPOUTPUT_SELECT(2'd1), .BOTOUTPUT_SELECT(2'd1),
+        .TOPADDSUB_LOWERINPUT(2'd0), .BOTADDSUB_LOWERINPUT(2'd0),
+        .TOPADDSUB_UPPERINPUT(1'b0), .BOTADDSUB_UPPERINPUT(1'b0),
+        .TOPADDSUB_CARRYSELECT(2'd2), .BOTADDSUB_CARRYSELECT(2'd0)
+    ) u_lo (
+        .CLK(clk), .CE(1'b1), .C(data_lo[31:16]), .A(addend[31:16]), .B(addend[15:0]),
+        .D(data_lo[15:0]), .AHOLD(1'b0), .BHOLD(1'b0), .CHOLD(1'b0), .DHOLD(1'b0),
+        .IRSTTOP(1'b0), .IRSTBOT(1'b0), .ORSTTOP(rst), .ORSTBOT(rst),
+        .OLOADTOP(load_lo), .OLOADBOT(load_lo), .ADDSUBTOP(1'b0), .ADDSUBBOT(1'b0),
+        .OHOLDTOP(hold_lo), .OHOLDBOT(hold_lo), .CI(1'b0), .ACCUMCI(1'b0),
+        .SIGNEXTIN(1'b0), .O(q_lo), .CO(co_lo), .ACCUMCO(), .SIGNEXTOUT()
+    );
+
+    if (NDSP == 2) begin : g_hi
+        // high accumulator: counter bits WIDTH-1..32-S. A low-half write
+        // replaces its bottom S bits (counter bits 31..32-S), a high-half
+        // write the rest; with S = 0 it holds on a low-half write.
+        wire        load_hi = we_hi || (we_lo && S != 0);
+        wire [31:0] data_hi;
+        if (S == 0) begin : g_s0
+            assign data_hi = wdata;
+        end else begin : g_sn
+            wire [63:0] w_lo64 = {32'd0, wdata} << S;    // a low write, in accumulator bits
+            wire [63:0] w_hi64 = {wdata, 32'd0} << S;    // a high write
+            wire [63:0] own_lo = 64'hFFFF_FFFF << S;     // accumulator bits of the low half
+            wire [31:0] m_lo   = own_lo[63:32];          // high-DSP bits owned by the low half
+            assign data_hi = we_hi ? (w_hi64[63:32] & ~m_lo) | (q_hi & m_lo) :
+                                     (w_lo64[63:32] &  m_lo) | (q_hi & ~m_lo);
+        end
+        wire        hold_hi = we && !load_hi;
+        SB_MAC16 #(
+            .TOPOUTPUT_SELECT(2'd1), .BOTOUTPUT_SELECT(2'd1),
+            .TOPADDSUB_LOWERINPUT(2'd0), .BOTADDSUB_LOWERINPUT(2'd0),
+            .TOPADDSUB_UPPERINPUT(1'b0), .BOTADDSUB_UPPERINPUT(1'b0),
+            .TOPADDSUB_CARRYSELECT(2'd2), .BOTADDSUB_CARRYSELECT(2'd3)
+        ) u_hi (
+            .CLK(clk), .CE(1'b1), .C(data_hi[31:16]), .A(addend[63:48]), .B(addend[47:32]),
+            .D(data_hi[15:0]), .AHOLD(1'b0), .BHOLD(1'b0), .CHOLD(1'b0), .DHOLD(1'b0),
+            .IRSTTOP(1'b0), .IRSTBOT(1'b0), .ORSTTOP(rst), .ORSTBOT(rst),
+            .OLOADTOP(load_hi), .OLOADBOT(load_hi), .ADDSUBTOP(1'b0), .ADDSUBBOT(1'b0),
+            .OHOLDTOP(hold_hi), .OHOLDBOT(hold_hi), .CI(co_lo), .ACCUMCI(1'b0),
+            .SIGNEXTIN(1'b0), .O(q_hi), .CO(co_hi), .ACCUMCO(), .SIGNEXTOUT()
+        );
+    end else begin : g_one
+        assign q_hi  = 32'd0;
+        assign co_hi = co_lo;
+    end
+
+    wire [63:0] acc = {q_hi, q_lo};
+    assign value = (acc >> S) & MASK;
+    assign wrap  = !we && co_hi;
+end else begin : g_ff
+`endif
     reg  [63:0] count;
-    wire [63:0] sum = count + {61'd0, inc};
+    // Carry select: the increment arrives late in the cycle (it depends on
+    // the instruction retiring in X), so only the low three bits add it; the
+    // upper bits choose between count[63:3] and count[63:3] + 1, both
+    // computed from the register alone.
+    wire [3:0]  lo  = {1'b0, count[2:0]} + {1'b0, inc};
+    wire [60:0] hi1 = count[63:3] + 61'd1;
+    wire [63:0] sum = {lo[3] ? hi1 : count[63:3], lo[2:0]};
     // the carry out of bit WIDTH-1. Below 64 bits it shows in the sum above
     // the mask (a tiny counter can pass 2^WIDTH by more than 1). At 64 bits,
     // with inc <= 4: bits 63:3 all ones and a carry out of the low three (no
     // 64-bit compare).
     wire        carry = WIDTH < 64 ? (sum & ~MASK) != 64'd0 :
-                        &count[63:3] && {1'b0, count[2:0]} + {1'b0, inc} >= 4'd8;
+                        &count[63:3] && lo[3];
 
     always @(posedge clk) begin
         if (rst)
@@ -40,4 +131,7 @@ module hpm_counter #(
 
     assign value = count;
     assign wrap  = !(we_lo || we_hi) && carry;
+`ifdef SYNTHESIS
+end endgenerate
+`endif
 endmodule

@@ -20,7 +20,11 @@ module hpm_unit #(
     parameter integer HPM_NUM    = 29,      // implemented mhpmcounters (0..29)
     parameter integer HPM_WIDTH  = 64,      // their width (1..64)
     parameter integer EV_W       = 30,      // event bus width: HPM_EV_BUS_W (hpm_events.vh)
-    parameter integer EV_INSTRET = 2        // index of the "instructions" event
+    parameter integer EV_INSTRET = 2,       // index of the "instructions" event
+    // SB_MAC16 blocks the counters may use on the iCE40 (hpm_counter DSP):
+    // mcycle and minstret first (two each), then mhpmcounter3 upward, one
+    // per 32 bits of HPM_WIDTH. 0: all flip-flops (what Verilator builds anyway)
+    parameter integer DSP_BUDGET = 0
 ) (
     input  wire            clk,
     input  wire            rst,
@@ -39,6 +43,7 @@ module hpm_unit #(
     output wire            lcofi            // a counter wrapped with OF clear: set mip.LCOFIP
 );
     localparam [1:0] PRIV_M = 2'b11, PRIV_S = 2'b01, PRIV_U = 2'b00;
+    localparam integer HPM_NDSP = HPM_WIDTH > 32 ? 2 : 1;   // DSPs per mhpmcounter
     localparam [64:0] MASK65   = (65'd1 << HPM_WIDTH) - 65'd1;
     localparam [63:0] HPM_MASK = MASK65[63:0];
 
@@ -96,12 +101,12 @@ module hpm_unit #(
     wire        cycle_on   = !inhibit[0] && !mode_inhibited(cycle_inh, priv);
     wire        instret_on = !inhibit[2] && !mode_inhibited(instret_inh, priv);
 
-    hpm_counter #(.WIDTH(64)) u_mcycle (
+    hpm_counter #(.WIDTH(64), .DSP(DSP_BUDGET >= 2 ? 1 : 0)) u_mcycle (
         .clk(clk), .rst(rst), .inc({2'b00, cycle_on}),
         .we_lo(ctr_we_lo && idx == 5'd0), .we_hi(ctr_we_hi && idx == 5'd0),
         .wdata(csr_wdata), .value(mcycle), .wrap(mcycle_wrap)
     );
-    hpm_counter #(.WIDTH(64)) u_minstret (
+    hpm_counter #(.WIDTH(64), .DSP(DSP_BUDGET >= 4 ? 1 : 0)) u_minstret (
         .clk(clk), .rst(rst), .inc({2'b00, instret_on && ev[EV_INSTRET]}),
         .we_lo(ctr_we_lo && idx == 5'd2), .we_hi(ctr_we_hi && idx == 5'd2),
         .wdata(csr_wdata), .value(minstret), .wrap(minstret_wrap)
@@ -116,8 +121,12 @@ module hpm_unit #(
     function [4:0] op_legal(input [4:0] f);  // OR, AND, XOR, ADD; anything else is OR
         op_legal = (f == 5'b00001 || f == 5'b00010 || f == 5'b00100) ? f : 5'b00000;
     endfunction
-    function [9:0] ev_legal(input [9:0] e);  // an index beyond the catalogue is 0
-        ev_legal = {22'd0, e} >= EV_W ? 10'd0 : e;
+    // an index beyond the catalogue is 0 (a lookup of the index's low bits,
+    // no magnitude compare)
+    localparam integer EVB = $clog2(EV_W);
+    localparam [(1 << EVB)-1:0] EV_OK = {(1 << EVB){1'b1}} >> ((1 << EVB) - EV_W);
+    function [9:0] ev_legal(input [9:0] e);
+        ev_legal = (e[9:EVB] == 0 && EV_OK[e[EVB-1:0]]) ? e : 10'd0;
     endfunction
     /* verilator lint_off UNUSEDSIGNAL */ // bits 59:55 are read-only zero
     wire [63:0] w = evt_w64;
@@ -140,7 +149,9 @@ module hpm_unit #(
                     .set_of(wrap_bits[n]), .value(evt_value[n]), .of(of_bits[n]),
                     .ev(ev), .priv(priv), .inc(inc)
                 );
-                hpm_counter #(.WIDTH(HPM_WIDTH)) u_ctr (
+                hpm_counter #(
+                    .WIDTH(HPM_WIDTH), .DSP(4 + (n - 2) * HPM_NDSP <= DSP_BUDGET ? 1 : 0)
+                ) u_ctr (
                     .clk(clk), .rst(rst), .inc(inhibit[n] ? 3'd0 : inc),
                     .we_lo(ctr_we_lo && idx == n), .we_hi(ctr_we_hi && idx == n),
                     .wdata(csr_wdata), .value(hpm_value[n]), .wrap(wrap_bits[n])
@@ -174,7 +185,8 @@ module hpm_unit #(
     end
 
     // ------------------------------------------- the value after a write (trace)
-    wire        impl   = idx >= 5'd3 && {27'd0, idx} < 3 + HPM_NUM;
+    localparam [31:0] IMPL = ((32'd1 << (3 + HPM_NUM)) - 32'd1) & ~32'd7;   // HPM_NUM <= 29
+    wire        impl   = IMPL[idx];
     wire [63:0] ctr_mask = (idx == 5'd0 || idx == 5'd2) ? {64{1'b1}} : impl ? HPM_MASK : 64'd0;
     wire [63:0] ctr_w64  = {ctr_hi ? csr_wdata : ctr64[63:32], ctr_lo ? csr_wdata : ctr64[31:0]} &
                            ctr_mask;

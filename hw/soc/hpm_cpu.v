@@ -4,16 +4,18 @@
 // unit (docs/hpm.md).
 module hpm_cpu #(
     parameter integer HPM_NUM   = 29,        // implemented mhpmcounters (0..29)
-    parameter integer HPM_WIDTH = 64         // their width (1..64)
+    parameter integer HPM_WIDTH = 64,        // their width (1..64)
+    parameter integer HPM_DSP   = 0          // SB_MAC16 blocks for counters (hpm_unit)
 ) (
     input  wire        clk,
     input  wire        rst,
     input  wire [31:0] boot_addr,
 
-    output wire        bus_req,
     output wire        bus_we,
     output wire [3:0]  bus_be,
     output wire [31:2] bus_addr,
+    output wire [31:2] bus_daddr,
+    output wire [4:0]  bus_region,
     output wire [31:0] bus_wdata,
     input  wire [31:0] bus_rdata,
 
@@ -51,7 +53,8 @@ module hpm_cpu #(
 
     hpm_core #(.EV_W(HPM_EV_BUS_W)) u_core (
         .clk(clk), .rst(rst), .boot_addr(boot_addr),
-        .bus_req(bus_req), .bus_we(bus_we), .bus_be(bus_be), .bus_addr(bus_addr),
+        .bus_we(bus_we), .bus_be(bus_be), .bus_addr(bus_addr),
+        .bus_daddr(bus_daddr), .bus_region(bus_region),
         .bus_wdata(bus_wdata), .bus_rdata(bus_rdata),
         .mtip(mtip), .msip(msip), .mtime(mtime),
         .trace_valid(trace_valid), .trace_pc(trace_pc), .trace_insn(trace_insn),
@@ -69,7 +72,7 @@ module hpm_cpu #(
 
     hpm_unit #(
         .HPM_NUM(HPM_NUM), .HPM_WIDTH(HPM_WIDTH),
-        .EV_W(HPM_EV_BUS_W), .EV_INSTRET(HPM_EV_INSTRUCTIONS)
+        .EV_W(HPM_EV_BUS_W), .EV_INSTRET(HPM_EV_INSTRUCTIONS), .DSP_BUDGET(HPM_DSP)
     ) u_hpm (
         .clk(clk), .rst(rst), .ev(events), .priv(priv),
         .csr_addr(csr_addr), .csr_wdata(csr_wdata), .csr_we(csr_we),

@@ -9,7 +9,8 @@ module hpm_soc #(
     parameter CLOCK_HZ  = 24000000,  // core clock, read from GPIO clock_hz
     parameter FW_HEX    = "",
     parameter HPM_NUM   = 29,    // implemented mhpmcounters (0..29)
-    parameter HPM_WIDTH = 64     // their width (1..64)
+    parameter HPM_WIDTH = 64,    // their width (1..64)
+    parameter HPM_DSP   = 0      // iCE40: SB_MAC16 blocks the counters may use
 ) (
     input  wire        clk,
     input  wire        rst,          // synchronous, active high
@@ -37,20 +38,22 @@ module hpm_soc #(
     output wire [31:0] trace_mem_wdata,
     output wire [3:0]  trace_mem_be
 );
-    wire        bus_req, bus_we;
+    wire        bus_we;
     wire [3:0]  bus_be;
+    wire [4:0]  bus_region;       // data access to {gpio, uart, clint, ram, fw}
     // partial address decode below: some upper address bits are not looked at
     /* verilator lint_off UNUSEDSIGNAL */
-    wire [31:2] bus_addr;
+    wire [31:2] bus_addr, bus_daddr;
     /* verilator lint_on UNUSEDSIGNAL */
     wire [31:0] bus_wdata;
     reg  [31:0] bus_rdata;
     wire        mtip, msip;
     wire [63:0] mtime;
 
-    hpm_cpu #(.HPM_NUM(HPM_NUM), .HPM_WIDTH(HPM_WIDTH)) u_cpu (
+    hpm_cpu #(.HPM_NUM(HPM_NUM), .HPM_WIDTH(HPM_WIDTH), .HPM_DSP(HPM_DSP)) u_cpu (
         .clk(clk), .rst(rst), .boot_addr(boot_addr),
-        .bus_req(bus_req), .bus_we(bus_we), .bus_be(bus_be), .bus_addr(bus_addr),
+        .bus_we(bus_we), .bus_be(bus_be), .bus_addr(bus_addr),
+        .bus_daddr(bus_daddr), .bus_region(bus_region),
         .bus_wdata(bus_wdata), .bus_rdata(bus_rdata),
         .mtip(mtip), .msip(msip), .mtime(mtime),
         .trace_valid(trace_valid), .trace_pc(trace_pc), .trace_insn(trace_insn),
@@ -62,17 +65,19 @@ module hpm_soc #(
         .trace_mem_wdata(trace_mem_wdata), .trace_mem_be(trace_mem_be)
     );
 
-    // ---- address decode. The core checks every access against the memory
-    // map (core_pma: data accesses outside the regions fault before reaching
-    // the bus, fetches only read fw/ram), so a partial decode on the bits that
-    // tell the five regions apart suffices and keeps the decode shallow:
+    // ---- address decode. The memories read bus_addr (the fetch or the data
+    // address); a data access comes with its region (bus_region, the core's
+    // exact decode of the data address bus_daddr), which selects the device
+    // or memory written (an access outside every region faults in the core
+    // and selects none). The read data is selected by the region of bus_addr,
+    // registered with the request: the core checks every access against the
+    // memory map (core_pma: fetches only read fw/ram), so a partial decode on
+    // the bits that tell the five regions apart suffices and keeps it shallow:
     // ram 0x8..., uart/gpio 0x1000_0xxx/0x1000_1xxx, clint 0x02..., fw 0x0000_xxxx.
     wire sel_ram   = bus_addr[31];
     wire sel_uart  = !bus_addr[31] && bus_addr[28] && !bus_addr[12];
     wire sel_gpio  = !bus_addr[31] && bus_addr[28] &&  bus_addr[12];
     wire sel_clint = !bus_addr[31] && !bus_addr[28] && bus_addr[25];
-    wire sel_fw    = !bus_addr[31] && !bus_addr[28] && !bus_addr[25];
-    wire wr        = bus_req && bus_we;
 
     localparam [2:0] R_FW = 3'd0, R_RAM = 3'd1, R_CLINT = 3'd2, R_UART = 3'd3, R_GPIO = 3'd4;
     reg [2:0] rsel;
@@ -83,30 +88,31 @@ module hpm_soc #(
     wire [31:0] fw_rdata, ram_rdata, clint_rdata, uart_rdata, gpio_rdata;
 
     soc_fwram #(.WORDS(2048), .FW_HEX(FW_HEX)) u_fwram (
-        .clk(clk), .addr(bus_addr[12:2]), .we(wr && sel_fw), .be(bus_be),
+        .clk(clk), .addr(bus_addr[12:2]), .we(bus_region[0] && bus_we), .be(bus_be),
         .wdata(bus_wdata), .rdata(fw_rdata)
     );
 
     soc_spram u_ram (
-        .clk(clk), .addr(bus_addr[16:2]), .we(wr && sel_ram), .be(bus_be),
+        .clk(clk), .addr(bus_addr[16:2]), .we(bus_region[1] && bus_we),
+        .we_bank(bus_daddr[16]), .be(bus_be),
         .wdata(bus_wdata), .rdata(ram_rdata)
     );
 
     soc_clint u_clint (
-        .clk(clk), .rst(rst), .sel(bus_req && sel_clint), .we(bus_we), .be(bus_be),
-        .addr(bus_addr[15:2]), .wdata(bus_wdata), .rdata(clint_rdata),
+        .clk(clk), .rst(rst), .sel(bus_region[2]), .we(bus_we), .be(bus_be),
+        .addr(bus_daddr[15:2]), .wdata(bus_wdata), .rdata(clint_rdata),
         .mtip(mtip), .msip(msip), .mtime(mtime)
     );
 
     soc_uart #(.DIV(UART_DIV)) u_uart (
-        .clk(clk), .rst(rst), .sel(bus_req && sel_uart), .re(!bus_we), .we(bus_we),
-        .be0(bus_be[0]), .addr(bus_addr[7:2]), .wdata(bus_wdata[7:0]), .rdata(uart_rdata),
+        .clk(clk), .rst(rst), .sel(bus_region[3]), .re(!bus_we), .we(bus_we),
+        .be0(bus_be[0]), .addr(bus_daddr[7:2]), .wdata(bus_wdata[7:0]), .rdata(uart_rdata),
         .rx(uart_rx), .tx(uart_tx)
     );
 
     soc_gpio #(.CLOCK_HZ(CLOCK_HZ)) u_gpio (
-        .clk(clk), .rst(rst), .sel(bus_req && sel_gpio), .we(bus_we), .be0(bus_be[0]),
-        .addr(bus_addr[7:2]), .wdata(bus_wdata[4:0]), .rdata(gpio_rdata),
+        .clk(clk), .rst(rst), .sel(bus_region[4]), .we(bus_we), .be0(bus_be[0]),
+        .addr(bus_daddr[7:2]), .wdata(bus_wdata[4:0]), .rdata(gpio_rdata),
         .leds(leds), .buttons(buttons)
     );
 

@@ -40,6 +40,7 @@ module soc_clint (
                  m[1] ? val[15:8]  : old[15:8],  m[0] ? val[7:0]   : old[7:0]};
     endfunction
 
+    integer i;
     always @(posedge clk) begin
         if (rst) begin
             msip_q   <= 1'b0;
@@ -50,10 +51,13 @@ module soc_clint (
             mtip_q <= mtime_inc >= mtimecmp;
             if (wr_msip && be[0])
                 msip_q <= wdata[0];
-            if (wr_cmp)
-                mtimecmp[31:0] <= merge(mtimecmp[31:0], wdata, be);
-            if (wr_cmph)
-                mtimecmp[63:32] <= merge(mtimecmp[63:32], wdata, be);
+            // a byte lane each: clock enables, no merge muxes
+            for (i = 0; i < 4; i = i + 1) begin
+                if (wr_cmp && be[i])
+                    mtimecmp[8*i +: 8] <= wdata[8*i +: 8];
+                if (wr_cmph && be[i])
+                    mtimecmp[32 + 8*i +: 8] <= wdata[8*i +: 8];
+            end
             if (wr_time)
                 mtime[31:0] <= merge(mtime[31:0], wdata, be);
             else if (wr_timeh)

@@ -6,6 +6,7 @@ module soc_spram (
     input  wire        clk,
     input  wire [14:0] addr,     // word address
     input  wire        we,
+    input  wire        we_bank,  // the bank written: addr[14] when we (given early)
     input  wire [3:0]  be,
     input  wire [31:0] wdata,
     output wire [31:0] rdata
@@ -13,8 +14,8 @@ module soc_spram (
 `ifdef SYNTHESIS
     reg         bank_q;          // bank of the last read
     wire [15:0] lo0, hi0, lo1, hi1;
-    wire        we0 = we && !addr[14];
-    wire        we1 = we &&  addr[14];
+    wire        we0 = we && !we_bank;
+    wire        we1 = we &&  we_bank;
     wire [3:0]  mlo = {{2{be[1]}}, {2{be[0]}}};   // nibble masks
     wire [3:0]  mhi = {{2{be[3]}}, {2{be[2]}}};
 
@@ -45,6 +46,10 @@ module soc_spram (
             if (be[3]) mem[addr][31:24] <= wdata[31:24];
         end
         q <= mem[addr];
+        if (we && we_bank != addr[14]) begin
+            $display("soc_spram: we_bank %b disagrees with the address %h", we_bank, addr);
+            $fatal;
+        end
     end
     assign rdata = q;
 `endif
