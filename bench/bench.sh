@@ -89,9 +89,10 @@ cat <<SYN
 ## FPGA (iCE40UP5K-SG48)
 
 The core alone: \`yosys -p 'synth_ice40 -dsp -top hpm_core; stat'\` (\`make synth\`,
-\`build/synth/core.stat\`). The board SoC (core with \`HPM_NUM=0\`, i.e. mcycle/minstret only, 8 KiB firmware EBR,
+\`build/synth/core.stat\`). The board SoC (the iCEBreaker top's default, \`HPM_NUM=1\` x 32 plus mcycle/minstret, 8 KiB firmware EBR,
 128 KiB SPRAM, UART, CLINT, GPIO) placed and routed with \`nextpnr-ice40 --up5k --package sg48
---freq 25\` (\`build/synth/soc.log\`).
+--freq 25\` (\`build/synth/soc.log\`); the board build itself, with its 12 MHz target and
+the other HPM configurations, is in [board.md](board.md).
 
 | what | SB_LUT4 | SB_CARRY | FFs | EBR | DSP | LCs (nextpnr) | Fmax |
 |---|---:|---:|---:|---:|---:|---:|---:|
