@@ -88,8 +88,8 @@ static int on_sample(void *ctx, const hpm_sample *s)
 		r->first_gap = s->seq;
 	r->lost += s->lost;
 	progress_set(r->pg, "record: sample %u at %llu cycles", (unsigned)s->seq,
-		     (unsigned long long)s->cycles);
-	return emit(r, s->seq, s->cycles, s->value);
+		     (unsigned long long)s->value[0]);
+	return emit(r, s->seq, s->value[0], s->value);
 }
 
 /* "-I 100000" cycles, or "-I 5ms" / "-I 250us" of board time */

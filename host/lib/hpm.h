@@ -180,8 +180,7 @@ typedef struct hpm_counts {
  * this one (0 normally). */
 typedef struct hpm_interval_sample {
 	uint32_t seq, lost;
-	uint64_t cycles;                 /* workload cycles at the sample */
-	uint32_t mask;                   /* which value[] are filled */
+	uint32_t mask;                   /* which value[] are filled (0: mcycle, always) */
 	uint64_t value[HPM_NUM_VALUES];  /* cumulative since the run started */
 } hpm_sample;
 

@@ -30,7 +30,7 @@ const char *hpm_workload_at(size_t i, const char **description)
 	return workloads[i].name;
 }
 
-/* hpm_elf_load's writer: only checks that every byte, .bss included, lands
+/* hpm_elf_load_buf's writer: only checks that every byte, .bss included, lands
  * in the workload RAM; the segments are taken from the file afterwards. */
 static int check_range(void *ctx, uint32_t addr, const void *src, size_t len)
 {
@@ -40,19 +40,12 @@ static int check_range(void *ctx, uint32_t addr, const void *src, size_t len)
 	       len > WL_RAM_SIZE - (addr - WL_RAM_BASE) ? -1 : 0;
 }
 
-static uint32_t rd32(const uint8_t *b) { return hpm_get32(b); }
-
-/* The file-backed bytes of every PT_LOAD (p_filesz), from an ELF that
- * hpm_elf_load has already validated. The zero-filled rest (.bss) is not
- * uploaded: start-up code clears it (fw/workloads/wl_crt.S,
- * fw/common/crt0.S), and a program that relied on loader-zeroed memory
- * would show up as a replay whose counts differ, never as a wrong count. */
-static int take_segments(hpm_program *p, const char *path, char *err, size_t errlen)
+/* Reads the whole file (at most 64 MiB, the ELF loader's limit). */
+static int read_file(const char *path, uint8_t **out, size_t *out_len, char *err, size_t errlen)
 {
 	FILE *f = fopen(path, "rb");
 	uint8_t *buf = NULL;
 	size_t len = 0, cap = 0;
-	int rc = HPM_E_ELF;
 
 	if (!f) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
@@ -60,10 +53,12 @@ static int take_segments(hpm_program *p, const char *path, char *err, size_t err
 	}
 	for (;;) {
 		if (len == cap) {
-			uint8_t *nb = realloc(buf, cap = cap ? cap * 2 : 65536);
+			uint8_t *nb = cap < (64u << 20) ? realloc(buf, cap = cap ? cap * 2 : 65536) : NULL;
 			if (!nb) {
-				rc = HPM_E_NOMEM;
-				goto out;
+				snprintf(err, errlen, cap > (64u << 20) ? "%s: larger than 64 MiB" : "out of memory", path);
+				free(buf);
+				fclose(f);
+				return cap > (64u << 20) ? HPM_E_ELF : HPM_E_NOMEM;
 			}
 			buf = nb;
 		}
@@ -72,33 +67,42 @@ static int take_segments(hpm_program *p, const char *path, char *err, size_t err
 			break;
 		len += n;
 	}
-	uint32_t phoff = rd32(buf + 28);
+	fclose(f);
+	*out = buf;
+	*out_len = len;
+	return HPM_OK;
+}
+
+/* The file-backed bytes of every PT_LOAD (p_filesz) of an ELF image that
+ * hpm_elf_load_buf has validated. The zero-filled rest (.bss) is not
+ * uploaded: start-up code clears it (fw/workloads/wl_crt.S,
+ * fw/common/crt0.S), and a program that relied on loader-zeroed memory
+ * would show up as a replay whose counts differ, never as a wrong count. */
+static int take_segments(hpm_program *p, const uint8_t *buf, const char *path,
+			 char *err, size_t errlen)
+{
+	uint32_t phoff = hpm_get32(buf + 28);
 	unsigned phentsize = hpm_get16(buf + 42), phnum = hpm_get16(buf + 44);
+
 	for (unsigned i = 0; i < phnum; i++) {
 		const uint8_t *ph = buf + phoff + (size_t)i * phentsize;
-		uint32_t off = rd32(ph + 4), paddr = rd32(ph + 12), filesz = rd32(ph + 16);
-		if (rd32(ph) != 1 || !filesz)
+		uint32_t off = hpm_get32(ph + 4), paddr = hpm_get32(ph + 12), filesz = hpm_get32(ph + 16);
+		if (hpm_get32(ph) != 1 || !filesz)
 			continue;
 		if (p->nseg == sizeof p->seg / sizeof p->seg[0]) {
 			snprintf(err, errlen, "%s: more than %zu loadable segments", path,
 				 sizeof p->seg / sizeof p->seg[0]);
-			goto out;
+			return HPM_E_ELF;
 		}
 		uint8_t *d = malloc(filesz);
 		if (!d) {
-			rc = HPM_E_NOMEM;
-			goto out;
+			snprintf(err, errlen, "out of memory");
+			return HPM_E_NOMEM;
 		}
 		memcpy(d, buf + off, filesz);
 		p->seg[p->nseg++] = (struct hpm_segment){ paddr, filesz, d };
 	}
-	rc = HPM_OK;
-out:
-	if (rc == HPM_E_NOMEM)
-		snprintf(err, errlen, "out of memory");
-	free(buf);
-	fclose(f);
-	return rc;
+	return HPM_OK;
 }
 
 void hpm_program_free(hpm_program *p)
@@ -148,29 +152,30 @@ int hpm_program_load(hpm_program **out, const char *name_or_path, char *err, siz
 			 name_or_path);
 		return HPM_E_NOTFOUND;
 	}
-	if (access(path, R_OK)) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return HPM_E_NOTFOUND;
-	}
+	uint8_t *image;
+	size_t len;
+	int rc = read_file(path, &image, &len, err, errlen);
+	if (rc)
+		return rc;
 	hpm_program *p = calloc(1, sizeof *p);
 	if (!p) {
 		snprintf(err, errlen, "out of memory");
+		free(image);
 		return HPM_E_NOMEM;
 	}
-	if (hpm_elf_load(path, check_range, NULL, &inf, err, errlen)) {
+	if (hpm_elf_load_buf(image, len, path, check_range, NULL, &inf, err, errlen)) {
 		if (strstr(err, "write") || !err[0])
 			snprintf(err, errlen, "%s: a segment lies outside the workload RAM 0x%08x..0x%08x",
 				 path, WL_RAM_BASE, WL_RAM_BASE + WL_RAM_SIZE - 1);
-		hpm_program_free(p);
-		return HPM_E_ELF;
-	}
-	if (inf.entry < WL_RAM_BASE || inf.entry - WL_RAM_BASE >= WL_RAM_SIZE || (inf.entry & 3u)) {
+		rc = HPM_E_ELF;
+	} else if (inf.entry < WL_RAM_BASE || inf.entry - WL_RAM_BASE >= WL_RAM_SIZE || (inf.entry & 3u)) {
 		snprintf(err, errlen, "%s: entry 0x%08x is not a word inside the workload RAM", path,
 			 (unsigned)inf.entry);
-		hpm_program_free(p);
-		return HPM_E_ELF;
+		rc = HPM_E_ELF;
+	} else {
+		rc = take_segments(p, image, path, err, errlen);
 	}
-	int rc = take_segments(p, path, err, errlen);
+	free(image);
 	if (rc) {
 		hpm_program_free(p);
 		return rc;

@@ -66,7 +66,6 @@ static void deliver_sample(hpm_board *b, const struct hpm_frame *f)
 	for (unsigned n = 0; n < HPM_NUM_VALUES; n++)
 		if (s.mask >> n & 1)
 			out.value[n] = n < 3 ? s.value[n] : hpm_extend(&b->info, s.value[n], s.wraps[n]);
-	out.cycles = out.value[0];
 	if (b->run_opts->on_sample && b->run_opts->on_sample(b->run_opts->ctx, &out))
 		b->aborting = 1;
 }
