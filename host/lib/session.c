@@ -39,12 +39,11 @@ static int reply_timeout(const hpm_board *b, uint8_t type, size_t wire)
 	const struct hpm_link *l = b->link;
 	if (b->opts.timeout_ms && type != HPM_T_RUN)
 		return (int)b->opts.timeout_ms;
-	if (!l->baud)               /* sim, ref: a pipe loses nothing */
-		return type == HPM_T_RUN ? -1 : 5000;
-	int64_t ms = 100 + (int64_t)(2 * (wire + HPM_MAX_WIRE) * 10 * 1000 / l->baud);
 	if (type == HPM_T_RUN)
-		return -1;              /* bounded by the budget; samples show life */
-	return (int)ms;
+		return -1;      /* bounded by the budget; a pipe loses nothing */
+	if (!l->baud)
+		return 5000;    /* sim, ref */
+	return (int)(100 + 2 * (wire + HPM_MAX_WIRE) * 10 * 1000 / l->baud);
 }
 
 /* A SAMPLE during a RUN: extend, detect gaps, hand to the caller. */
