@@ -65,6 +65,20 @@ int parse_u64(const char *s, uint64_t *v)
 	return 0;
 }
 
+int parse_interval(const char *s, unsigned bare_per_second, uint64_t *v, unsigned *per_second)
+{
+	char num[32];
+	size_t d = strspn(s, "0123456789");
+	*per_second = !strcmp(s + d, "ms") ? 1000 : !strcmp(s + d, "us") ? 1000000 :
+		      !s[d] ? bare_per_second : 0;
+	if (!d || d >= sizeof num || (s[d] && !*per_second))
+		return -1;
+	memcpy(num, s, d);
+	num[d] = '\0';
+	/* at most 10^9 of anything, so that N x clock_hz cannot overflow */
+	return parse_u64(num, v) || !*v || *v > 1000000000u ? -1 : 0;
+}
+
 const char *mode_name(enum hpm_privilege m)
 {
 	return m == HPM_MODE_MACHINE ? "M" : m == HPM_MODE_SUPERVISOR ? "S" : "U";

@@ -1,8 +1,8 @@
-/* hpmctl record: interval streaming. One run with the events on fixed and
- * programmable counters, a SAMPLE every N cycles, each written as CSV or
- * JSON lines (per-interval delta and cumulative count), and optionally an
- * SVG chart of events per cycle over time. Streams cannot be replayed, so
- * the events must fit the board's counters. */
+/* hpmctl record: interval streaming. The counters are sampled every N
+ * cycles (hpm_stat_interval: with more events than counters the replays'
+ * samples are merged, exactly), each interval written as CSV or JSON lines
+ * (per-interval delta and cumulative count), and optionally an SVG chart of
+ * events per cycle over time. */
 #include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
@@ -15,8 +15,7 @@ struct recorder {
 	int json;
 	const hpm_evlist *l;
 	size_t n;                          /* events */
-	unsigned vidx[HPM_MAX_COUNTS];     /* value[] index of each event */
-	uint64_t prev[HPM_NUM_VALUES];     /* cumulative values of the last row */
+	uint64_t prev[HPM_MAX_COUNTS];     /* cumulative values of the last row */
 	uint64_t prev_cycles;
 	uint32_t rows, clock_hz;
 	uint32_t lost, first_gap;          /* lost samples, seq after the first gap */
@@ -28,7 +27,8 @@ struct recorder {
 	size_t cap;
 };
 
-/* One row per event for the interval ending at `cycles`. */
+/* One row per event for the interval ending at `cycles`; value[i] is event
+ * i's cumulative count. */
 static int emit(struct recorder *r, uint32_t seq, uint64_t cycles, const uint64_t *value)
 {
 	uint64_t dc = cycles - r->prev_cycles;
@@ -52,8 +52,7 @@ static int emit(struct recorder *r, uint32_t seq, uint64_t cycles, const uint64_
 		r->x[r->rows] = (double)cycles;
 	}
 	for (size_t i = 0; i < r->n; i++) {
-		unsigned k = r->vidx[i];
-		uint64_t d = value[k] - r->prev[k];
+		uint64_t d = value[i] - r->prev[i];
 		const char *name = hpm_evlist_at(r->l, i)->name;
 		if (r->keep)
 			r->y[r->rows * r->n + i] = dc ? (double)d / (double)dc : 0;
@@ -63,15 +62,14 @@ static int emit(struct recorder *r, uint32_t seq, uint64_t cycles, const uint64_
 			json_string(r->out, name);
 			fprintf(r->out, ", \"event-runtime\" : %llu, \"pcnt-running\" : 100.00, \"sample\" : %u, "
 				"\"cycles\" : \"%llu\", \"cumulative\" : \"%llu\"}\n", (unsigned long long)ns,
-				(unsigned)seq, (unsigned long long)cycles, (unsigned long long)value[k]);
+				(unsigned)seq, (unsigned long long)cycles, (unsigned long long)value[i]);
 		} else {
 			fprintf(r->out, "%.9f,%llu,,%s,%llu,100.00,%u,%llu,%llu\n", t, (unsigned long long)d, name,
 				(unsigned long long)ns, (unsigned)seq, (unsigned long long)cycles,
-				(unsigned long long)value[k]);
+				(unsigned long long)value[i]);
 		}
 	}
-	for (size_t i = 0; i < r->n; i++)
-		r->prev[r->vidx[i]] = value[r->vidx[i]];
+	memcpy(r->prev, value, r->n * sizeof *value);
 	r->prev_cycles = cycles;
 	r->rows++;
 	if (ferror(r->out)) {
@@ -81,28 +79,15 @@ static int emit(struct recorder *r, uint32_t seq, uint64_t cycles, const uint64_
 	return 0;
 }
 
-static int on_sample(void *ctx, const hpm_sample *s)
+static int on_interval(void *ctx, const hpm_interval *iv)
 {
 	struct recorder *r = ctx;
-	if (s->lost && !r->lost)
-		r->first_gap = s->seq;
-	r->lost += s->lost;
-	progress_set(r->pg, "record: sample %u at %llu cycles", (unsigned)s->seq,
-		     (unsigned long long)s->value[0]);
-	return emit(r, s->seq, s->value[0], s->value);
-}
-
-/* "-I 100000" cycles, or "-I 5ms" / "-I 250us" of board time */
-static int parse_interval(const char *s, uint64_t *v, unsigned *per_second)
-{
-	char num[32];
-	size_t d = strspn(s, "0123456789");
-	*per_second = !strcmp(s + d, "ms") ? 1000 : !strcmp(s + d, "us") ? 1000000 : 0;
-	if (!d || d >= sizeof num || (s[d] && !*per_second))
-		return -1;
-	memcpy(num, s, d);
-	num[d] = '\0';
-	return parse_u64(num, v) || !*v ? -1 : 0;
+	if (iv->lost && !r->lost)
+		r->first_gap = iv->seq;
+	r->lost += iv->lost;
+	progress_set(r->pg, "record: sample %u at %llu cycles", (unsigned)iv->seq,
+		     (unsigned long long)iv->cycles);
+	return emit(r, iv->seq, iv->cycles, iv->value);
 }
 
 static const char record_help[] =
@@ -112,8 +97,9 @@ static const char record_help[] =
 	"of board time). Each sample gives one line per event: the count in that\n"
 	"interval (counter-value) and since the start of the run (cumulative); the\n"
 	"last line per event is the end of the run. Lost samples are reported on\n"
-	"stderr (the cumulative counts stay exact). All events must fit the board's\n"
-	"counters at once (a stream cannot be replayed).\n\n"
+	"stderr (the cumulative counts stay exact). More events than counters: the\n"
+	"workload is replayed and the samples merged (exact, the core is\n"
+	"deterministic). A stop at an explicit --budget is a normal end.\n\n"
 	"  -I, --interval N      cycles between samples (at least the board's minimum,\n"
 	"                        hpmctl info); Nms or Nus: board time\n"
 	"  -o, --output FILE     .csv: header line, then interval, counter-value, unit,\n"
@@ -145,8 +131,8 @@ int cmd_record(const struct cli *c, int argc, char **argv)
 	hpm_board *b = NULL;
 	FILE *plotf = NULL;
 	struct progress pg;
-	uint64_t every, sel[HPM_NUM_VALUES];
-	unsigned per_second, nsel = 0, nprog = 0;
+	uint64_t every;
+	unsigned per_second;
 	int opt, rc;
 
 	while ((opt = getopt_long(argc, argv, ":I:o:e:h", longopts, NULL)) != -1) {
@@ -168,7 +154,7 @@ int cmd_record(const struct cli *c, int argc, char **argv)
 		return rc;
 	if (!interval)
 		return usage_error("record", "missing -I <cycles>");
-	if (parse_interval(interval, &every, &per_second))
+	if (parse_interval(interval, 0, &every, &per_second))
 		return usage_error("record", "-I '%s': expected cycles, or a time like 5ms or 200us", interval);
 	if (!outname)
 		return usage_error("record", "missing -o FILE.csv or FILE.json");
@@ -182,13 +168,6 @@ int cmd_record(const struct cli *c, int argc, char **argv)
 		goto out;
 	r.l = l;
 	r.n = hpm_evlist_len(l);
-	for (size_t i = 0; i < r.n; i++)
-		nprog += hpm_evlist_at(l, i)->fixed < 0;
-	if (nprog > HPM_NUM_VALUES - 3) {      /* more than any board has */
-		rc = fail("record: %u programmable events but a board has at most %d counters; a stream cannot be replayed: use fewer events",
-			  nprog, HPM_NUM_VALUES - 3);
-		goto out;
-	}
 	if (!(r.out = fopen(outname, "w"))) {
 		rc = fail("record: cannot write %s: %s", outname, strerror(errno));
 		goto out;
@@ -200,24 +179,9 @@ int cmd_record(const struct cli *c, int argc, char **argv)
 	if ((rc = open_board(c, &b)))
 		goto out;
 	const hpm_info *in = hpm_get_info(b);
-	if (nprog > in->hpm_num) {
-		rc = fail("record: %u programmable events but the board has %u counters; a stream cannot be replayed: use fewer events",
-			  nprog, in->hpm_num);
-		goto out;
-	}
-	/* fixed events read mcycle/minstret, the others counters 3.. in order */
-	for (size_t i = 0; i < r.n; i++) {
-		const hpm_evspec *e = hpm_evlist_at(l, i);
-		if (e->fixed >= 0) {
-			r.vidx[i] = (unsigned)e->fixed;
-		} else {
-			r.vidx[i] = 3 + nsel;
-			sel[nsel++] = e->selector;
-		}
-	}
 	ro.interval = per_second ? every * in->clock_hz / per_second : every;
-	ro.on_sample = on_sample;
-	ro.ctx = &r;
+	if (!ro.interval)
+		ro.interval = 1;      /* below the minimum: the board says so */
 	r.clock_hz = in->clock_hz;
 	r.pg = &pg;
 	r.keep = plotf != NULL;
@@ -225,17 +189,23 @@ int cmd_record(const struct cli *c, int argc, char **argv)
 		fprintf(r.out, "interval,counter-value,unit,event,event-runtime,pcnt-running,sample,cycles,cumulative\n");
 
 	hpm_run_result res;
-	char why[200];
+	hpm_count *counts = calloc(r.n, sizeof *counts);
+	size_t ncounts;
+	if (!counts) {
+		rc = fail("out of memory");
+		goto out;
+	}
 	progress_begin(&pg, "record %s", target);
-	int st = hpm_run(b, p, &ro, sel, nsel, &res);
+	int st = hpm_stat_interval(b, p, l, &ro, on_interval, &r, counts, &ncounts, &res);
 	progress_end(&pg);
-	if (st != HPM_OK || r.failure) {
+	unsigned runs = 0;
+	for (size_t i = 0; st == HPM_OK && i < ncounts; i++)
+		runs = counts[i].run + 1 > runs ? counts[i].run + 1 : runs;
+	free(counts);
+	if (st != HPM_OK) {
 		rc = fail("record: %s", r.failure ? r.failure : hpm_errmsg(b));
 		goto out;
 	}
-	/* the end of the run: a last, partial interval (unless it ended at a sample) */
-	if (res.snap.value[0] != r.prev_cycles || !r.rows)
-		emit(&r, res.samples, res.snap.value[0], res.snap.value);
 	if (fclose(r.out) || r.failure) {
 		r.out = NULL;
 		rc = fail("record: writing %s failed", outname);
@@ -264,20 +234,17 @@ int cmd_record(const struct cli *c, int argc, char **argv)
 			goto out;
 		}
 	}
-	printf("record: '%s' (%s-mode): %u samples every %llu cycles, %u lost, %u ticks, %s at %llu cycles; %u intervals x %zu events in %s%s%s\n",
+	printf("record: '%s' (%s-mode): %u samples every %llu cycles, %u lost, %u ticks, %s at %llu cycles; %u intervals x %zu events in %s%s%s",
 	       hpm_program_name(p), mode_name(ro.mode), (unsigned)res.samples,
-	       (unsigned long long)ro.interval, (unsigned)res.lost_samples, (unsigned)res.ticks,
+	       (unsigned long long)ro.interval, (unsigned)r.lost, (unsigned)res.ticks,
 	       exit_reason_name(res.reason), (unsigned long long)res.snap.value[0], r.rows, r.n, outname,
 	       plotname ? ", chart in " : "", plotname ? plotname : "");
-	if (res.lost_samples && r.lost)
+	if (runs > 1)
+		printf("; %u replays merged", runs);
+	printf("\n");
+	if (r.lost)
 		fprintf(stderr, "hpmctl: record: %u samples lost (the first gap before sample %u); the cumulative counts stay exact\n",
-			(unsigned)res.lost_samples, (unsigned)r.first_gap);
-	else if (res.lost_samples)
-		fprintf(stderr, "hpmctl: record: the last %u samples were lost; the end-of-run counts are exact\n",
-			(unsigned)res.lost_samples);
-	/* a stop at an explicit --budget is a normal end for a recording */
-	if (run_failure(&res, why, sizeof why) && !(res.reason == HPM_EXIT_REASON_BUDGET && ro.budget))
-		rc = fail("record: %s: %s", hpm_program_name(p), why);
+			(unsigned)r.lost, (unsigned)r.first_gap);
 out:
 	if (r.out)
 		fclose(r.out);

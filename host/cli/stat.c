@@ -63,8 +63,10 @@ struct stat_out {
 	unsigned repeat;
 	const char *csv_sep;   /* -x */
 	int json;              /* -j */
-	uint64_t runtime_ns;   /* board time of one run */
+	uint64_t runtime_ns;   /* board time of one run (with -I: of the interval) */
 	double seconds, seconds_sd;
+	int interval;          /* -I: rows are intervals ending at board time `at` */
+	uint64_t at_ns;
 };
 
 /* mean rounded to the nearest integer, without overflow */
@@ -94,9 +96,34 @@ static double noise_pct(const uint64_t *v, size_t n, size_t stride)
 	return mean ? 100.0 * sqrt(m2 / (double)(n - 1) / (double)n) / mean : 0;
 }
 
-static void print_human(const struct stat_out *o, const struct row *rows, size_t n)
+/* the metric of each row whose base event was counted too */
+static void set_metrics(struct row *rows, size_t n)
 {
-	char num[32];
+	for (size_t i = 0; i < n; i++) {
+		const struct metric_def *m = metric_of(rows[i].ev);
+		const hpm_event_desc *base = m ? hpm_event_find(m->base) : NULL;
+		rows[i].m = NULL;
+		for (size_t j = 0; base && j < n; j++)
+			if (rows[j].ev->index == base->index) {
+				rows[i].m = m;
+				rows[i].metric = rows[j].value ?
+					(double)rows[i].value / (double)rows[j].value * (m->pct ? 100 : 1) : 0;
+				break;
+			}
+	}
+}
+
+/* perf's interval time stamp: seconds since the start, with a separator */
+static void print_stamp(const struct stat_out *o, const char *sep)
+{
+	if (o->interval)
+		printf(o->csv_sep ? "%llu.%09llu%s" : "%6llu.%09llu%s",
+		       (unsigned long long)(o->at_ns / 1000000000u),
+		       (unsigned long long)(o->at_ns % 1000000000u), sep);
+}
+
+static void print_heading(const struct stat_out *o)
+{
 	printf("\n Performance counter stats for '%s'", o->name);
 	if (o->mode != HPM_MODE_USER && o->repeat > 1)
 		printf(" (%s-mode, %u runs)", mode_name(o->mode), o->repeat);
@@ -105,8 +132,14 @@ static void print_human(const struct stat_out *o, const struct row *rows, size_t
 	else if (o->repeat > 1)
 		printf(" (%u runs)", o->repeat);
 	printf(":\n\n");
+}
+
+static void print_human(const struct stat_out *o, const struct row *rows, size_t n)
+{
+	char num[32];
 	for (size_t i = 0; i < n; i++) {
 		char line[256];
+		print_stamp(o, " ");
 		int len = snprintf(line, sizeof line, "%18s      %-32s", fmt_count(rows[i].value, num),
 				   rows[i].ev->name);
 		if (rows[i].m) {
@@ -124,6 +157,8 @@ static void print_human(const struct stat_out *o, const struct row *rows, size_t
 			line[--end] = '\0';
 		printf("%s\n", line);
 	}
+	if (o->interval)
+		return;
 	if (o->repeat > 1)
 		printf("\n%18.9f +- %.9f seconds board time  ( +-%6.2f%% )\n\n", o->seconds, o->seconds_sd,
 		       o->seconds ? 100.0 * o->seconds_sd / o->seconds : 0.0);
@@ -137,6 +172,7 @@ static void print_csv(const struct stat_out *o, const struct row *rows, size_t n
 {
 	const char *s = o->csv_sep;
 	for (size_t i = 0; i < n; i++) {
+		print_stamp(o, s);
 		printf("%llu%s%s%s%s%llu%s100.00", (unsigned long long)rows[i].value, s, s,
 		       rows[i].ev->name, s, (unsigned long long)o->runtime_ns, s);
 		if (o->repeat > 1)
@@ -152,7 +188,11 @@ static void print_csv(const struct stat_out *o, const struct row *rows, size_t n
 static void print_json(const struct stat_out *o, const struct row *rows, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
-		printf("{\"counter-value\" : \"%llu\", \"unit\" : \"\", \"event\" : ",
+		printf("{");
+		if (o->interval)
+			printf("\"interval\" : %llu.%09llu, ", (unsigned long long)(o->at_ns / 1000000000u),
+			       (unsigned long long)(o->at_ns % 1000000000u));
+		printf("\"counter-value\" : \"%llu\", \"unit\" : \"\", \"event\" : ",
 		       (unsigned long long)rows[i].value);
 		json_string(stdout, rows[i].ev->name);
 		if (o->repeat > 1)
@@ -167,8 +207,45 @@ static void print_json(const struct stat_out *o, const struct row *rows, size_t 
 	}
 }
 
+/* -I: prints each interval as it ends (deltas against the previous one) */
+struct interval_print {
+	struct stat_out *o;
+	struct row *rows;
+	size_t n;
+	uint64_t *prev;           /* cumulative counts at the previous interval's end */
+	uint64_t prev_cycles;
+	uint32_t clock_hz, lost;
+	struct progress *pg;
+	int started;              /* the table's header is out */
+};
+
+static int print_interval(void *ctx, const hpm_interval *iv)
+{
+	struct interval_print *ip = ctx;
+	for (size_t i = 0; i < ip->n; i++) {
+		ip->rows[i].value = iv->value[i] - ip->prev[i];
+		ip->prev[i] = iv->value[i];
+	}
+	set_metrics(ip->rows, ip->n);
+	ip->o->runtime_ns = cycles_to_ns(iv->cycles - ip->prev_cycles, ip->clock_hz);
+	ip->o->at_ns = cycles_to_ns(iv->cycles, ip->clock_hz);
+	ip->prev_cycles = iv->cycles;
+	ip->lost += iv->lost;
+	progress_clear(ip->pg);
+	if (!ip->started++ && !ip->o->json && !ip->o->csv_sep)
+		printf("#           time             counts unit events\n");
+	if (ip->o->json)
+		print_json(ip->o, ip->rows, ip->n);
+	else if (ip->o->csv_sep)
+		print_csv(ip->o, ip->rows, ip->n);
+	else
+		print_human(ip->o, ip->rows, ip->n);
+	fflush(stdout);
+	return ferror(stdout);
+}
+
 static const char stat_help[] =
-	"usage: hpmctl stat [-e EVENTS] [-r N] [-x SEP | -j] [--mode u|s|m] [--size N]\n"
+	"usage: hpmctl stat [-e EVENTS] [-r N | -I T] [-x SEP | -j] [--mode u|s|m] [--size N]\n"
 	"                   [--budget N] <workload|file.elf>\n\n"
 	"Counts events on one run of the workload (exact 64-bit counts) and prints\n"
 	"them like perf stat. More events than counters are counted by replaying\n"
@@ -177,6 +254,9 @@ static const char stat_help[] =
 	"                           selectors r<hex>, {a,b} groups (default:\n"
 	"                           " DEFAULT_EVENTS ")\n"
 	"  -r, --repeat N           run N times, print the mean and ( +- spread )\n"
+	"  -I, --interval-print T   print the counts of every T of board time: T in\n"
+	"                           ms (perf), or Nms, Nus; each interval's sampling\n"
+	"                           tick costs the workload 2 cycles (U, S) or 8 (M)\n"
 	"  -x, --field-separator S  CSV in perf's column order, separated by S\n"
 	"  -j, --json               one JSON object per event, perf's keys\n"
 	RUN_OPTIONS_HELP;
@@ -186,6 +266,7 @@ int cmd_stat(const struct cli *c, int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "event", required_argument, NULL, 'e' },
 		{ "repeat", required_argument, NULL, 'r' },
+		{ "interval-print", required_argument, NULL, 'I' },
 		{ "field-separator", required_argument, NULL, 'x' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
@@ -194,19 +275,22 @@ int cmd_stat(const struct cli *c, int argc, char **argv)
 	};
 	struct stat_out o = { .repeat = 1 };
 	hpm_run_opts ro = { 0 };
-	const char *events = DEFAULT_EVENTS, *target;
+	const char *events = DEFAULT_EVENTS, *interval = NULL, *target;
 	hpm_evlist *l = NULL;
 	hpm_program *p = NULL;
 	hpm_board *b = NULL;
 	hpm_count *counts = NULL;
 	struct row *rows = NULL;
+	uint64_t *vals = NULL;
 	struct progress pg;
-	uint64_t v;
+	uint64_t v, every = 0;
+	unsigned per_second = 0;
 	int opt, rc;
 
-	while ((opt = getopt_long(argc, argv, ":e:r:x:jh", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":e:r:I:x:jh", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'e': events = optarg; break;
+		case 'I': interval = optarg; break;
 		case 'x': o.csv_sep = optarg; break;
 		case 'j': o.json = 1; break;
 		case 'h': fputs(stat_help, stdout); return EXIT_OK;
@@ -227,20 +311,46 @@ int cmd_stat(const struct cli *c, int argc, char **argv)
 		return rc;
 	if (o.csv_sep && o.json)
 		return usage_error("stat", "-x and -j cannot be combined");
+	if (interval && parse_interval(interval, 1000, &every, &per_second))
+		return usage_error("stat", "-I '%s': expected milliseconds, or a time like 5ms or 200us", interval);
+	if (interval && o.repeat > 1)
+		return usage_error("stat", "-I and -r cannot be combined");
 	/* everything that can be checked without the board first */
 	if ((rc = parse_events(events, &l)) || (rc = load_program(target, &p)) ||
 	    (rc = open_board(c, &b)))
 		goto out;
 
 	size_t n = hpm_evlist_len(l), nout;
+	uint32_t hz = hpm_get_info(b)->clock_hz;
 	counts = calloc((size_t)o.repeat * n, sizeof *counts);
 	rows = calloc(n, sizeof *rows);
-	uint64_t *vals = calloc((size_t)o.repeat * (n + 1), sizeof *vals);
+	vals = calloc((size_t)o.repeat * (n + 1), sizeof *vals);
 	if (!counts || !rows || !vals) {
-		free(vals);
 		rc = fail("out of memory");
 		goto out;
 	}
+	for (size_t i = 0; i < n; i++)
+		rows[i].ev = hpm_evlist_at(l, i);
+	o.name = hpm_program_name(p);
+	o.mode = ro.mode;
+
+	if (interval) {
+		struct interval_print ip = { &o, rows, n, vals, 0, hz, 0, &pg, 0 };
+		ro.interval = every * hz / per_second;
+		if (!ro.interval)
+			ro.interval = 1;      /* below the minimum: the board says so */
+		o.interval = 1;
+		progress_begin(&pg, "stat %s", target);
+		int st = hpm_stat_interval(b, p, l, &ro, print_interval, &ip, counts, &nout, NULL);
+		progress_end(&pg);
+		if (st != HPM_OK)
+			rc = fail("%s", ferror(stdout) ? "stat: writing the output failed" : hpm_errmsg(b));
+		else if (ip.lost)
+			fprintf(stderr, "hpmctl: stat: %u samples lost; their intervals are merged into the next (counts stay exact)\n",
+				(unsigned)ip.lost);
+		goto out;
+	}
+
 	progress_begin(&pg, "stat %s", target);
 	for (unsigned r = 0; r < o.repeat && !rc; r++) {
 		if (o.repeat > 1)
@@ -250,7 +360,6 @@ int cmd_stat(const struct cli *c, int argc, char **argv)
 	}
 	progress_end(&pg);
 	if (rc) {
-		free(vals);
 		rc = fail("%s", hpm_errmsg(b));
 		goto out;
 	}
@@ -262,36 +371,24 @@ int cmd_stat(const struct cli *c, int argc, char **argv)
 		vals[r * (n + 1) + n] = counts[(size_t)r * n].cycles;
 	}
 	for (size_t i = 0; i < n; i++) {
-		rows[i].ev = hpm_evlist_at(l, i);
 		rows[i].value = mean_u64(vals + i, o.repeat, n + 1);
 		rows[i].noise = noise_pct(vals + i, o.repeat, n + 1);
 	}
-	for (size_t i = 0; i < n; i++) {
-		const struct metric_def *m = metric_of(rows[i].ev);
-		const hpm_event_desc *base = m ? hpm_event_find(m->base) : NULL;
-		for (size_t j = 0; base && j < n; j++)
-			if (rows[j].ev->index == base->index) {
-				rows[i].m = m;
-				rows[i].metric = rows[j].value ?
-					(double)rows[i].value / (double)rows[j].value * (m->pct ? 100 : 1) : 0;
-				break;
-			}
-	}
-	uint32_t hz = hpm_get_info(b)->clock_hz;
+	set_metrics(rows, n);
 	uint64_t cycles = mean_u64(vals + n, o.repeat, n + 1);
-	o.name = hpm_program_name(p);
-	o.mode = ro.mode;
 	o.runtime_ns = cycles_to_ns(cycles, hz);
 	o.seconds = (double)cycles / hz;
 	o.seconds_sd = o.seconds * noise_pct(vals + n, o.repeat, n + 1) / 100;
-	free(vals);
-	if (o.json)
+	if (o.json) {
 		print_json(&o, rows, n);
-	else if (o.csv_sep)
+	} else if (o.csv_sep) {
 		print_csv(&o, rows, n);
-	else
+	} else {
+		print_heading(&o);
 		print_human(&o, rows, n);
+	}
 out:
+	free(vals);
 	free(rows);
 	free(counts);
 	hpm_close(b);

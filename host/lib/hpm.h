@@ -234,6 +234,31 @@ typedef struct hpm_count {
 int hpm_stat(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
              const hpm_run_opts *o, hpm_count *out, size_t *nout, hpm_run_result *r);
 
+/* perf stat -I: hpm_stat with the counters sampled every o->interval
+ * workload cycles (o->on_sample is not used). cb gets the intervals in
+ * order, each with the cumulative count of every event of l at its end, all
+ * taken at the same workload cycle; the last one ends with the run. With
+ * more events than counters the replays' samples are merged by sample
+ * number: every replay must take each sample at the same cycle with the same
+ * instruction count (else HPM_E_MISMATCH), so the merged counts are exact. A
+ * sample lost in any replay merges its interval into the next (lost > 0).
+ * With one run cb is called while the workload runs; cb returning non-zero
+ * stops the measurement (HPM_E_RUN). out[] gets the final counts as from
+ * hpm_stat; each interval's sampling tick perturbs them (docs/protocol.md
+ * 6.3: 2 cycles and one interrupt per tick in U and S runs). */
+typedef struct hpm_interval {
+	uint32_t seq;              /* sample number; the last interval: the run's sample count */
+	uint32_t lost;             /* sample periods lost just before this one */
+	uint64_t cycles;           /* workload cycles at its end, since the start */
+	const uint64_t *value;     /* cumulative count of event i of l, i < its length */
+} hpm_interval;
+
+typedef int (*hpm_interval_cb)(void *ctx, const hpm_interval *iv);  /* non-zero: stop */
+
+int hpm_stat_interval(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
+                      const hpm_run_opts *o, hpm_interval_cb cb, void *ctx,
+                      hpm_count *out, size_t *nout, hpm_run_result *r);
+
 /* Runs the same measurement on the board and on the reference model (the
  * "ref" link with the board's HPM configuration). HPM_OK if every count is
  * equal, HPM_E_MISMATCH otherwise; hw[] and ref[] get both sets. */

@@ -1,6 +1,7 @@
 /* perf-stat style counting: events packed onto the board's counters, the
- * workload replayed once per pack (exact, the core is deterministic), and
- * the same measurement on the reference board for hpm_validate. */
+ * workload replayed once per pack (exact, the core is deterministic), the
+ * same with interval samples merged across the replays, and the same
+ * measurement on the reference board for hpm_validate. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,18 +40,27 @@ static int check_exit(hpm_board *b, const hpm_program *p, const hpm_run_result *
 	return hpm_fail(b, HPM_E_PROTOCOL, "%s: unknown exit reason %d", p->name, (int)r->reason);
 }
 
-int hpm_stat(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
-	     const hpm_run_opts *o, hpm_count *out, size_t *nout, hpm_run_result *first)
+/* Which replay run counts each event, and on which value[] index. */
+struct plan {
+	size_t n;                       /* events */
+	unsigned nruns;
+	unsigned run_of[HPM_MAX_COUNTS];
+	unsigned vidx[HPM_MAX_COUNTS];  /* 0 mcycle, 2 minstret, 3.. counters */
+};
+
+/* A group (or a lone event) goes whole into the current run if it fits,
+ * else into a new one. */
+static int plan_runs(hpm_board *b, const hpm_evlist *l, struct plan *pl)
 {
 	size_t n = hpm_evlist_len(l);
-	unsigned run_of[HPM_MAX_COUNTS], slot_of[HPM_MAX_COUNTS];
-	unsigned nruns = 0, used = 0;
-	unsigned hpm_num = b->info.hpm_num;
+	unsigned used = 0, hpm_num = b->info.hpm_num;
 
 	if (!n)
 		return hpm_fail(b, HPM_E_ARG, "no events to count");
-	/* pack: a group (or a lone event) goes whole into the current run if it
-	 * fits, else into a new one */
+	if (n > HPM_MAX_COUNTS)
+		return hpm_fail(b, HPM_E_ARG, "%zu events, at most %d", n, HPM_MAX_COUNTS);
+	pl->n = n;
+	pl->nruns = 0;
 	for (size_t i = 0; i < n; ) {
 		size_t j = i;
 		unsigned need = 0;
@@ -63,27 +73,44 @@ int hpm_stat(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
 			return hpm_fail(b, HPM_E_EVENT,
 					"%s: %u programmable events in one group, but the board has %u counters",
 					e->name, need, hpm_num);
-		if (!nruns || used + need > hpm_num) {
-			nruns++;
+		if (!pl->nruns || used + need > hpm_num) {
+			pl->nruns++;
 			used = 0;
 		}
 		for (; i < j; i++) {
-			run_of[i] = nruns - 1;
-			slot_of[i] = hpm_evlist_at(l, i)->fixed < 0 ? used++ : 0;
+			const hpm_evspec *f = hpm_evlist_at(l, i);
+			pl->run_of[i] = pl->nruns - 1;
+			pl->vidx[i] = f->fixed >= 0 ? (unsigned)f->fixed : 3 + used++;
 		}
 	}
+	return HPM_OK;
+}
 
+/* Adjusts the options of replay run `run` before it starts. */
+typedef void (*run_hook)(void *ctx, unsigned run, hpm_run_opts *o);
+
+/* Runs every pack of pl, checks that every replay took the same cycles and
+ * instructions, and fills out[]. */
+static int count_runs(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
+		      const hpm_run_opts *o, const struct plan *pl, run_hook before, void *ctx,
+		      hpm_count *out, hpm_run_result *first)
+{
+	static const hpm_run_opts defaults;
 	uint64_t cycles0 = 0, instret0 = 0;
-	for (unsigned run = 0; run < nruns; run++) {
+
+	for (unsigned run = 0; run < pl->nruns; run++) {
 		uint64_t sel[HPM_NHPM];
 		unsigned nsel = 0;
+		hpm_run_opts ro = o ? *o : defaults;
 		hpm_run_result r;
-		for (size_t i = 0; i < n; i++)
-			if (run_of[i] == run && hpm_evlist_at(l, i)->fixed < 0) {
-				sel[slot_of[i]] = hpm_evlist_at(l, i)->selector;
-				nsel = slot_of[i] + 1 > nsel ? slot_of[i] + 1 : nsel;
+		for (size_t i = 0; i < pl->n; i++)
+			if (pl->run_of[i] == run && pl->vidx[i] >= 3) {
+				sel[pl->vidx[i] - 3] = hpm_evlist_at(l, i)->selector;
+				nsel = pl->vidx[i] - 2 > nsel ? pl->vidx[i] - 2 : nsel;
 			}
-		int rc = hpm_run(b, p, o, sel, nsel, &r);
+		if (before)
+			before(ctx, run, &ro);
+		int rc = hpm_run(b, p, &ro, sel, nsel, &r);
 		if (rc)
 			return rc;
 		if ((rc = check_exit(b, p, &r)))
@@ -100,11 +127,11 @@ int hpm_stat(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
 					(unsigned long long)cycles0, (unsigned long long)r.snap.value[2],
 					(unsigned long long)instret0);
 		}
-		for (size_t i = 0; i < n; i++) {
+		for (size_t i = 0; i < pl->n; i++) {
 			const hpm_evspec *e = hpm_evlist_at(l, i);
-			if (run_of[i] != run)
+			unsigned idx = pl->vidx[i];
+			if (pl->run_of[i] != run)
 				continue;
-			unsigned idx = e->fixed >= 0 ? (unsigned)e->fixed : 3 + slot_of[i];
 			if (r.snap.untrusted >> idx & 1)
 				return hpm_fail(b, HPM_E_RUN,
 						"%s: counter %u is only %u bits wide and wrapped: its count cannot be trusted",
@@ -112,8 +139,186 @@ int hpm_stat(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
 			out[i] = (hpm_count){ e, r.snap.value[idx], r.snap.value[0], run };
 		}
 	}
-	*nout = n;
 	return HPM_OK;
+}
+
+int hpm_stat(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
+	     const hpm_run_opts *o, hpm_count *out, size_t *nout, hpm_run_result *first)
+{
+	struct plan pl;
+	int rc = plan_runs(b, l, &pl);
+
+	if (rc)
+		return rc;
+	if ((rc = count_runs(b, p, l, o, &pl, NULL, NULL, out, first)))
+		return rc;
+	*nout = pl.n;
+	return HPM_OK;
+}
+
+/* ---- intervals: the samples of every replay, merged by sample number ---- */
+
+/* One replay's samples: per sample its number and 2 + n values (mcycle,
+ * minstret, then every event of the list; only the run's own are set). */
+struct samples {
+	size_t len, cap;
+	uint32_t *seq;
+	uint64_t *v;
+};
+
+struct intervals {
+	hpm_board *b;
+	const struct plan *pl;
+	hpm_interval_cb cb;
+	void *ctx;
+	unsigned run;                /* the run being sampled */
+	struct samples *runs;        /* NULL: one run, delivered as it comes */
+	uint64_t *cur;               /* n cumulative values being delivered */
+	uint32_t next_seq;           /* sample number after the last delivered */
+	uint64_t last_cycles;
+	int delivered, stopped, nomem;
+};
+
+static int deliver(struct intervals *iv, uint32_t seq, uint64_t cycles)
+{
+	hpm_interval out = { seq, seq - iv->next_seq, cycles, iv->cur };
+	if (iv->stopped)          /* samples already on the way when it said stop */
+		return 1;
+	iv->next_seq = seq + 1;
+	iv->last_cycles = cycles;
+	iv->delivered = 1;
+	if (iv->cb(iv->ctx, &out))
+		iv->stopped = 1;
+	return iv->stopped;
+}
+
+static int keep_sample(void *ctx, const hpm_sample *s)
+{
+	struct intervals *iv = ctx;
+	const struct plan *pl = iv->pl;
+
+	if (!iv->runs) {                 /* one run: straight to the caller */
+		for (size_t i = 0; i < pl->n; i++)
+			iv->cur[i] = s->value[pl->vidx[i]];
+		return deliver(iv, s->seq, s->value[0]);
+	}
+	struct samples *r = &iv->runs[iv->run];
+	size_t w = 2 + pl->n;
+	if (r->len == r->cap) {
+		size_t cap = r->cap ? 2 * r->cap : 256;
+		uint32_t *seq = realloc(r->seq, cap * sizeof *seq);
+		if (seq)
+			r->seq = seq;
+		uint64_t *v = seq ? realloc(r->v, cap * w * sizeof *v) : NULL;
+		if (!v) {
+			iv->nomem = 1;
+			return 1;
+		}
+		r->v = v;
+		r->cap = cap;
+	}
+	uint64_t *row = r->v + r->len * w;
+	row[0] = s->value[0];
+	row[1] = s->value[2];
+	for (size_t i = 0; i < pl->n; i++)
+		row[2 + i] = pl->run_of[i] == iv->run ? s->value[pl->vidx[i]] : 0;
+	r->seq[r->len++] = s->seq;
+	return 0;
+}
+
+static void sample_run(void *ctx, unsigned run, hpm_run_opts *o)
+{
+	struct intervals *iv = ctx;
+	iv->run = run;
+	o->on_sample = keep_sample;
+	o->ctx = iv;
+}
+
+/* Delivers the sample numbers present in every replay, in order. Each must
+ * have the same cycles and instructions in every replay. */
+static int merge(struct intervals *iv, const hpm_program *p)
+{
+	const struct plan *pl = iv->pl;
+	size_t w = 2 + pl->n, at[HPM_MAX_COUNTS] = { 0 };
+	const struct samples *r0 = &iv->runs[0];
+
+	for (size_t k = 0; k < r0->len && !iv->stopped; k++) {
+		uint32_t seq = r0->seq[k];
+		const uint64_t *base = r0->v + k * w;
+		int everywhere = 1;
+		for (unsigned run = 1; run < pl->nruns && everywhere; run++) {
+			const struct samples *r = &iv->runs[run];
+			while (at[run] < r->len && r->seq[at[run]] < seq)
+				at[run]++;
+			everywhere = at[run] < r->len && r->seq[at[run]] == seq;
+			if (everywhere && (r->v[at[run] * w] != base[0] || r->v[at[run] * w + 1] != base[1]))
+				return hpm_fail(iv->b, HPM_E_MISMATCH,
+						"%s: sample %u of replay %u differs from the first run (cycles %llu vs %llu, instructions %llu vs %llu): the workload is not deterministic",
+						p->name, (unsigned)seq, run,
+						(unsigned long long)r->v[at[run] * w], (unsigned long long)base[0],
+						(unsigned long long)r->v[at[run] * w + 1], (unsigned long long)base[1]);
+		}
+		if (!everywhere)
+			continue;              /* lost in some replay: merged into the next */
+		for (size_t i = 0; i < pl->n; i++) {
+			unsigned run = pl->run_of[i];
+			iv->cur[i] = (run ? iv->runs[run].v + at[run] * w : base)[2 + i];
+		}
+		deliver(iv, seq, base[0]);
+	}
+	return HPM_OK;
+}
+
+int hpm_stat_interval(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
+		      const hpm_run_opts *o, hpm_interval_cb cb, void *ctx,
+		      hpm_count *out, size_t *nout, hpm_run_result *first)
+{
+	struct plan pl;
+	struct intervals iv = { .b = b, .pl = &pl, .cb = cb, .ctx = ctx };
+	hpm_run_result r0;
+	int rc;
+
+	if (!o || !o->interval || !cb)
+		return hpm_fail(b, HPM_E_ARG, "interval counting needs an interval and a callback");
+	if ((rc = plan_runs(b, l, &pl)))
+		return rc;
+	iv.cur = calloc(pl.n, sizeof *iv.cur);
+	if (pl.nruns > 1)
+		iv.runs = calloc(pl.nruns, sizeof *iv.runs);
+	if (!iv.cur || (pl.nruns > 1 && !iv.runs)) {
+		rc = hpm_fail(b, HPM_E_NOMEM, "out of memory");
+		goto out;
+	}
+	rc = count_runs(b, p, l, o, &pl, sample_run, &iv, out, &r0);
+	if (iv.nomem)
+		rc = hpm_fail(b, HPM_E_NOMEM, "out of memory for the samples");
+	else if (iv.stopped)
+		rc = hpm_fail(b, HPM_E_RUN, "%s: stopped by the interval callback", p->name);
+	if (rc)
+		goto out;
+	if (iv.runs && (rc = merge(&iv, p)))
+		goto out;
+	/* the end of the run, unless it fell on the last sample */
+	if (!iv.stopped && (!iv.delivered || iv.last_cycles != r0.snap.value[0])) {
+		for (size_t i = 0; i < pl.n; i++)
+			iv.cur[i] = out[i].value;
+		deliver(&iv, r0.samples, r0.snap.value[0]);
+	}
+	if (iv.stopped) {
+		rc = hpm_fail(b, HPM_E_RUN, "%s: stopped by the interval callback", p->name);
+		goto out;
+	}
+	*nout = pl.n;
+	if (first)
+		*first = r0;
+out:
+	for (unsigned run = 0; iv.runs && run < pl.nruns; run++) {
+		free(iv.runs[run].seq);
+		free(iv.runs[run].v);
+	}
+	free(iv.runs);
+	free(iv.cur);
+	return rc;
 }
 
 int hpm_validate(hpm_board *b, const hpm_program *p, const hpm_evlist *l,

@@ -315,6 +315,75 @@ def stat_repeat_replay():
                str(c))
 
 
+def stat_interval(info):
+    """stat -I: perf's interval output in the three formats; the intervals
+    add up to the run; merged replays on a one-counter board are exact."""
+    wl = ["--size", "3000", "alu"]
+    ev = "cycles,instructions,loads,branches,branch-misses"
+    names = ev.split(",")
+    csv_out = expect_ok(SIM + ["stat", "-I", "1", "-x", ",", "-e", ev] + wl)
+    json_out = expect_ok(SIM + ["stat", "-I", "1ms", "-j", "-e", ev] + wl)
+    human_out = expect_ok(SIM + ["stat", "-I", "1000us", "-e", ev] + wl)
+    plain = expect_ok(SIM + ["stat", "-x", ",", "-e", ev] + wl)
+    if None in (csv_out, json_out, human_out, plain):
+        return
+    rows = []
+    for rec in csv.reader(io.StringIO(csv_out)):
+        t, value, unit, event, runtime, pcnt, mval, munit = rec
+        rows.append((round(float(t), 9), event, int(value), int(runtime), pcnt))
+    stamps = sorted({r[0] for r in rows})
+    per = [[r for r in rows if r[0] == t] for t in stamps]
+    ok = (len(stamps) >= 3 and all([r[1] for r in p] == names for p in per)
+          and all(r[4] == "100.00" for r in rows)
+          and all(abs(r[3] / 1e9 - (t - p)) < 2e-9 for (p, t), grp in zip(zip([0.0] + stamps, stamps), per) for r in grp))
+    report(ok, "stat -I 1 -x: %d intervals, every event in each in -e order, event-runtime = the interval's board time" % len(stamps),
+           short(csv_out))
+    # every sampling tick costs a U-mode run 2 cycles and nothing else
+    plain_c = {r["event"]: r["value"] for r in parse_perf_csv(plain)}
+    sums = {e: sum(r[2] for r in rows if r[1] == e) for e in names}
+    ticks = len(stamps) - 1
+    report(sums == dict(plain_c, cycles=plain_c["cycles"] + 2 * ticks),
+           "stat -I: the intervals add up to stat's counts (cycles + 2 x %d ticks)" % ticks,
+           "sums %s, stat %s" % (sums, plain_c))
+    cycles = [r[2] for r in rows if r[1] == "cycles"]
+    want_t, acc = [], 0
+    for c in cycles:
+        acc += c
+        want_t.append(acc * 10**9 // info["clock-hz"] / 1e9)
+    report(stamps == [round(x, 9) for x in want_t], "stat -I: time stamps are the board time at each interval's end (cycles / clock, in whole ns)",
+           "%s vs %s" % (stamps[:4], want_t[:4]))
+    jrows = parse_jsonl(json_out)
+    report([(round(o["interval"], 9), o["event"], int(o["counter-value"])) for o in jrows]
+           == [r[:3] for r in rows] and all(list(o)[0] == "interval" for o in jrows),
+           "stat -I -j: 'interval' first, the same intervals and counts as -x")
+    lines = human_out.splitlines()
+    hrows = []
+    for l in lines[1:]:
+        m = re.match(r"^\s+(\d+\.\d{9})\s+([\d,]+)\s{6}(\S+)", l)
+        if m:
+            hrows.append((round(float(m.group(1)), 9), m.group(3), int(m.group(2).replace(",", ""))))
+    report(lines[0] == "#           time             counts unit events" and hrows == [r[:3] for r in rows]
+           and "insn per cycle" in human_out and "seconds board time" not in human_out,
+           "stat -I (table): perf's header, the same rows, metrics per interval, no summary", short(human_out))
+    # replay: a one-counter board merges 3 runs' samples into the same intervals
+    one = dict(ENV, HPM_SIM=os.path.join(BUILD, "bin", "hpm-sim-1x40"))
+    out1 = expect_ok(SIM + ["stat", "-I", "1", "-x", ",", "-e", ev] + wl, env=one)
+    if out1 is not None:
+        report(out1 == csv_out, "stat -I on a 1-counter board (hpm-sim-1x40, 3 replays): byte-identical to one run on 29 counters",
+               short(out1))
+    for args, code, want in [
+        (["stat", "-I", "5", "-r", "2", "alu"], 2, "cannot be combined"),
+        (["stat", "-I", "5x", "alu"], 2, "expected milliseconds"),
+        (["stat", "-I", "0", "alu"], 2, "expected milliseconds"),
+        (["stat", "-I", "1us", "alu"], 1, "minimum"),
+    ]:
+        rc, out, err = run(SIM + args)
+        why = one_line_error(rc, out, err, code)
+        if why is None and want not in err:
+            why = "stderr %r lacks %r" % (err.strip(), want)
+        report(why is None, "%s: exit %d, one line: %s" % (cmdline(SIM + args), code, err.strip()), why)
+
+
 def main_job(info):
     """The issue's main job, stderr on a terminal: exact counts and progress."""
     args = ["stat", "-e", "cycles,instructions,loads,branch-misses", "matmul"]
@@ -455,10 +524,18 @@ def record(info):
                "%d paths, labels %s" % (len(paths), labels))
     except ET.ParseError as e:
         report(False, "record --plot: the SVG parses", str(e))
-    rc, out, err = run(SIM + ["record", "-I", "10000", "-o", csvf, "-e", ",".join(["loads"] * 30)] + wl)
-    why = one_line_error(rc, out, err, 1)
-    report(why is None and "cannot be replayed" in err, "record: 30 programmable events refused (no replay for streams)",
-           why or err)
+    # more events than counters: the one-counter board replays the workload
+    # once per programmable event and merges the samples; every row must be
+    # the full board's
+    one = dict(ENV, HPM_SIM=os.path.join(BUILD, "bin", "hpm-sim-1x40"))
+    replayf = os.path.join(OUT, "record-1x40.csv")
+    out3 = expect_ok(SIM + ["record", "-I", "10000", "-e", ev, "-o", replayf] + wl, env=one)
+    if out3 is not None:
+        with open(replayf, newline="") as f:
+            rrows = list(csv.DictReader(f))
+        report(rrows == crows and "3 replays merged" in out3,
+               "record on a 1-counter board (hpm-sim-1x40, 3 replays merged): the same %d rows as one run on 29 counters" % len(crows),
+               "%d rows vs %d; %s" % (len(rrows), len(crows), short(out3)))
     rc, out, err = run(SIM + ["record", "-I", "10", "-o", csvf] + wl)
     why = one_line_error(rc, out, err, 1)
     report(why is None and "minimum" in err, "record: -I below the board's min interval refused: " + err.strip(), why or err)
@@ -605,7 +682,7 @@ def arg_errors():
         report(why is None, "%s: exit %d, one line: %s" % (cmdline(args), code, err.strip()), why)
 
 
-TESTS = ["help", "list", "info", "stat", "repeat", "main", "topdown", "record", "validate_all", "fault", "csr", "run", "errors"]
+TESTS = ["help", "list", "info", "stat", "repeat", "interval", "main", "topdown", "record", "validate_all", "fault", "csr", "run", "errors"]
 
 
 def main():
@@ -617,7 +694,8 @@ def main():
     steps = {
         "help": test_help, "list": test_list, "errors": arg_errors,
         "info": lambda: info.update(test_info() or {}),
-        "stat": lambda: stat_formats(info), "repeat": stat_repeat_replay, "main": lambda: main_job(info),
+        "stat": lambda: stat_formats(info), "repeat": stat_repeat_replay,
+        "interval": lambda: stat_interval(info), "main": lambda: main_job(info),
         "topdown": lambda: topdown(info), "record": lambda: record(info), "validate_all": validate_all,
         "fault": validate_fault, "csr": csr_cmds, "run": lambda: run_cmd(info),
     }

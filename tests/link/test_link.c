@@ -497,6 +497,128 @@ static void test_lost_sample(hpm_board *b)
 	hpm_program_free(p);
 }
 
+/* ---- hpm_stat_interval: intervals, merged across replays ---- */
+
+#define MAX_IV 64
+
+struct ivlog {
+	unsigned n, stop_at;       /* stop_at: return non-zero at that interval (1..) */
+	size_t nev;
+	uint32_t seq[MAX_IV], lost[MAX_IV];
+	uint64_t cycles[MAX_IV], value[MAX_IV][40];
+};
+
+static int log_interval(void *ctx, const hpm_interval *iv)
+{
+	struct ivlog *g = ctx;
+	if (g->n < MAX_IV && g->nev <= 40) {
+		g->seq[g->n] = iv->seq;
+		g->lost[g->n] = iv->lost;
+		g->cycles[g->n] = iv->cycles;
+		memcpy(g->value[g->n], iv->value, g->nev * sizeof *iv->value);
+	}
+	return ++g->n == g->stop_at;
+}
+
+static int ivlog_equal(const struct ivlog *a, const struct ivlog *b)
+{
+	if (a->n != b->n || a->n > MAX_IV)
+		return 0;
+	for (unsigned k = 0; k < a->n; k++)
+		if (a->seq[k] != b->seq[k] || a->lost[k] != b->lost[k] || a->cycles[k] != b->cycles[k] ||
+		    memcmp(a->value[k], b->value[k], a->nev * sizeof a->value[k][0]))
+			return 0;
+	return 1;
+}
+
+static int interval_stat(hpm_board *b, const hpm_program *p, const char *events, hpm_run_opts *o,
+			 struct ivlog *g, hpm_count *out, size_t *nout)
+{
+	hpm_evlist *l;
+	char err[256];
+	if (hpm_evlist_parse(&l, events, err, sizeof err))
+		return HPM_E_EVENT;
+	g->nev = hpm_evlist_len(l);
+	int rc = hpm_stat_interval(b, p, l, o, log_interval, g, out, nout, NULL);
+	hpm_evlist_free(l);
+	return rc;
+}
+
+/* Intervals on this board equal one run on the full reference board (29 x
+ * 64: every event on its own counter), whatever replays this board needs;
+ * a sample lost in one replay merges two intervals and changes nothing else. */
+static void test_intervals(hpm_board *b)
+{
+	static const char events[] = "cycles,loads,stores,branches,instructions,jumps";
+	const hpm_info *in = hpm_get_info(b);
+	hpm_run_opts o = { .interval = 10000, .a0 = 1500 };
+	static hpm_count out[HPM_MAX_COUNTS], rout[HPM_MAX_COUNTS];
+	size_t n, rn;
+	hpm_program *p;
+	hpm_board *rb;
+	char err[512];
+	static struct ivlog g, r, lossy_g, stop;
+
+	if (hpm_program_load(&p, "alu", err, sizeof err)) {
+		CHECK("intervals: load alu", 0, "%s", err);
+		return;
+	}
+	int rc = interval_stat(b, p, events, &o, &g, out, &n);
+	int mono = rc == HPM_OK && g.n > 3 && g.n <= MAX_IV;
+	for (unsigned k = 0; mono && k < g.n; k++) {
+		mono &= g.seq[k] == k && g.lost[k] == 0 && (!k || g.cycles[k] > g.cycles[k - 1]) &&
+			g.value[k][0] == g.cycles[k];
+		for (size_t i = 0; k && i < g.nev; i++)
+			mono &= g.value[k][i] >= g.value[k - 1][i];
+	}
+	for (size_t i = 0; mono && i < n; i++)
+		mono &= g.value[g.n - 1][i] == out[i].value;
+	CHECK("intervals: numbered 0..n, none lost, cumulative counts grow, the last = the final counts",
+	      mono, "rc %d intervals %u %s", rc, g.n, hpm_errmsg(b));
+	if (in->hpm_width >= 32) {      /* no wraps: no LCOFI ticks to tell the boards apart */
+		hpm_open_opts ro = { 0 };
+		rc = hpm_open(&rb, "ref", &ro, err, sizeof err);
+		int rrc = rc ? rc : interval_stat(rb, p, events, &o, &r, rout, &rn);
+		CHECK("intervals: equal one run on the 29 x 64 reference board (this board: replays as needed)",
+		      rc == HPM_OK && rrc == HPM_OK && ivlog_equal(&g, &r),
+		      "rc %d/%d intervals %u vs %u %s", rc, rrc, g.n, r.n, rc ? err : "");
+		if (!rc)
+			hpm_close(rb);
+	}
+	/* one more programmable event than counters: 2 or more replays; the
+	 * second SAMPLE of the second replay is corrupted (seq 1 lost there) */
+	char many[512] = "cycles";
+	for (unsigned i = 0; i <= in->hpm_num && in->hpm_num < 40; i++)
+		strcat(many, i % 2 ? ",stores" : ",loads");
+	struct ivlog clean = { 0 };
+	rc = interval_stat(b, p, many, &o, &clean, out, &n);
+	struct lossy y = { .base = { .ops = &lossy_ops }, .inner = b->link, .victim = (int)clean.n + 1 };
+	snprintf(y.base.name, sizeof y.base.name, "lossy %s", b->link->name);
+	y.base.kind = b->link->kind;
+	y.base.baud = b->link->baud;
+	b->link = &y.base;
+	int lrc = interval_stat(b, p, many, &o, &lossy_g, out, &n);
+	b->link = y.inner;
+	int merged = rc == HPM_OK && lrc == HPM_OK && y.done && clean.n > 3 && lossy_g.n + 1 == clean.n &&
+		     lossy_g.seq[0] == 0 && lossy_g.seq[1] == 2 && lossy_g.lost[1] == 1;
+	for (unsigned k = 1; merged && k < lossy_g.n; k++)
+		merged &= lossy_g.cycles[k] == clean.cycles[k + 1] &&
+			  !memcmp(lossy_g.value[k], clean.value[k + 1], clean.nev * sizeof(uint64_t));
+	CHECK("intervals: a sample lost in one replay merges intervals 1 and 2, every count as in a clean run",
+	      merged, "rc %d/%d corrupted %d intervals %u vs %u seq %u,%u lost %u %s", rc, lrc, y.done,
+	      lossy_g.n, clean.n, lossy_g.seq[0], lossy_g.seq[1], lossy_g.lost[1], hpm_errmsg(b));
+	/* the callback stops the measurement; the board goes on */
+	stop.stop_at = 2;
+	rc = interval_stat(b, p, events, &o, &stop, out, &n);
+	CHECK("intervals: a callback returning non-zero stops it (HPM_E_RUN), the board still answers",
+	      rc == HPM_E_RUN && stop.n == 2 && strstr(hpm_errmsg(b), "stopped") && hpm_ping(b, "x", 1) == HPM_OK,
+	      "rc %d after %u intervals: %s", rc, stop.n, hpm_errmsg(b));
+	o.interval = 0;
+	CHECK("intervals: no interval is a bad argument",
+	      interval_stat(b, p, events, &o, &stop, out, &n) == HPM_E_ARG, "%s", hpm_errmsg(b));
+	hpm_program_free(p);
+}
+
 static void test_stream_and_snapshot(hpm_board *b, int quick)
 {
 	hpm_program *p;
@@ -682,6 +804,7 @@ int main(int argc, char **argv)
 	test_runs(b);
 	test_stream_and_snapshot(b, quick);
 	test_lost_sample(b);
+	test_intervals(b);
 	test_workloads(b, quick);
 	test_reset(b);
 	hpm_close(b);
