@@ -103,8 +103,10 @@ static void set_metrics(struct row *rows, size_t n)
 		const struct metric_def *m = metric_of(rows[i].ev);
 		const hpm_event_desc *base = m ? hpm_event_find(m->base) : NULL;
 		rows[i].m = NULL;
+		/* the base counted in the same modes (cycles:u for instructions:u) */
 		for (size_t j = 0; base && j < n; j++)
-			if (rows[j].ev->index == base->index) {
+			if (rows[j].ev->index == base->index &&
+			    rows[j].ev->selector >> 60 == rows[i].ev->selector >> 60) {
 				rows[i].m = m;
 				rows[i].metric = rows[j].value ?
 					(double)rows[i].value / (double)rows[j].value * (m->pct ? 100 : 1) : 0;

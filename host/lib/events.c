@@ -63,8 +63,38 @@ const hpm_evspec *hpm_evlist_at(const hpm_evlist *l, size_t i)
 
 void hpm_evlist_free(hpm_evlist *l) { free(l); }
 
+static int parse_base(const char *base, const char *tok, hpm_evspec *e, char *err, size_t errlen);
+
+/* perf's modifiers after ':' select the privilege modes counted: u (U),
+ * k (S, the kernel), m (M, RISC-V's extra level), in any combination; the
+ * modes not named get their inhibit bit. Returns the inhibit bits (bits
+ * 62..60), or -1 with err set. */
+static int64_t parse_modifiers(const char *tok, const char *mod, char *err, size_t errlen)
+{
+	static const char modes[] = "mku";    /* MINH bit 62, SINH 61, UINH 60 */
+	uint64_t named = 0;
+	if (!*mod) {
+		snprintf(err, errlen, "event '%s': empty modifier after ':' (u, k, m)", tok);
+		return -1;
+	}
+	for (const char *c = mod; *c; c++) {
+		const char *m = strchr(modes, *c);
+		uint64_t bit = m ? 1ull << (62 - (m - modes)) : 0;
+		if (!bit || (named & bit)) {
+			snprintf(err, errlen, "event '%s': %s modifier '%c' (u, k, m, each once)", tok,
+				 bit ? "repeated" : "unknown", *c);
+			return -1;
+		}
+		named |= bit;
+	}
+	return (int64_t)(~named & (7ull << 60));
+}
+
 static int parse_one(const char *tok, hpm_evspec *e, char *err, size_t errlen)
 {
+	char base[sizeof e->name];
+	int64_t inhibit = 0;
+
 	memset(e, 0, sizeof *e);
 	e->fixed = -1;
 	if (strlen(tok) >= sizeof e->name) {
@@ -72,7 +102,25 @@ static int parse_one(const char *tok, hpm_evspec *e, char *err, size_t errlen)
 		return HPM_E_EVENT;
 	}
 	strcpy(e->name, tok);
-	const hpm_event_desc *d = hpm_event_find(tok);
+	strcpy(base, tok);
+	char *colon = strchr(base, ':');
+	if (colon) {
+		*colon = '\0';
+		if ((inhibit = parse_modifiers(tok, colon + 1, err, errlen)) < 0)
+			return HPM_E_EVENT;
+	}
+	int rc = parse_base(base, tok, e, err, errlen);
+	if (rc == HPM_OK && colon) {      /* mode-filtered: a programmable counter */
+		e->selector |= (uint64_t)inhibit;
+		e->fixed = -1;
+	}
+	return rc;
+}
+
+/* An event without modifiers: a catalogue name or alias, or r<hex>. */
+static int parse_base(const char *base, const char *tok, hpm_evspec *e, char *err, size_t errlen)
+{
+	const hpm_event_desc *d = hpm_event_find(base);
 	if (d) {
 		e->index = d->index;
 		e->selector = d->index;
@@ -82,8 +130,8 @@ static int parse_one(const char *tok, hpm_evspec *e, char *err, size_t errlen)
 			e->fixed = 2;
 		return HPM_OK;
 	}
-	if (tok[0] == 'r' && tok[1]) {
-		const char *h = tok + 1;
+	if (base[0] == 'r' && base[1]) {
+		const char *h = base + 1;
 		if (h[0] == '0' && (h[1] == 'x' || h[1] == 'X'))
 			h += 2;
 		size_t len = strlen(h);
@@ -96,7 +144,7 @@ static int parse_one(const char *tok, hpm_evspec *e, char *err, size_t errlen)
 		}
 		uint64_t v = strtoull(h, NULL, 16);
 		if (v & MODE_BITS) {
-			snprintf(err, errlen, "raw event '%s': bits 63..60 (OF, MINH, SINH, UINH) must be 0; use --mode", tok);
+			snprintf(err, errlen, "raw event '%s': bits 63..60 (OF, MINH, SINH, UINH) must be 0; use a :u, :k or :m modifier", tok);
 			return HPM_E_EVENT;
 		}
 		if (v & ZERO_BITS) {

@@ -119,7 +119,9 @@ uint64_t hpm_event_catalogue_hash(void);
  * possible (cycles -> mcycle, instructions -> minstret) and otherwise by a
  * programmable counter with selector EVENT0 = index, other fields 0;
  * "r<hex>" is a raw 64-bit mhpmevent value (OF bit 63 and MINH/SINH/UINH
- * bits 62..60 must be 0: the mode comes from the run). */
+ * bits 62..60 must be 0). perf's modifiers ":u", ":k" (S-mode), ":m" and
+ * combinations (":uk") count only in the modes named: the others' inhibit
+ * bits are set in the selector, and the event takes a programmable counter. */
 typedef struct hpm_evspec {
 	char name[64];        /* as the user wrote it (aliases kept) */
 	uint64_t selector;    /* mhpmevent value (EVENT0 = index for named events) */

@@ -384,6 +384,30 @@ def stat_interval(info):
         report(why is None, "%s: exit %d, one line: %s" % (cmdline(SIM + args), code, err.strip()), why)
 
 
+def modifiers():
+    """perf's :u/:k/:m: in a run in one mode, an event restricted to that mode
+    counts what the plain event counts, restricted to another mode nothing;
+    the board agrees with the reference."""
+    ev = ["cycles", "instructions", "loads", "branches"]
+    mods = {"u": "u", "s": "k", "m": "m"}
+    for mode, own in mods.items():
+        spec = ",".join(ev + ["%s:%s" % (e, m) for e in ev for m in "ukm"] + ["loads:%s" % "".join(sorted("ukm"))])
+        out = expect_ok(SIM + ["stat", "-x", ",", "--mode", mode, "-e", spec, "--size", "1000", "memcpy"])
+        if out is None:
+            continue
+        c = {r["event"]: r["value"] for r in parse_perf_csv(out)}
+        want = {"%s:%s" % (e, m): (c[e] if m == own else 0) for e in ev for m in "ukm"}
+        got = {k: c[k] for k in want}
+        report(got == want and all(c[e] > 0 for e in ev) and c["loads:kmu"] == c["loads"],
+               "stat --mode %s: e:%s = e, the other modes 0, loads:kmu = loads (cycles, instructions, loads, branches)" % (mode, own),
+               "got %s want %s" % (got, want))
+    out = expect_ok(SIM + ["validate", "-x", ",", "--mode", "s", "-e", "cycles:k,instructions:uk,loads:k,stores:u,r40000001003:km",
+                           "--size", "1000", "memcpy"])
+    if out is not None:
+        rows = list(csv.reader(io.StringIO(out)))
+        report(len(rows) == 5 and all("OK" in r for r in rows), "validate --mode s with modifiers: every event OK", short(out))
+
+
 def main_job(info):
     """The issue's main job, stderr on a terminal: exact counts and progress."""
     args = ["stat", "-e", "cycles,instructions,loads,branch-misses", "matmul"]
@@ -646,6 +670,8 @@ def arg_errors():
         (["stat", "-e", "bogus", "alu"], 1, "unknown event"),
         (["stat", "-e", "rzz", "alu"], 1, "bad raw event"),
         (["stat", "-e", "r8000000000000003", "alu"], 1, "must be 0"),
+        (["stat", "-e", "cycles:x", "alu"], 1, "unknown modifier 'x'"),
+        (["stat", "-e", "loads:uu", "alu"], 1, "repeated modifier"),
         (["stat", "-e", "{loads,stores", "alu"], 1, "unbalanced"),
         (["stat", "nosuchworkload"], 1, "neither a workload"),
         (["stat"], 2, "missing workload"),
@@ -682,7 +708,7 @@ def arg_errors():
         report(why is None, "%s: exit %d, one line: %s" % (cmdline(args), code, err.strip()), why)
 
 
-TESTS = ["help", "list", "info", "stat", "repeat", "interval", "main", "topdown", "record", "validate_all", "fault", "csr", "run", "errors"]
+TESTS = ["help", "list", "info", "stat", "repeat", "interval", "modifiers", "main", "topdown", "record", "validate_all", "fault", "csr", "run", "errors"]
 
 
 def main():
@@ -695,7 +721,7 @@ def main():
         "help": test_help, "list": test_list, "errors": arg_errors,
         "info": lambda: info.update(test_info() or {}),
         "stat": lambda: stat_formats(info), "repeat": stat_repeat_replay,
-        "interval": lambda: stat_interval(info), "main": lambda: main_job(info),
+        "interval": lambda: stat_interval(info), "modifiers": modifiers, "main": lambda: main_job(info),
         "topdown": lambda: topdown(info), "record": lambda: record(info), "validate_all": validate_all,
         "fault": validate_fault, "csr": csr_cmds, "run": lambda: run_cmd(info),
     }

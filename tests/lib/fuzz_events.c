@@ -1,7 +1,8 @@
 /* libFuzzer target: hpm_evlist_parse on arbitrary strings (what users type
  * after -e). It must never crash, and it either fails with a one-line
  * message and no list, or returns a list whose every entry is a catalogue
- * event or a raw selector with the mode bits clear. */
+ * event or a raw selector: OF and the reserved bits clear, mode inhibit bits
+ * only with a ':' modifier, and never all three modes inhibited. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,9 +26,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	for (size_t i = 0; i < hpm_evlist_len(l); i++) {
 		const hpm_evspec *e = hpm_evlist_at(l, i);
-		if (e->selector >> 55)
+		char base[sizeof e->name];
+		strcpy(base, e->name);
+		char *colon = strchr(base, ':');
+		unsigned inh = (unsigned)(e->selector >> 60);
+		if (colon)
+			*colon = '\0';
+		if (e->selector >> 63 || (e->selector >> 55 & 0x1f) || (inh && !colon) || inh == 7)
 			abort();
-		if (e->index && !hpm_event_find(e->name))
+		if (e->index && !hpm_event_find(base))
 			abort();
 	}
 	hpm_evlist_free(l);

@@ -68,6 +68,28 @@ static void test_evlist(void)
 		CHECK(hpm_evlist_at(l, 0)->fixed == 0, "an alias of cycles uses mcycle");
 		hpm_evlist_free(l);
 	}
+	/* perf's modifiers: the modes not named are inhibited (MINH 62, SINH 61,
+	 * UINH 60), and the event leaves the fixed counters */
+	l = parse_ok("cycles:u,instructions:k,loads:m,r3:uk,TOPDOWN.SLOTS:mku,{branches:ku}", 6);
+	if (l) {
+		CHECK(hpm_evlist_at(l, 0)->fixed == -1 && hpm_evlist_at(l, 0)->selector == (HPM_EV_CYCLES | 3ull << 61) &&
+		      !strcmp(hpm_evlist_at(l, 0)->name, "cycles:u") && hpm_evlist_at(l, 0)->index == HPM_EV_CYCLES,
+		      "cycles:u: programmable, MINH and SINH, name kept");
+		CHECK(hpm_evlist_at(l, 1)->fixed == -1 && hpm_evlist_at(l, 1)->selector == (HPM_EV_INSTRUCTIONS | 5ull << 60),
+		      "instructions:k: MINH and UINH");
+		CHECK(hpm_evlist_at(l, 2)->selector == (HPM_EV_LOADS | 3ull << 60), "loads:m: SINH and UINH");
+		CHECK(hpm_evlist_at(l, 3)->selector == (3 | 1ull << 62) && hpm_evlist_at(l, 3)->index == 0, "r3:uk: MINH");
+		CHECK(hpm_evlist_at(l, 4)->selector == HPM_EV_CYCLES && hpm_evlist_at(l, 4)->fixed == -1,
+		      "an alias with every mode: nothing inhibited, still a programmable counter");
+		CHECK(hpm_evlist_at(l, 5)->selector == (HPM_EV_BRANCHES | 1ull << 62), "branches:ku in a group: MINH");
+		hpm_evlist_free(l);
+	}
+	parse_bad("cycles:", "empty modifier");
+	parse_bad("cycles:x", "unknown modifier 'x'");
+	parse_bad("loads:uu", "repeated modifier 'u'");
+	parse_bad("loads:u:k", "unknown modifier ':'");
+	parse_bad("bogus:u", "unknown event 'bogus:u'");
+	parse_bad("r8000000000000001:u", "bits 63..60");
 	parse_bad("{a,b}", "unknown event 'a'");
 	parse_bad("cycles,,loads", "empty event name");
 	parse_bad("", "empty event name");
