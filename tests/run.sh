@@ -468,9 +468,9 @@ suite_link() {
     link_run sim --link sim
     link_run ref --link ref --quick
     link_run tty --link tty-sim --quick
-    # the iCEBreaker's configuration (docs/board.md): one 32-bit counter, so
+    # the iCEBreaker's configuration (docs/board.md): two 32-bit counters, so
     # every multi-event measurement is a replay
-    link_run ref-1x32 --link ref --hpm-num 1 --hpm-width 32 --quick
+    link_run ref-2x32 --link ref --hpm-num 2 --hpm-width 32 --quick
     for v in 29x8 1x40; do
         [ -x "$BUILD/bin/hpm-sim-$v" ] && link_run "sim-$v" --link sim --quick --sim "$BUILD/bin/hpm-sim-$v"
     done

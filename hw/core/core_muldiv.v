@@ -1,7 +1,9 @@
 // core_muldiv: RV32M with fixed latencies (docs/timing.md): mul* 4 cycles,
 // div*/rem* 34 cycles for every operand. step counts the X cycles of the
 // instruction (0 = the cycle its operands arrive); result is valid in the
-// last cycle (step 3 resp. 33) and written back at the end of it.
+// last cycle (step 3 resp. 33) and written back at the end of it. The
+// operands a and b stay valid through all the steps (hpm_core holds the
+// register file's read for a mul/div).
 //
 // mul: one 16x16 unsigned partial product per cycle (maps onto one SB_MAC16),
 //      accumulated into acc; the signed high word is corrected by subtracting
@@ -22,8 +24,6 @@ module core_muldiv (
     input  wire [31:0] b,
     output wire [31:0] result
 );
-    reg [31:0] opa;        // mul: multiplicand
-    reg [31:0] opb;        // mul: multiplier; div: divisor
     reg [63:0] acc;        // mul: partial sum; div: {remainder, quotient}
     reg [31:0] fix;        // mul: correction for signed high words
     reg        neg_a;      // div: dividend negative (signed ops)
@@ -33,8 +33,8 @@ module core_muldiv (
     wire first = step == 6'd0;
 
     // ---- multiplier: partial products a_lo*b_lo, a_lo*b_hi, a_hi*b_lo, a_hi*b_hi
-    wire [15:0] pa = first ? a[15:0] : (step[1] ? opa[31:16] : opa[15:0]);
-    wire [15:0] pb = first ? b[15:0] : (step[1:0] == 2'd2 ? opb[15:0] : opb[31:16]);
+    wire [15:0] pa = step[1] ? a[31:16] : a[15:0];
+    wire [15:0] pb = step[0] ? b[31:16] : b[15:0];
     wire [31:0] prod = pa * pb;
     wire        a_signed = funct == 2'b01 || funct == 2'b10;  // mulh, mulhsu
     wire        b_signed = funct == 2'b01;                          // mulh
@@ -48,22 +48,19 @@ module core_muldiv (
     wire [31:0] negated  = -(first ? a : div_mag);
     wire [32:0] rem_sh   = {acc[63:32], acc[31]};
     // rem_sh - |b|: a negative divisor (sign-extended) is added
-    wire [32:0] diff     = rem_sh + (neg_b ? {1'b1, opb} : {1'b1, ~opb}) + {32'd0, !neg_b};
+    wire [32:0] diff     = rem_sh + (neg_b ? {1'b1, b} : {1'b1, ~b}) + {32'd0, !neg_b};
 
     always @(posedge clk) begin
         if (is_mul) begin
             if (first) begin
-                opa <= a;
-                opb <= b;
                 acc <= {32'd0, prod};
             end else begin
                 acc <= acc + {16'd0, prod, 16'd0};
-                fix <= ((a_signed && opa[31]) ? opb : 32'd0) +
-                       ((b_signed && opb[31]) ? opa : 32'd0);
+                fix <= ((a_signed && a[31]) ? b : 32'd0) +
+                       ((b_signed && b[31]) ? a : 32'd0);
             end
         end else if (is_div) begin
             if (first) begin
-                opb   <= b;
                 acc   <= {32'd0, (dsigned && a[31]) ? negated : a};
                 neg_a <= dsigned && a[31];
                 neg_b <= dsigned && b[31];

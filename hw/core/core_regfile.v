@@ -4,8 +4,11 @@
 // EBR). x0 is never written and the array starts at zero, so it reads 0.
 // Read-during-write to the same address is left undefined (no_rw_check, so
 // yosys adds no collision logic); the core bypasses that case itself (hpm_core).
+// re = 0 holds the read data (the EBRs' read enable): the core keeps a
+// mul/div's operands there for all its X cycles.
 module core_regfile (
     input  wire        clk,
+    input  wire        re,
     input  wire [4:0]  raddr1,
     input  wire [4:0]  raddr2,
     output reg  [31:0] rdata1,
@@ -32,7 +35,9 @@ module core_regfile (
             bank1[waddr] <= wdata;
             bank2[waddr] <= wdata;
         end
-        rdata1 <= bank1[raddr1];
-        rdata2 <= bank2[raddr2];
+        if (re) begin
+            rdata1 <= bank1[raddr1];
+            rdata2 <= bank2[raddr2];
+        end
     end
 endmodule

@@ -89,8 +89,13 @@ module hpm_core #(
     wire [31:0] rf_rdata1, rf_rdata2;
     wire [4:0]  rd;
 
+    // md_hold: a mul/div holds X (not its last cycle, no interrupt): the
+    // register file and the bypass keep its operands (rs1/rs2 stay valid for
+    // core_muldiv, which then needs no operand registers). Exactly the
+    // cycles in which x_free is 0 for a mul/div, from early signals only.
+    wire md_hold;
     core_regfile u_regfile (
-        .clk(clk), .raddr1(d_insn[19:15]), .raddr2(d_insn[24:20]),
+        .clk(clk), .re(!md_hold), .raddr1(d_insn[19:15]), .raddr2(d_insn[24:20]),
         .rdata1(rf_rdata1), .rdata2(rf_rdata2),
         .we(rf_we), .waddr(rd), .wdata(rf_wdata)
     );
@@ -133,9 +138,11 @@ module hpm_core #(
     reg        byp1, byp2;
     reg [31:0] byp_val;
     always @(posedge clk) begin
-        byp1    <= rf_we && rd == d_insn[19:15];
-        byp2    <= rf_we && rd == d_insn[24:20];
-        byp_val <= rf_wdata;
+        if (!md_hold) begin
+            byp1    <= rf_we && rd == d_insn[19:15];
+            byp2    <= rf_we && rd == d_insn[24:20];
+            byp_val <= rf_wdata;
+        end
     end
     wire [31:0] rs1 = byp1 ? byp_val : rf_rdata1;
     wire [31:0] rs2 = byp2 ? byp_val : rf_rdata2;
@@ -207,6 +214,9 @@ module hpm_core #(
     wire br_mis    = br_taken && pc_imm[1];
     wire jalr_mis  = is_jalr && alu_sum[1];
     wire exc_l     = x_go && !trap_e && (br_mis || jalr_mis || lsu_misaligned);
+    // a mul/div has no late exception, so x_free is 0 exactly when this holds
+    assign md_hold = x_valid && !trap_e &&
+                     (is_mul ? x_cnt != 6'd3 : is_div && x_cnt != 6'd33);
     assign fault_trap = x_go && !trap_e && lsu_fault;       // lsu_fault excludes misaligned
     wire exc       = exc_e || exc_l || fault_trap;
     wire trap      = irq_take || exc;

@@ -4,9 +4,10 @@
 //   63 OF | 62 MINH | 61 SINH | 60 UINH | 59:55 0 | 54:50 OP2 | 49:45 OP1 |
 //   44:40 OP0 | 39:30 EV3 | 29:20 EV2 | 19:10 EV1 | 9:0 EV0
 //
-// A write stores the whole register from wlegal, which hpm_unit builds once
-// for the addressed selector (the written half merged with the other one,
-// WARL applied: OP fields are OR/AND/XOR/ADD, event indexes < EV_W). So an
+// A write of a half stores that half's fields from wlegal, which hpm_unit
+// builds once for the addressed selector (WARL applied: OP fields are
+// OR/AND/XOR/ADD, event indexes < EV_W; EV3, which straddles the halves,
+// merged with the other half), so that half merging needs no 64-bit mux. An
 // event index fits in EVB bits and an OP field in its low 3. OF is set by
 // hardware on a wrap (set_of) and wins over a software write in that cycle.
 module hpm_selector #(
@@ -14,8 +15,9 @@ module hpm_selector #(
 ) (
     input  wire            clk,
     input  wire            rst,
-    input  wire            we,                // CSR write of either half
-    input  wire [63:0]     wlegal,            // the register after that write
+    input  wire            we_lo,             // CSR write of bits 31:0
+    input  wire            we_hi,             // CSR write of bits 63:32
+    input  wire [63:0]     wlegal,            // the written half (and EV3) after that write
     input  wire            set_of,            // the counter wrapped this cycle
     output wire [63:0]     value,             // as software reads it
     output wire            of,
@@ -44,17 +46,20 @@ module hpm_selector #(
             op0 <= 3'd0; op1 <= 3'd0; op2 <= 3'd0;
             ev0 <= {EVB{1'b0}}; ev1 <= {EVB{1'b0}}; ev2 <= {EVB{1'b0}}; ev3 <= {EVB{1'b0}};
         end else begin
-            if (we) begin
+            if (we_hi) begin
                 inh_q <= w[62:60];
                 op2   <= w[52:50];
                 op1   <= w[47:45];
                 op0   <= w[42:40];
+            end
+            if (we_lo || we_hi)
                 ev3   <= w[30 +: EVB];
+            if (we_lo) begin
                 ev2   <= w[20 +: EVB];
                 ev1   <= w[10 +: EVB];
                 ev0   <= w[0 +: EVB];
             end
-            of_q <= set_of || (we ? w[63] : of_q);
+            of_q <= set_of || (we_hi ? w[63] : of_q);
         end
     end
 

@@ -24,8 +24,15 @@ module soc_clint (
 );
     reg        msip_q;
     reg        mtip_q;
-    reg [63:0] mtimecmp;
+    // mtimecmp is stored inverted: mtime_inc >= mtimecmp is then the carry
+    // out of mtime_inc + ~mtimecmp + 1, a bare carry chain (with mtimecmp
+    // itself yosys spends a LUT per bit on the inversion)
+    reg [63:0] mtimecmp_n;
+    wire [63:0] mtimecmp = ~mtimecmp_n;
     wire [63:0] mtime_inc = mtime + 64'd1;
+    /* verilator lint_off UNUSEDSIGNAL */ // only the carry out is used
+    wire [64:0] cmp_sum   = {1'b0, mtime_inc} + {1'b0, mtimecmp_n} + 65'd1;
+    /* verilator lint_on UNUSEDSIGNAL */
 
     wire [15:0] off = {addr, 2'b00};
     wire wr_msip  = sel && we && off == 16'h0000;
@@ -33,6 +40,14 @@ module soc_clint (
     wire wr_cmph  = sel && we && off == 16'h4004;
     wire wr_time  = sel && we && off == 16'hBFF8;
     wire wr_timeh = sel && we && off == 16'hBFFC;
+    wire rd_time  = off[15:3] == 13'h17FF;      // 0xBFF8, 0xBFFC
+    wire rd_cmp   = off[15:3] == 13'h0800;      // 0x4000, 0x4004
+    wire [63:0] rd64 = rd_time ? mtime : mtimecmp;
+    // the mtimecmp bits a store writes
+    wire [63:0] cmp_wm = {{8{wr_cmph && be[3]}}, {8{wr_cmph && be[2]}},
+                          {8{wr_cmph && be[1]}}, {8{wr_cmph && be[0]}},
+                          {8{wr_cmp && be[3]}}, {8{wr_cmp && be[2]}},
+                          {8{wr_cmp && be[1]}}, {8{wr_cmp && be[0]}}};
 
     // byte-merge a store into a 32-bit register
     function [31:0] merge(input [31:0] old, input [31:0] val, input [3:0] m);
@@ -40,24 +55,21 @@ module soc_clint (
                  m[1] ? val[15:8]  : old[15:8],  m[0] ? val[7:0]   : old[7:0]};
     endfunction
 
-    integer i;
     always @(posedge clk) begin
         if (rst) begin
-            msip_q   <= 1'b0;
-            mtip_q   <= 1'b0;
-            mtimecmp <= 64'hFFFF_FFFF_FFFF_FFFF;
-            mtime    <= 64'd0;
+            msip_q     <= 1'b0;
+            mtip_q     <= 1'b0;
+            mtimecmp_n <= 64'd0;              // mtimecmp all ones
+            mtime      <= 64'd0;
         end else begin
-            mtip_q <= mtime_inc >= mtimecmp;
+            mtip_q <= cmp_sum[64];    // mtime_inc >= mtimecmp
             if (wr_msip && be[0])
                 msip_q <= wdata[0];
-            // a byte lane each: clock enables, no merge muxes
-            for (i = 0; i < 4; i = i + 1) begin
-                if (wr_cmp && be[i])
-                    mtimecmp[8*i +: 8] <= wdata[8*i +: 8];
-                if (wr_cmph && be[i])
-                    mtimecmp[32 + 8*i +: 8] <= wdata[8*i +: 8];
-            end
+            // A byte lane each, written as AND/OR rather than an enable:
+            // each bit is then one LUT (the inversion, the lane select and
+            // the old value) that packs with its flip-flop, where an enable
+            // leaves a shared inverter and 64 flip-flops alone in their cells.
+            mtimecmp_n <= (~{wdata, wdata} & cmp_wm) | (mtimecmp_n & ~cmp_wm);
             if (wr_time)
                 mtime[31:0] <= merge(mtime[31:0], wdata, be);
             else if (wr_timeh)
@@ -65,14 +77,12 @@ module soc_clint (
             else
                 mtime <= mtime_inc;
         end
-        case (off)
-            16'h0000: rdata <= {31'd0, msip_q};
-            16'h4000: rdata <= mtimecmp[31:0];
-            16'h4004: rdata <= mtimecmp[63:32];
-            16'hBFF8: rdata <= mtime[31:0];
-            16'hBFFC: rdata <= mtime[63:32];
-            default:  rdata <= 32'd0;
-        endcase
+        // the two 64-bit registers share one 4:1 mux per bit (time or cmp,
+        // high or low word); the other offsets clear rdata
+        if (rd_time || rd_cmp)
+            rdata <= off[2] ? rd64[63:32] : rd64[31:0];
+        else
+            rdata <= {31'd0, off == 16'h0000 && msip_q};
     end
 
     assign msip = msip_q;

@@ -1,6 +1,11 @@
 // soc_fwram: firmware memory, WORDS x 32 bits of EBR with byte write enables
 // and a registered read port (one cycle of latency). Initialised from FW_HEX
 // ($readmemh, one 32-bit word a line) when FW_HEX is not empty.
+//
+// The read port is disabled in a write cycle (rdata holds): nobody uses the
+// data of a store's cycle (the SPRAM's is undefined too), and a read of the
+// old word under the write would make yosys emulate read-first on the EBR
+// with about 80 flip-flops and 45 LUTs of write delay and bypass.
 module soc_fwram #(
     parameter WORDS  = 2048,
     parameter FW_HEX = ""
@@ -25,7 +30,7 @@ module soc_fwram #(
             if (be[1]) mem[addr][15:8]  <= wdata[15:8];
             if (be[2]) mem[addr][23:16] <= wdata[23:16];
             if (be[3]) mem[addr][31:24] <= wdata[31:24];
-        end
-        rdata <= mem[addr];
+        end else
+            rdata <= mem[addr];
     end
 endmodule
