@@ -83,13 +83,15 @@ ffs=$(awk '$1 ~ /^SB_DFF/ { s += $2 } END { print s + 0 }' "$core_stat")
 rams=$(cell SB_RAM40_4K); dsps=$(cell SB_MAC16)
 soc_lc=$(grep -m1 'ICESTORM_LC:' "$soc_log" | sed 's/.*ICESTORM_LC: *\([0-9]*\)\/.*/\1/')
 fmax=$(grep 'Max frequency for clock' "$soc_log" | tail -n1 | sed 's/.*: *\([0-9.]*\) MHz.*/\1/')
+top_param() { sed -n "s/.*parameter integer $1 *= *\([0-9]*\).*/\1/p" hw/board/icebreaker_top.v; }
+board_hpm="$(top_param HPM_NUM) x $(top_param HPM_WIDTH)"
 
 cat <<SYN
 
 ## FPGA (iCE40UP5K-SG48)
 
 The core alone: \`yosys -p 'synth_ice40 -dsp -top hpm_core; stat'\` (\`make synth\`,
-\`build/synth/core.stat\`). The board SoC (the iCEBreaker top's default, \`HPM_NUM=1\` x 32 plus mcycle/minstret, 8 KiB firmware EBR,
+\`build/synth/core.stat\`). The board SoC (the iCEBreaker top's default HPM, $board_hpm, plus mcycle/minstret, 8 KiB firmware EBR,
 128 KiB SPRAM, UART, CLINT, GPIO) placed and routed with \`nextpnr-ice40 --up5k --package sg48
 --freq 25\` (\`build/synth/soc.log\`); the board build itself, with its 12 MHz target and
 the other HPM configurations, is in [board.md](board.md).
