@@ -110,7 +110,7 @@ cat <<HPM
 Command: \`make synth-hpm\`: \`yosys synth_ice40 -dsp\` with \`chparam -set HPM_NUM n -set HPM_WIDTH w\`,
 of the HPM unit alone (\`hpm_unit\`) and of core + HPM (\`hpm_cpu\`); \`build/synth/hpm-*.stat\`.
 These are the flip-flop counters of the simulated board; the UP5K has 5280 LCs, so the
-full 29 x 64 unit needs the denser counter storage the board issue designs.
+full 29 x 64 unit cannot fit beside the core with any counter storage ([board.md](board.md) gives the bound).
 
 | HPM_NUM x HPM_WIDTH | unit LUT4 | unit CARRY | unit FF | core+HPM LUT4 | core+HPM CARRY | core+HPM FF |
 |---|---:|---:|---:|---:|---:|---:|
