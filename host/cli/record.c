@@ -93,7 +93,7 @@ static int on_interval(void *ctx, const hpm_interval *iv)
 static const char record_help[] =
 	"usage: hpmctl record -I N[ms|us] -o FILE.csv|FILE.json [-e EVENTS] [--plot FILE.svg]\n"
 	"                     [--mode u|s|m] [--size N] [--budget N] <workload|file.elf>\n\n"
-	"Runs the workload once and samples the counters every N cycles (or N ms/us\n"
+	"Runs the workload and samples the counters every N cycles (or N ms/us\n"
 	"of board time). Each sample gives one line per event: the count in that\n"
 	"interval (counter-value) and since the start of the run (cumulative); the\n"
 	"last line per event is the end of the run. Lost samples are reported on\n"
