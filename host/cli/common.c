@@ -75,8 +75,8 @@ int parse_interval(const char *s, unsigned bare_per_second, uint64_t *v, unsigne
 		return -1;
 	memcpy(num, s, d);
 	num[d] = '\0';
-	/* at most 10^9 of anything, so that N x clock_hz cannot overflow */
-	return parse_u64(num, v) || !*v || *v > 1000000000u ? -1 : 0;
+	/* a time is at most 10^9 units, so that N x clock_hz cannot overflow */
+	return parse_u64(num, v) || !*v || (*per_second && *v > 1000000000u) ? -1 : 0;
 }
 
 const char *mode_name(enum hpm_privilege m)

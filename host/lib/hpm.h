@@ -244,12 +244,16 @@ int hpm_stat(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
  * number: every replay must take each sample at the same cycle with the same
  * instruction count (else HPM_E_MISMATCH), so the merged counts are exact. A
  * sample lost in any replay merges its interval into the next (lost > 0).
+ * Replays are merged once the last one has ended, so a mismatch found then
+ * comes after the intervals before it were delivered.
  * With one run cb is called while the workload runs; cb returning non-zero
- * stops the measurement (HPM_E_RUN). out[] gets the final counts as from
+ * stops the measurement (HPM_E_RUN). A stop at an explicit o->budget is a
+ * normal end here. out[] gets the final counts as from
  * hpm_stat; each interval's sampling tick perturbs them (docs/protocol.md
  * 6.3: 2 cycles and one interrupt per tick in U and S runs). */
 typedef struct hpm_interval {
-	uint32_t seq;              /* sample number; the last interval: the run's sample count */
+	uint32_t seq;              /* sample number; an interval that ends with the run
+	                              between samples: the run's sample count */
 	uint32_t lost;             /* sample periods lost just before this one */
 	uint64_t cycles;           /* workload cycles at its end, since the start */
 	const uint64_t *value;     /* cumulative count of event i of l, i < its length */

@@ -90,10 +90,11 @@ static int plan_runs(hpm_board *b, const hpm_evlist *l, struct plan *pl)
 typedef void (*run_hook)(void *ctx, unsigned run, hpm_run_opts *o);
 
 /* Runs every pack of pl, checks that every replay took the same cycles and
- * instructions, and fills out[]. */
+ * instructions, and fills out[]. With budget_ends a stop at an explicit
+ * o->budget is a normal end (every replay stops at the same cycle). */
 static int count_runs(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
-		      const hpm_run_opts *o, const struct plan *pl, run_hook before, void *ctx,
-		      hpm_count *out, hpm_run_result *first)
+		      const hpm_run_opts *o, const struct plan *pl, int budget_ends,
+		      run_hook before, void *ctx, hpm_count *out, hpm_run_result *first)
 {
 	static const hpm_run_opts defaults;
 	uint64_t cycles0 = 0, instret0 = 0;
@@ -113,7 +114,8 @@ static int count_runs(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
 		int rc = hpm_run(b, p, &ro, sel, nsel, &r);
 		if (rc)
 			return rc;
-		if ((rc = check_exit(b, p, &r)))
+		if (!(budget_ends && ro.budget && r.reason == HPM_EXIT_REASON_BUDGET) &&
+		    (rc = check_exit(b, p, &r)))
 			return rc;
 		if (run == 0) {
 			cycles0 = r.snap.value[0];
@@ -150,7 +152,7 @@ int hpm_stat(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
 
 	if (rc)
 		return rc;
-	if ((rc = count_runs(b, p, l, o, &pl, NULL, NULL, out, first)))
+	if ((rc = count_runs(b, p, l, o, &pl, 0, NULL, NULL, out, first)))
 		return rc;
 	*nout = pl.n;
 	return HPM_OK;
@@ -289,7 +291,7 @@ int hpm_stat_interval(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
 		rc = hpm_fail(b, HPM_E_NOMEM, "out of memory");
 		goto out;
 	}
-	rc = count_runs(b, p, l, o, &pl, sample_run, &iv, out, &r0);
+	rc = count_runs(b, p, l, o, &pl, 1, sample_run, &iv, out, &r0);
 	if (iv.nomem)
 		rc = hpm_fail(b, HPM_E_NOMEM, "out of memory for the samples");
 	else if (iv.stopped)

@@ -371,6 +371,19 @@ def stat_interval(info):
     if out1 is not None:
         report(out1 == csv_out, "stat -I on a 1-counter board (hpm-sim-1x40, 3 replays): byte-identical to one run on 29 counters",
                short(out1))
+    # an explicit --budget ends an interval measurement normally (on the
+    # one-counter board too: every replay stops at the same cycle); plain
+    # stat calls it a failure
+    rc, out, err = run(SIM + ["stat", "-I", "1", "-x", ",", "--budget", "50000", "-e", ev] + wl, env=one)
+    brows = [r.split(",") for r in out.splitlines()]
+    full = {e: sum(r[2] for r in rows if r[1] == e) for e in names}
+    got = {e: sum(int(r[1]) for r in brows if r[3] == e) for e in names}
+    report(rc == 0 and not err and 0 < got["instructions"] < full["instructions"] and len(brows) >= 2 * len(names),
+           "stat -I --budget 50000 on a 1-counter board: exit 0, the intervals up to the budget (instructions %d of %d)"
+           % (got.get("instructions", -1), full["instructions"]), "exit %d: %s" % (rc, short(err)))
+    rc, out, err = run(SIM + ["stat", "--budget", "50000", "-e", ev] + wl)
+    why = one_line_error(rc, out, err, 1)
+    report(why is None and "budget" in err, "stat --budget 50000 (no -I): exit 1, one line: " + err.strip(), why)
     for args, code, want in [
         (["stat", "-I", "5", "-r", "2", "alu"], 2, "cannot be combined"),
         (["stat", "-I", "5x", "alu"], 2, "expected milliseconds"),
@@ -557,6 +570,14 @@ def record(info):
     if out3 is not None:
         with open(replayf, newline="") as f:
             rrows = list(csv.DictReader(f))
+        rc, out4, err4 = run(SIM + ["record", "-I", "10000", "--budget", "30000", "-e", ev, "-o", replayf] + wl, env=one)
+        with open(replayf, newline="") as f:
+            brows = list(csv.DictReader(f))
+        report(rc == 0 and "budget exhausted" in out4 and "3 replays merged" in out4
+               and [r for r in brows if r["sample"] != brows[-1]["sample"]] == crows[:len(brows) - len(names)]
+               and int(brows[-1]["cycles"]) < int(crows[-1]["cycles"]),
+               "record --budget 30000 with replays: exit 0, the rows before the budget as in the full run, a last one at the stop",
+               "exit %d %s %s" % (rc, short(out4), short(err4)))
         report(rrows == crows and "3 replays merged" in out3,
                "record on a 1-counter board (hpm-sim-1x40, 3 replays merged): the same %d rows as one run on 29 counters" % len(crows),
                "%d rows vs %d; %s" % (len(rrows), len(crows), short(out3)))
