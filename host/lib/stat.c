@@ -98,6 +98,7 @@ static int count_runs(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
 {
 	static const hpm_run_opts defaults;
 	uint64_t cycles0 = 0, instret0 = 0;
+	uint32_t ticks0 = 0;
 
 	for (unsigned run = 0; run < pl->nruns; run++) {
 		uint64_t sel[HPM_NHPM];
@@ -120,8 +121,14 @@ static int count_runs(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
 		if (run == 0) {
 			cycles0 = r.snap.value[0];
 			instret0 = r.snap.value[2];
+			ticks0 = r.ticks;
 			if (first)
 				*first = r;
+		} else if (r.ticks != ticks0 && b->info.hpm_width < 64) {
+			/* each wrap of a narrow counter is a tick that costs cycles */
+			return hpm_fail(b, HPM_E_MISMATCH,
+					"%s: replay %u had %u ticks, the first run %u: %u-bit counters wrapped at different times, so the replays differ; count fewer events at once or use a shorter run",
+					p->name, run, (unsigned)r.ticks, (unsigned)ticks0, b->info.hpm_width);
 		} else if (r.snap.value[0] != cycles0 || r.snap.value[2] != instret0) {
 			return hpm_fail(b, HPM_E_MISMATCH,
 					"%s: replay %u differs from the first run (cycles %llu vs %llu, instructions %llu vs %llu): the workload is not deterministic",

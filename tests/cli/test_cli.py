@@ -421,6 +421,17 @@ def modifiers():
         report(len(rows) == 5 and all("OK" in r for r in rows), "validate --mode s with modifiers: every event OK", short(out))
 
 
+def narrow_replay():
+    """On 8-bit counters, replays whose counters wrap differently take
+    different numbers of ticks: refused in one line that says so."""
+    env = dict(ENV, HPM_SIM=os.path.join(BUILD, "bin", "hpm-sim-29x8"))
+    ev = "cycles" + ",branches,loads" * 15
+    rc, out, err = run(SIM + ["stat", "-x", ",", "-e", ev, "--size", "2000", "alu"], env=env)
+    why = one_line_error(rc, out, err, 1)
+    report(why is None and "8-bit counters wrapped at different times" in err,
+           "stat replays on 8-bit counters that wrap differently: exit 1, one line: " + err.strip(), why)
+
+
 def main_job(info):
     """The issue's main job, stderr on a terminal: exact counts and progress."""
     args = ["stat", "-e", "cycles,instructions,loads,branch-misses", "matmul"]
@@ -729,7 +740,7 @@ def arg_errors():
         report(why is None, "%s: exit %d, one line: %s" % (cmdline(args), code, err.strip()), why)
 
 
-TESTS = ["help", "list", "info", "stat", "repeat", "interval", "modifiers", "main", "topdown", "record", "validate_all", "fault", "csr", "run", "errors"]
+TESTS = ["help", "list", "info", "stat", "repeat", "interval", "modifiers", "narrow", "main", "topdown", "record", "validate_all", "fault", "csr", "run", "errors"]
 
 
 def main():
@@ -742,7 +753,7 @@ def main():
         "help": test_help, "list": test_list, "errors": arg_errors,
         "info": lambda: info.update(test_info() or {}),
         "stat": lambda: stat_formats(info), "repeat": stat_repeat_replay,
-        "interval": lambda: stat_interval(info), "modifiers": modifiers, "main": lambda: main_job(info),
+        "interval": lambda: stat_interval(info), "modifiers": modifiers, "narrow": narrow_replay, "main": lambda: main_job(info),
         "topdown": lambda: topdown(info), "record": lambda: record(info), "validate_all": validate_all,
         "fault": validate_fault, "csr": csr_cmds, "run": lambda: run_cmd(info),
     }
