@@ -46,6 +46,8 @@ struct plan {
 	unsigned nruns;
 	unsigned run_of[HPM_MAX_COUNTS];
 	unsigned vidx[HPM_MAX_COUNTS];  /* 0 mcycle, 2 minstret, 3.. counters */
+	unsigned pos[HPM_MAX_COUNTS];   /* place of each event among its run's */
+	unsigned nin[HPM_MAX_COUNTS];   /* events per run */
 };
 
 /* A group (or a lone event) goes whole into the current run if it fits,
@@ -59,8 +61,8 @@ static int plan_runs(hpm_board *b, const hpm_evlist *l, struct plan *pl)
 		return hpm_fail(b, HPM_E_ARG, "no events to count");
 	if (n > HPM_MAX_COUNTS)
 		return hpm_fail(b, HPM_E_ARG, "%zu events, at most %d", n, HPM_MAX_COUNTS);
+	memset(pl, 0, sizeof *pl);
 	pl->n = n;
-	pl->nruns = 0;
 	for (size_t i = 0; i < n; ) {
 		size_t j = i;
 		unsigned need = 0;
@@ -81,6 +83,7 @@ static int plan_runs(hpm_board *b, const hpm_evlist *l, struct plan *pl)
 			const hpm_evspec *f = hpm_evlist_at(l, i);
 			pl->run_of[i] = pl->nruns - 1;
 			pl->vidx[i] = f->fixed >= 0 ? (unsigned)f->fixed : 3 + used++;
+			pl->pos[i] = pl->nin[pl->nruns - 1]++;
 		}
 	}
 	return HPM_OK;
@@ -167,10 +170,10 @@ int hpm_stat(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
 
 /* ---- intervals: the samples of every replay, merged by sample number ---- */
 
-/* One replay's samples: per sample its number and 2 + n values (mcycle,
- * minstret, then every event of the list; only the run's own are set). */
+/* One replay's samples: per sample its number and w values: mcycle,
+ * minstret, then the run's own events (plan.pos). */
 struct samples {
-	size_t len, cap;
+	size_t len, cap, w;
 	uint32_t *seq;
 	uint64_t *v;
 };
@@ -212,7 +215,7 @@ static int keep_sample(void *ctx, const hpm_sample *s)
 		return deliver(iv, s->seq, s->value[0]);
 	}
 	struct samples *r = &iv->runs[iv->run];
-	size_t w = 2 + pl->n;
+	size_t w = r->w;
 	if (r->len == r->cap) {
 		size_t cap = r->cap ? 2 * r->cap : 256;
 		uint32_t *seq = realloc(r->seq, cap * sizeof *seq);
@@ -230,7 +233,8 @@ static int keep_sample(void *ctx, const hpm_sample *s)
 	row[0] = s->value[0];
 	row[1] = s->value[2];
 	for (size_t i = 0; i < pl->n; i++)
-		row[2 + i] = pl->run_of[i] == iv->run ? s->value[pl->vidx[i]] : 0;
+		if (pl->run_of[i] == iv->run)
+			row[2 + pl->pos[i]] = s->value[pl->vidx[i]];
 	r->seq[r->len++] = s->seq;
 	return 0;
 }
@@ -248,31 +252,31 @@ static void sample_run(void *ctx, unsigned run, hpm_run_opts *o)
 static int merge(struct intervals *iv, const hpm_program *p)
 {
 	const struct plan *pl = iv->pl;
-	size_t w = 2 + pl->n, at[HPM_MAX_COUNTS] = { 0 };
+	size_t at[HPM_MAX_COUNTS] = { 0 };
+	const uint64_t *row[HPM_MAX_COUNTS];
 	const struct samples *r0 = &iv->runs[0];
 
 	for (size_t k = 0; k < r0->len && !iv->stopped; k++) {
 		uint32_t seq = r0->seq[k];
-		const uint64_t *base = r0->v + k * w;
+		const uint64_t *base = row[0] = r0->v + k * r0->w;
 		int everywhere = 1;
 		for (unsigned run = 1; run < pl->nruns && everywhere; run++) {
 			const struct samples *r = &iv->runs[run];
 			while (at[run] < r->len && r->seq[at[run]] < seq)
 				at[run]++;
 			everywhere = at[run] < r->len && r->seq[at[run]] == seq;
-			if (everywhere && (r->v[at[run] * w] != base[0] || r->v[at[run] * w + 1] != base[1]))
+			row[run] = everywhere ? r->v + at[run] * r->w : NULL;
+			if (everywhere && (row[run][0] != base[0] || row[run][1] != base[1]))
 				return hpm_fail(iv->b, HPM_E_MISMATCH,
 						"%s: sample %u of replay %u differs from the first run (cycles %llu vs %llu, instructions %llu vs %llu): the workload is not deterministic",
 						p->name, (unsigned)seq, run,
-						(unsigned long long)r->v[at[run] * w], (unsigned long long)base[0],
-						(unsigned long long)r->v[at[run] * w + 1], (unsigned long long)base[1]);
+						(unsigned long long)row[run][0], (unsigned long long)base[0],
+						(unsigned long long)row[run][1], (unsigned long long)base[1]);
 		}
 		if (!everywhere)
 			continue;              /* lost in some replay: merged into the next */
-		for (size_t i = 0; i < pl->n; i++) {
-			unsigned run = pl->run_of[i];
-			iv->cur[i] = (run ? iv->runs[run].v + at[run] * w : base)[2 + i];
-		}
+		for (size_t i = 0; i < pl->n; i++)
+			iv->cur[i] = row[pl->run_of[i]][2 + pl->pos[i]];
 		deliver(iv, seq, base[0]);
 	}
 	return HPM_OK;
@@ -294,6 +298,8 @@ int hpm_stat_interval(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
 	iv.cur = calloc(pl.n, sizeof *iv.cur);
 	if (pl.nruns > 1)
 		iv.runs = calloc(pl.nruns, sizeof *iv.runs);
+	for (unsigned run = 0; iv.runs && run < pl.nruns; run++)
+		iv.runs[run].w = 2 + pl.nin[run];
 	if (!iv.cur || (pl.nruns > 1 && !iv.runs)) {
 		rc = hpm_fail(b, HPM_E_NOMEM, "out of memory");
 		goto out;
