@@ -158,6 +158,33 @@ static int parse_base(const char *base, const char *tok, hpm_evspec *e, char *er
 	return HPM_E_EVENT;
 }
 
+/* "{a,b}:u": perf's modifiers after a group apply to each of its n events
+ * (the last n of l), which must carry none of their own. *p is at the ':'. */
+static int group_modifiers(hpm_evlist *l, unsigned group, int n, const char **p,
+			   char *err, size_t errlen)
+{
+	size_t len = strcspn(*p, ",");
+	for (size_t i = l->n - (size_t)n; i < l->n; i++) {
+		hpm_evspec *e = &l->ev[i];
+		char tok[sizeof e->name];
+		if (e->group != group || strchr(e->name, ':')) {
+			snprintf(err, errlen, "event '%s' has its own modifier; '%.*s' after its group cannot add one",
+				 e->name, (int)len, *p);
+			return HPM_E_EVENT;
+		}
+		if (strlen(e->name) + len >= sizeof tok) {
+			snprintf(err, errlen, "event name too long: '%s%.*s'", e->name, (int)len, *p);
+			return HPM_E_EVENT;
+		}
+		snprintf(tok, sizeof tok, "%s%.*s", e->name, (int)len, *p);
+		if (parse_one(tok, e, err, errlen))
+			return HPM_E_EVENT;
+		e->group = group;
+	}
+	*p += len;
+	return HPM_OK;
+}
+
 int hpm_evlist_parse(hpm_evlist **out, const char *spec, char *err, size_t errlen)
 {
 	char dummy[8];
@@ -220,6 +247,8 @@ int hpm_evlist_parse(hpm_evlist **out, const char *spec, char *err, size_t errle
 			}
 			in_group = 0;
 			p++;
+			if (*p == ':' && group_modifiers(l, group, group_items, &p, err, errlen))
+				goto bad;
 		}
 		if (!in_group)
 			group++;

@@ -84,6 +84,18 @@ static void test_evlist(void)
 		CHECK(hpm_evlist_at(l, 5)->selector == (HPM_EV_BRANCHES | 1ull << 62), "branches:ku in a group: MINH");
 		hpm_evlist_free(l);
 	}
+	l = parse_ok("{loads,stores}:uk,cycles", 3);
+	if (l) {
+		CHECK(hpm_evlist_at(l, 0)->selector == (HPM_EV_LOADS | 1ull << 62) &&
+		      hpm_evlist_at(l, 1)->selector == (HPM_EV_STORES | 1ull << 62) &&
+		      !strcmp(hpm_evlist_at(l, 1)->name, "stores:uk") &&
+		      hpm_evlist_at(l, 0)->group == hpm_evlist_at(l, 1)->group &&
+		      hpm_evlist_at(l, 2)->group != hpm_evlist_at(l, 1)->group && hpm_evlist_at(l, 2)->fixed == 0,
+		      "{loads,stores}:uk: the modifier on each member, still one group; cycles after it plain");
+		hpm_evlist_free(l);
+	}
+	parse_bad("{loads:u,stores}:k", "has its own modifier");
+	parse_bad("{loads}:x", "unknown modifier 'x'");
 	parse_bad("cycles:", "empty modifier");
 	parse_bad("cycles:x", "unknown modifier 'x'");
 	parse_bad("loads:uu", "repeated modifier 'u'");
