@@ -79,6 +79,12 @@ int parse_interval(const char *s, unsigned bare_per_second, uint64_t *v, unsigne
 	return parse_u64(num, v) || !*v || (*per_second && *v > 1000000000u) ? -1 : 0;
 }
 
+uint64_t interval_cycles(uint64_t v, unsigned per_second, uint32_t clock_hz)
+{
+	uint64_t c = per_second ? v * clock_hz / per_second : v;
+	return c ? c : 1;
+}
+
 const char *mode_name(enum hpm_privilege m)
 {
 	return m == HPM_MODE_MACHINE ? "M" : m == HPM_MODE_SUPERVISOR ? "S" : "U";

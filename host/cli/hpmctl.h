@@ -45,6 +45,9 @@ int parse_u64(const char *s, uint64_t *v);     /* decimal or 0x...; 0 = ok */
 /* An interval "N", "Nms" or "Nus" (N >= 1): *v = N and *per_second = 1000,
  * 1000000, or for a bare N bare_per_second (0: N is in cycles). 0 = ok. */
 int parse_interval(const char *s, unsigned bare_per_second, uint64_t *v, unsigned *per_second);
+/* That interval in board cycles (at least 1: below the board's minimum the
+ * board itself refuses it, with its minimum in the message). */
+uint64_t interval_cycles(uint64_t v, unsigned per_second, uint32_t clock_hz);
 
 /* --mode, --size, --budget: the options every measuring subcommand takes. */
 enum { OPT_MODE = 0x100, OPT_SIZE, OPT_BUDGET, OPT_FIRST_FREE };

@@ -179,9 +179,7 @@ int cmd_record(const struct cli *c, int argc, char **argv)
 	if ((rc = open_board(c, &b)))
 		goto out;
 	const hpm_info *in = hpm_get_info(b);
-	ro.interval = per_second ? every * in->clock_hz / per_second : every;
-	if (!ro.interval)
-		ro.interval = 1;      /* below the minimum: the board says so */
+	ro.interval = interval_cycles(every, per_second, in->clock_hz);
 	r.clock_hz = in->clock_hz;
 	r.pg = &pg;
 	r.keep = plotf != NULL;

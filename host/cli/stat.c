@@ -115,13 +115,14 @@ static void set_metrics(struct row *rows, size_t n)
 	}
 }
 
-/* perf's interval time stamp: seconds since the start, with a separator */
-static void print_stamp(const struct stat_out *o, const char *sep)
+/* perf's interval time stamp, seconds since the start (padded in the
+ * table), between before and after */
+static void print_stamp(const struct stat_out *o, const char *before, const char *after)
 {
 	if (o->interval)
-		printf(o->csv_sep ? "%llu.%09llu%s" : "%6llu.%09llu%s",
+		printf(o->csv_sep || o->json ? "%s%llu.%09llu%s" : "%s%6llu.%09llu%s", before,
 		       (unsigned long long)(o->at_ns / 1000000000u),
-		       (unsigned long long)(o->at_ns % 1000000000u), sep);
+		       (unsigned long long)(o->at_ns % 1000000000u), after);
 }
 
 static void print_heading(const struct stat_out *o)
@@ -141,7 +142,7 @@ static void print_human(const struct stat_out *o, const struct row *rows, size_t
 	char num[32];
 	for (size_t i = 0; i < n; i++) {
 		char line[256];
-		print_stamp(o, " ");
+		print_stamp(o, "", " ");
 		int len = snprintf(line, sizeof line, "%18s      %-32s", fmt_count(rows[i].value, num),
 				   rows[i].ev->name);
 		if (rows[i].m) {
@@ -174,7 +175,7 @@ static void print_csv(const struct stat_out *o, const struct row *rows, size_t n
 {
 	const char *s = o->csv_sep;
 	for (size_t i = 0; i < n; i++) {
-		print_stamp(o, s);
+		print_stamp(o, "", s);
 		printf("%llu%s%s%s%s%llu%s100.00", (unsigned long long)rows[i].value, s, s,
 		       rows[i].ev->name, s, (unsigned long long)o->runtime_ns, s);
 		if (o->repeat > 1)
@@ -191,9 +192,7 @@ static void print_json(const struct stat_out *o, const struct row *rows, size_t 
 {
 	for (size_t i = 0; i < n; i++) {
 		printf("{");
-		if (o->interval)
-			printf("\"interval\" : %llu.%09llu, ", (unsigned long long)(o->at_ns / 1000000000u),
-			       (unsigned long long)(o->at_ns % 1000000000u));
+		print_stamp(o, "\"interval\" : ", ", ");
 		printf("\"counter-value\" : \"%llu\", \"unit\" : \"\", \"event\" : ",
 		       (unsigned long long)rows[i].value);
 		json_string(stdout, rows[i].ev->name);
@@ -339,9 +338,7 @@ int cmd_stat(const struct cli *c, int argc, char **argv)
 
 	if (interval) {
 		struct interval_print ip = { &o, rows, n, vals, 0, hz, 0, &pg, 0 };
-		ro.interval = every * hz / per_second;
-		if (!ro.interval)
-			ro.interval = 1;      /* below the minimum: the board says so */
+		ro.interval = interval_cycles(every, per_second, hz);
 		o.interval = 1;
 		progress_begin(&pg, "stat %s", target);
 		int st = hpm_stat_interval(b, p, l, &ro, print_interval, &ip, counts, &nout, NULL);

@@ -304,25 +304,23 @@ int hpm_stat_interval(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
 		rc = hpm_fail(b, HPM_E_NOMEM, "out of memory");
 		goto out;
 	}
+	/* a stop by the callback or a full memory aborts the run: that, not
+	 * the aborted run, is the error */
 	rc = count_runs(b, p, l, o, &pl, 1, sample_run, &iv, out, &r0);
+	if (!rc && iv.runs)
+		rc = merge(&iv, p);
+	/* the end of the run, unless it fell on the last sample */
+	if (!rc && (!iv.delivered || iv.last_cycles != r0.snap.value[0])) {
+		for (size_t i = 0; i < pl.n; i++)
+			iv.cur[i] = out[i].value;
+		deliver(&iv, r0.samples, r0.snap.value[0]);
+	}
 	if (iv.nomem)
 		rc = hpm_fail(b, HPM_E_NOMEM, "out of memory for the samples");
 	else if (iv.stopped)
 		rc = hpm_fail(b, HPM_E_RUN, "%s: stopped by the interval callback", p->name);
 	if (rc)
 		goto out;
-	if (iv.runs && (rc = merge(&iv, p)))
-		goto out;
-	/* the end of the run, unless it fell on the last sample */
-	if (!iv.stopped && (!iv.delivered || iv.last_cycles != r0.snap.value[0])) {
-		for (size_t i = 0; i < pl.n; i++)
-			iv.cur[i] = out[i].value;
-		deliver(&iv, r0.samples, r0.snap.value[0]);
-	}
-	if (iv.stopped) {
-		rc = hpm_fail(b, HPM_E_RUN, "%s: stopped by the interval callback", p->name);
-		goto out;
-	}
 	*nout = pl.n;
 	if (first)
 		*first = r0;

@@ -51,18 +51,9 @@ generate if (DSP != 0 && WIDTH >= 3) begin : g_dsp
     wire        load_lo = we_lo;
     wire [31:0] data_lo = wdata << S;
     wire        hold_lo = we && !load_lo;
-    SB_MAC16 #(
-        .TOPOUTPUT_SELECT(2'd1), .BOTOUTPUT_SELECT(2'd1),
-        .TOPADDSUB_LOWERINPUT(2'd0), .BOTADDSUB_LOWERINPUT(2'd0),
-        .TOPADDSUB_UPPERINPUT(1'b0), .BOTADDSUB_UPPERINPUT(1'b0),
-        .TOPADDSUB_CARRYSELECT(2'd2), .BOTADDSUB_CARRYSELECT(2'd0)
-    ) u_lo (
-        .CLK(clk), .CE(1'b1), .C(data_lo[31:16]), .A(addend[31:16]), .B(addend[15:0]),
-        .D(data_lo[15:0]), .AHOLD(1'b0), .BHOLD(1'b0), .CHOLD(1'b0), .DHOLD(1'b0),
-        .IRSTTOP(1'b0), .IRSTBOT(1'b0), .ORSTTOP(rst), .ORSTBOT(rst),
-        .OLOADTOP(load_lo), .OLOADBOT(load_lo), .ADDSUBTOP(1'b0), .ADDSUBBOT(1'b0),
-        .OHOLDTOP(hold_lo), .OHOLDBOT(hold_lo), .CI(1'b0), .ACCUMCI(1'b0),
-        .SIGNEXTIN(1'b0), .O(q_lo), .CO(co_lo), .ACCUMCO(), .SIGNEXTOUT()
+    hpm_dsp_acc32 #(.CARRY_IN(0)) u_lo (
+        .clk(clk), .rst(rst), .load(load_lo), .hold(hold_lo), .addend(addend[31:0]),
+        .data(data_lo), .ci(1'b0), .q(q_lo), .co(co_lo)
     );
 
     if (NDSP == 2) begin : g_hi
@@ -82,18 +73,9 @@ generate if (DSP != 0 && WIDTH >= 3) begin : g_dsp
                                      (w_lo64[63:32] &  m_lo) | (q_hi & ~m_lo);
         end
         wire        hold_hi = we && !load_hi;
-        SB_MAC16 #(
-            .TOPOUTPUT_SELECT(2'd1), .BOTOUTPUT_SELECT(2'd1),
-            .TOPADDSUB_LOWERINPUT(2'd0), .BOTADDSUB_LOWERINPUT(2'd0),
-            .TOPADDSUB_UPPERINPUT(1'b0), .BOTADDSUB_UPPERINPUT(1'b0),
-            .TOPADDSUB_CARRYSELECT(2'd2), .BOTADDSUB_CARRYSELECT(2'd3)
-        ) u_hi (
-            .CLK(clk), .CE(1'b1), .C(data_hi[31:16]), .A(addend[63:48]), .B(addend[47:32]),
-            .D(data_hi[15:0]), .AHOLD(1'b0), .BHOLD(1'b0), .CHOLD(1'b0), .DHOLD(1'b0),
-            .IRSTTOP(1'b0), .IRSTBOT(1'b0), .ORSTTOP(rst), .ORSTBOT(rst),
-            .OLOADTOP(load_hi), .OLOADBOT(load_hi), .ADDSUBTOP(1'b0), .ADDSUBBOT(1'b0),
-            .OHOLDTOP(hold_hi), .OHOLDBOT(hold_hi), .CI(co_lo), .ACCUMCI(1'b0),
-            .SIGNEXTIN(1'b0), .O(q_hi), .CO(co_hi), .ACCUMCO(), .SIGNEXTOUT()
+        hpm_dsp_acc32 #(.CARRY_IN(1)) u_hi (
+            .clk(clk), .rst(rst), .load(load_hi), .hold(hold_hi), .addend(addend[63:32]),
+            .data(data_hi), .ci(co_lo), .q(q_hi), .co(co_hi)
         );
     end else begin : g_one
         assign q_hi  = 32'd0;
@@ -135,3 +117,36 @@ end else begin : g_ff
 end endgenerate
 `endif
 endmodule
+
+`ifdef SYNTHESIS
+// One SB_MAC16 as a 32-bit accumulator: q <= load ? data : hold ? q :
+// q + addend (+ ci, the lower block's carry out, with CARRY_IN), 0 from rst
+// (the output reset); co is the carry out of bit 31.
+module hpm_dsp_acc32 #(
+    parameter integer CARRY_IN = 0
+) (
+    input  wire        clk,
+    input  wire        rst,
+    input  wire        load,
+    input  wire        hold,
+    input  wire [31:0] addend,
+    input  wire [31:0] data,
+    input  wire        ci,
+    output wire [31:0] q,
+    output wire        co
+);
+    SB_MAC16 #(
+        .TOPOUTPUT_SELECT(2'd1), .BOTOUTPUT_SELECT(2'd1),
+        .TOPADDSUB_LOWERINPUT(2'd0), .BOTADDSUB_LOWERINPUT(2'd0),
+        .TOPADDSUB_UPPERINPUT(1'b0), .BOTADDSUB_UPPERINPUT(1'b0),
+        .TOPADDSUB_CARRYSELECT(2'd2), .BOTADDSUB_CARRYSELECT(CARRY_IN != 0 ? 2'd3 : 2'd0)
+    ) u_mac (
+        .CLK(clk), .CE(1'b1), .C(data[31:16]), .A(addend[31:16]), .B(addend[15:0]),
+        .D(data[15:0]), .AHOLD(1'b0), .BHOLD(1'b0), .CHOLD(1'b0), .DHOLD(1'b0),
+        .IRSTTOP(1'b0), .IRSTBOT(1'b0), .ORSTTOP(rst), .ORSTBOT(rst),
+        .OLOADTOP(load), .OLOADBOT(load), .ADDSUBTOP(1'b0), .ADDSUBBOT(1'b0),
+        .OHOLDTOP(hold), .OHOLDBOT(hold), .CI(ci), .ACCUMCI(1'b0),
+        .SIGNEXTIN(1'b0), .O(q), .CO(co), .ACCUMCO(), .SIGNEXTOUT()
+    );
+endmodule
+`endif
