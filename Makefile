@@ -11,7 +11,7 @@ RV_PREFIX   := riscv64-unknown-elf-
 
 # Debian packages the project needs (make deps installs them, idempotently).
 DEB_PACKAGES := build-essential pkg-config python3 bc \
-  verilator iverilog yosys nextpnr-ice40 fpga-icestorm openfpgaloader \
+  verilator iverilog yosys nextpnr-ice40 fpga-icestorm fpga-icestorm-chipdb openfpgaloader \
   gcc-riscv64-unknown-elf binutils-riscv64-unknown-elf picolibc-riscv64-unknown-elf \
   libusb-1.0-0-dev umockdev libumockdev-dev clang libclang-rt-14-dev
 

@@ -90,7 +90,7 @@ cat <<SYN
 
 ## FPGA (iCE40UP5K-SG48)
 
-The core alone: \`yosys -p 'synth_ice40 -dsp -top hpm_core; stat'\` (\`make synth\`,
+The core alone: \`yosys -p 'synth_ice40 -top hpm_core; stat'\` (\`make synth\`,
 \`build/synth/core.stat\`). The board SoC (the iCEBreaker top's default HPM, $board_hpm, plus mcycle/minstret, 8 KiB firmware EBR,
 128 KiB SPRAM, UART, CLINT, GPIO) placed and routed with \`nextpnr-ice40 --up5k --package sg48
 --freq 25\` (\`build/synth/soc.log\`); the board build itself, with its 12 MHz target and
@@ -102,12 +102,38 @@ the other HPM configurations, is in [board.md](board.md).
 | SoC (nextpnr) | | | | | | $soc_lc | $fmax MHz |
 SYN
 
+board_rep=$BUILD/icebreaker/report.txt
+gate=$BUILD/bin/hpm-sim-gate
+gate_c=2000000
+t0=$(now); "$gate" --max-cycles $gate_c < /dev/null > /dev/null 2>&1; t1=$(now)
+gate_t=$(echo "$t1 - $t0" | bc -l)
+rep() { sed -n "s/^$1 *//p" "$board_rep"; }
+cat <<BRD
+
+## The board build (iCEBreaker)
+
+Command: \`make bitstream BOARD=icebreaker\` (yosys without \`-dsp\`, nextpnr with seed 1,
+icetime; \`build/icebreaker/report.txt\`, [board.md](board.md)), and \`make sim-gate\` for the
+gate-level board (the board's synthesised netlist in Verilator, [board.md](board.md)).
+
+| what | figure |
+|---|---|
+| HPM | $(rep hpm) |
+| clock | $(rep clock | cut -d, -f1) |
+| timing | $(rep timing) |
+| nextpnr | $(rep nextpnr) |
+| icetime | $(rep icetime) |
+| DSP | $(rep dsp) |
+| LCs | $(awk '$1 == "LC" { print $2 " of " $3 }' "$board_rep") |
+| gate-level board speed | $(printf '%.3f' "$(echo "$gate_c / $gate_t / 1000000" | bc -l)") M cycles/s (\`time build/bin/hpm-sim-gate --max-cycles $gate_c < /dev/null\`: the monitor booting and idling) |
+BRD
+
 area=$BUILD/synth/hpm-area.txt
 cat <<HPM
 
 ## HPM area (iCE40, yosys)
 
-Command: \`make synth-hpm\`: \`yosys synth_ice40 -dsp\` with \`chparam -set HPM_NUM n -set HPM_WIDTH w\`,
+Command: \`make synth-hpm\`: \`yosys synth_ice40\` with \`chparam -set HPM_NUM n -set HPM_WIDTH w\`,
 of the HPM unit alone (\`hpm_unit\`) and of core + HPM (\`hpm_cpu\`); \`build/synth/hpm-*.stat\`.
 These are the flip-flop counters of the simulated board; the UP5K has 5280 LCs, so the
 full 29 x 64 unit cannot fit beside the core with any counter storage ([board.md](board.md) gives the bound).

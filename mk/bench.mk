@@ -12,7 +12,7 @@ $(BENCH_BUILD)/%.elf: $(BENCH_BUILD)/%.o $(FW_RT_OBJS) $(FW_RAM_LD)
 	$(FW_CC) $(FW_LDFLAGS) -T $(FW_RAM_LD) -o $@ $(FW_RT_OBJS) $< $(FW_LIBS)
 
 .PHONY: bench
-bench: all sim-variants $(TEST_C_ELFS) $(BENCH_SPEED) $(REF_BENCH_BIN) synth synth-hpm
+bench: all sim-variants $(TEST_C_ELFS) $(BENCH_SPEED) $(REF_BENCH_BIN) synth synth-hpm bitstream sim-gate
 	BUILD=$(BUILD) REF_BENCH=$(REF_BENCH_BIN) bench/bench.sh $(BENCH_SPEED) $(TEST_C_ELFS) \
 	  > docs/BENCHMARKS.md.tmp
 	mv docs/BENCHMARKS.md.tmp docs/BENCHMARKS.md

@@ -35,7 +35,7 @@ BOARD_MHZ      := $(shell awk 'BEGIN { printf "%g", $(BOARD_CLOCK_HZ) / 1e6 }')
 # icebram swaps the monitor in afterwards, so a firmware change repacks the
 # bitstream in seconds without re-running yosys and nextpnr.
 BOARD_FW_PH := $(BUILD)/icebreaker/fw-placeholder.hex
-BOARD_CHPARAM := -set FW_HEX \"$(BOARD_FW_PH)\" \
+BOARD_CHPARAM_HPM := \
   $(if $(BOARD_HPM),-set HPM_NUM $(call hw_num,$(BOARD_HPM)) -set HPM_WIDTH $(call hw_width,$(BOARD_HPM)))
 
 .PHONY: bitstream prog
@@ -54,15 +54,28 @@ $(BOARD_FW_PH):
 	@mkdir -p $(@D)
 	@icebram -g -s 1 32 2048 > $@.tmp && mv -f $@.tmp $@
 
-# ---- synthesis: yosys, the placeholder image in the fw EBR
+# ---- synthesis: yosys, the placeholder image in the fw EBR.
+# No -dsp: that pass rewrites the hand-instantiated SB_MAC16 accumulators of
+# the counters into unclocked multipliers (counters that never count on the
+# chip, docs/board.md); the one multiplier is instantiated by hand too
+# (hw/core/core_mul16.v). board_yosys(fw hex, log, write command)
+board_yosys = yosys -q -l $(2) -p "read_verilog -DSYNTHESIS -I$(GEN) $(HW_BOARD_SRCS) $(HW_RTL_SRCS); \
+	  chparam $(BOARD_CHPARAM_HPM) -set FW_HEX \"$(1)\" icebreaker_top; \
+	  $(HW_SYNTH_ICE40) -top icebreaker_top; $(3)"
+
 $(BOARD_NAME).json: $(HW_RTL_SRCS) $(HW_BOARD_SRCS) $(EV_VH) $(BOARD_FW_PH)
 	@mkdir -p $(@D)
 	@echo "yosys synth_ice40 -> $@"
-	@yosys -q -l $(@D)/yosys.log -p "read_verilog -DSYNTHESIS -I$(GEN) $(HW_BOARD_SRCS) $(HW_RTL_SRCS); \
-	  chparam $(BOARD_CHPARAM) icebreaker_top; \
-	  synth_ice40 -dsp -top icebreaker_top -json $@.tmp; tee -q -o $(@D)/yosys-stat.txt stat" \
+	@$(call board_yosys,$(BOARD_FW_PH),$(@D)/yosys.log,write_json $@.tmp; tee -q -o $(@D)/yosys-stat.txt stat) \
 	  > /dev/null 2>&1 || { echo "make bitstream: yosys failed: $$(grep -m1 'ERROR' $(@D)/yosys.log) ($(@D)/yosys.log)" >&2; exit 1; }
 	@mv -f $@.tmp $@
+
+# the report (hw/board/board_report.py): nextpnr's and icetime's timing, the
+# netlist's clocking, utilization
+BOARD_REPORT_CMD = python3 hw/board/board_report.py --nextpnr $(BOARD_DIR)/nextpnr-report.json \
+	  --log $(BOARD_DIR)/nextpnr.log --stat $(BOARD_DIR)/yosys-stat.txt --top $(BOARD_TOP_V) \
+	  --netlist $(BOARD_NAME).json --icetime $(BOARD_DIR)/icetime.txt \
+	  --hpm "$(BOARD_HPM)" --target-hz $(BOARD_CLOCK_HZ) --seed $(BOARD_SEED)
 
 # ---- place and route: nextpnr with a fixed seed. The report is written
 # whether or not the clock is met; when nextpnr fails (the design does not
@@ -74,18 +87,16 @@ $(BOARD_NAME)-pnr.asc: $(BOARD_NAME).json $(BOARD_PCF)
 	@nextpnr-ice40 --up5k --package sg48 --pcf $(BOARD_PCF) --json $< --asc $@.tmp \
 	  --freq $(BOARD_MHZ) --seed $(BOARD_SEED) --timing-allow-fail \
 	  --report $(@D)/nextpnr-report.json -l $(@D)/nextpnr.log -q > /dev/null 2>&1; \
-	  rc=$$?; python3 hw/board/board_report.py --nextpnr $(@D)/nextpnr-report.json \
-	  --log $(@D)/nextpnr.log --stat $(@D)/yosys-stat.txt --top $(BOARD_TOP_V) \
-	  --hpm "$(BOARD_HPM)" --target-hz $(BOARD_CLOCK_HZ) --seed $(BOARD_SEED) \
-	  > $(BOARD_REPORT).tmp && mv -f $(BOARD_REPORT).tmp $(BOARD_REPORT); \
+	  rc=$$?; rm -f $(@D)/icetime.txt; \
+	  if [ $$rc -eq 0 ]; then icetime -d up5k -t -r $(@D)/icetime.txt $@.tmp \
+	    > $(@D)/icetime.log 2>&1; fi; \
+	  $(BOARD_REPORT_CMD) > $(BOARD_REPORT).tmp && mv -f $(BOARD_REPORT).tmp $(BOARD_REPORT); \
 	  if [ $$rc -ne 0 ]; then : > $@.tmp; fi
 	@mv -f $@.tmp $@
 
 # the report again when only its script changed (nextpnr does not rerun)
 $(BOARD_REPORT): $(BOARD_NAME)-pnr.asc hw/board/board_report.py
-	@python3 hw/board/board_report.py --nextpnr $(@D)/nextpnr-report.json \
-	  --log $(@D)/nextpnr.log --stat $(@D)/yosys-stat.txt --top $(BOARD_TOP_V) \
-	  --hpm "$(BOARD_HPM)" --target-hz $(BOARD_CLOCK_HZ) --seed $(BOARD_SEED) > $@.tmp
+	@$(BOARD_REPORT_CMD) > $@.tmp
 	@mv -f $@.tmp $@
 
 # ---- the firmware into the placed design, and the bitstream, only when the
@@ -122,3 +133,70 @@ prog: $(BOARD_BIN)
 	  $(filter 127,$(board_prog_rc)),$(error make prog: $(word 1,$(BOARD_PROG_CMD)) is not installed),$(error \
 	  make prog: no board programmed: $(PROG) exit $(board_prog_rc): $(board_prog_why) (log $(BOARD_PROG_LOG))))))
 	@:
+
+# ---- the gate-level board (docs/board.md, "Gate-level board"): the board's
+# synthesised netlist as a simulated board, build/bin/hpm-sim-gate.
+#   make sim-gate    -> the netlist of make bitstream, synthesised again with
+#       the monitor in the fw EBR (what icebram puts into the bitstream),
+#       checked equal to the placed netlist but for those INIT values
+#       (hw/board/gate_check.py), and Verilator over it with yosys' iCE40
+#       cell models and a pass-through PLL (hw/board/gate_pll.v)
+#   make hil-netlist -> hpmctl validate --all on it (long: ~100k cycles/s)
+BOARD_GATE_DIR := $(BOARD_DIR)/gate
+BOARD_GATE_V   := $(BOARD_GATE_DIR)/icebreaker-gate.v
+BOARD_GATE_BIN := $(BIN)/hpm-sim-gate$(if $(BOARD_HPM),-$(BOARD_HPM))
+BOARD_GATE_CELLS := $(BOARD_GATE_DIR)/cells_sim.v
+BOARD_UART_DIV := $(shell awk 'BEGIN { print int($(BOARD_CLOCK_HZ) / $(call board_param,UART_BAUD)) }')
+BOARD_HPM_NUM   := $(if $(BOARD_HPM),$(call hw_num,$(BOARD_HPM)),$(call board_param,HPM_NUM))
+BOARD_HPM_WIDTH := $(if $(BOARD_HPM),$(call hw_width,$(BOARD_HPM)),$(call board_param,HPM_WIDTH))
+
+.PHONY: sim-gate hil-netlist
+
+sim-gate: $(BOARD_GATE_BIN)
+
+$(BOARD_GATE_V): $(BOARD_NAME).json $(FW_MONITOR_HEX) hw/board/gate_check.py
+	@mkdir -p $(@D)
+	@echo "yosys synth_ice40 (monitor in the fw EBR) -> $@"
+	@$(call board_yosys,$(FW_MONITOR_HEX),$(@D)/yosys.log,write_json $(@D)/icebreaker-gate.json) \
+	  > /dev/null 2>&1 || { echo "make sim-gate: yosys failed: $$(grep -m1 'ERROR' $(@D)/yosys.log) ($(@D)/yosys.log)" >&2; exit 1; }
+	@# both netlists through the same writer, so equal netlists are equal text
+	@yosys -q -p "read_json $<; write_verilog -noattr $(@D)/placed.v" > /dev/null
+	@yosys -q -p "read_json $(@D)/icebreaker-gate.json; write_verilog -noattr $@.tmp" > /dev/null
+	@python3 hw/board/gate_check.py $(@D)/placed.v $@.tmp
+	@mv -f $@.tmp $@
+
+# yosys' iCE40 models without the PLL black box (hw/board/gate_pll.v instead)
+$(BOARD_GATE_CELLS):
+	@mkdir -p $(@D)
+	@awk '/^module SB_PLL40_PAD \(/ { skip = 1 } !skip { print } skip && /^endmodule/ { skip = 0 }' \
+	  $(YOSYS_DATDIR)/ice40/cells_sim.v > $@.tmp && mv -f $@.tmp $@
+
+BOARD_GATE_VFLAGS := --cc --exe -O3 --x-assign fast --x-initial fast \
+  --top-module icebreaker_top -DNO_ICE40_DEFAULT_ASSIGNMENTS -DICE40_U \
+  -Wno-TIMESCALEMOD -Wno-UNOPTFLAT -Wno-lint -Wno-style \
+  -CFLAGS "-O1 -DGATE_UART_DIV=$(BOARD_UART_DIV) -DHPM_NUM=$(BOARD_HPM_NUM) -DHPM_WIDTH=$(BOARD_HPM_WIDTH) -I$(abspath hw/sim)"
+
+$(BOARD_GATE_BIN): $(BOARD_GATE_V) $(BOARD_GATE_CELLS) hw/board/gate_pll.v hw/sim/gate_main.cpp hw/sim/uart_bridge.h
+	@mkdir -p $(@D) $(BOARD_GATE_DIR)/obj
+	@echo "verilator (gate-level board, UART /$(BOARD_UART_DIV), HPM $(BOARD_HPM_NUM)x$(BOARD_HPM_WIDTH)) -> $@"
+	@$(VERILATOR) $(BOARD_GATE_VFLAGS) -Mdir $(BOARD_GATE_DIR)/obj $(BOARD_GATE_V) $(BOARD_GATE_CELLS) \
+	  hw/board/gate_pll.v $(abspath hw/sim/gate_main.cpp) > $(BOARD_GATE_DIR)/verilator.log 2>&1 || \
+	  { echo "make sim-gate: verilator failed: $$(grep -m1 '%Error' $(BOARD_GATE_DIR)/verilator.log)" >&2; exit 1; }
+	@$(MAKE) -s -C $(BOARD_GATE_DIR)/obj -f Vicebreaker_top.mk OPT_FAST=-O1 OPT_SLOW=-O1 Vicebreaker_top > $(BOARD_GATE_DIR)/cc.log 2>&1 || \
+	  { echo "make sim-gate: C++ build failed ($(BOARD_GATE_DIR)/cc.log)" >&2; exit 1; }
+	@cp $(BOARD_GATE_DIR)/obj/Vicebreaker_top $@.tmp && mv -f $@.tmp $@
+
+hil-netlist: $(BOARD_GATE_BIN) all
+	HPM_SIM=$(BOARD_GATE_BIN) $(BIN)/hpmctl --link sim validate --all
+
+# ---- the DSP counters alone (hw/board/dsp_counter_bank.v, every width split)
+# through the board's synthesis, for the board suite's netlist simulation
+.PHONY: board-dsp-netlist
+board-dsp-netlist: $(BUILD)/icebreaker/dsp_counter_bank.v
+
+$(BUILD)/icebreaker/dsp_counter_bank.v: hw/hpm/hpm_counter.v hw/board/dsp_counter_bank.v hw/board/dsp_widths.vh
+	@mkdir -p $(@D)
+	@yosys -q -l $(@D)/dsp_counter_bank.log -p "read_verilog -DSYNTHESIS -Ihw/board hw/hpm/hpm_counter.v \
+	  hw/board/dsp_counter_bank.v; $(HW_SYNTH_ICE40) -top dsp_counter_bank; write_verilog -noattr $@.tmp" > /dev/null
+	@mv -f $@.tmp $@
+	@echo "yosys $(HW_SYNTH_ICE40) (board flow) -> $@"

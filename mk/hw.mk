@@ -67,7 +67,12 @@ lint: $(EV_VH)
 	$(HW_LINT) --top-module icebreaker_top $(HW_BOARD_SRCS) $(HW_BOARD_LINT_SRCS) $(HW_RTL_SRCS)
 
 # ---- synthesis (yosys + nextpnr-ice40); the fw EBR is initialised from the
-# monitor image of fw.mk
+# monitor image of fw.mk. Never -dsp: yosys' DSP pass rewrites the SB_MAC16
+# accumulators that the RTL instantiates (hpm_counter) into unclocked
+# multipliers; the RTL instantiates every DSP itself (docs/board.md).
+HW_SYNTH_ICE40 := synth_ice40
+# yosys' data (the iCE40 simulation models): yosys-config is in yosys-dev
+YOSYS_DATDIR := $(abspath $(dir $(shell command -v yosys))../share/yosys)
 HW_FW_HEX := $(FW_MONITOR_HEX)
 HW_EV_W    = $$(sed -n 's/.*HPM_EV_BUS_W = \([0-9]*\);.*/\1/p' $(EV_VH))
 
@@ -75,9 +80,9 @@ synth: $(HW_SYNTH)/core.stat $(HW_SYNTH)/soc.log
 
 $(HW_SYNTH)/core.stat: $(HW_CORE_SRCS) $(EV_VH)
 	@mkdir -p $(@D)
-	yosys -q -l $(HW_SYNTH)/core.yosys.log -p "read_verilog -I$(GEN) $(HW_CORE_SRCS); \
+	yosys -q -l $(HW_SYNTH)/core.yosys.log -p "read_verilog -DSYNTHESIS -I$(GEN) $(HW_CORE_SRCS); \
 	  chparam -set EV_W $(HW_EV_W) hpm_core; \
-	  synth_ice40 -dsp -top hpm_core; tee -o $@ stat"
+	  $(HW_SYNTH_ICE40) -top hpm_core; tee -o $@ stat"
 	@grep -E 'SB_LUT4|SB_CARRY|SB_DFF|SB_RAM|SB_MAC|Number of cells' $@
 
 $(HW_SYNTH)/soc.json: $(HW_RTL_SRCS) $(EV_VH) $(HW_BOARD_SRCS) $(HW_FW_HEX)
@@ -85,7 +90,7 @@ $(HW_SYNTH)/soc.json: $(HW_RTL_SRCS) $(EV_VH) $(HW_BOARD_SRCS) $(HW_FW_HEX)
 	yosys -q -l $(HW_SYNTH)/soc.yosys.log -p "read_verilog -DSYNTHESIS -I$(GEN) $(HW_BOARD_SRCS) \
 	  $(HW_RTL_SRCS); \
 	  chparam -set FW_HEX \"$(HW_FW_HEX)\" icebreaker_top; \
-	  synth_ice40 -dsp -top icebreaker_top -json $@"
+	  $(HW_SYNTH_ICE40) -top icebreaker_top -json $@"
 
 $(HW_SYNTH)/soc.log: $(HW_SYNTH)/soc.json constraints/icebreaker.pcf
 	nextpnr-ice40 --up5k --package sg48 --freq 25 --timing-allow-fail --json $< \
@@ -101,17 +106,17 @@ synth-hpm: $(HW_SYNTH)/hpm-area.txt
 
 $(HW_SYNTH)/hpm-unit-%.stat: $(HW_HPM_SRCS) $(EV_VH)
 	@mkdir -p $(@D)
-	yosys -q -l $(@:.stat=.log) -p "read_verilog $(HW_HPM_SRCS); \
+	yosys -q -l $(@:.stat=.log) -p "read_verilog -DSYNTHESIS $(HW_HPM_SRCS); \
 	  chparam -set HPM_NUM $(call hw_num,$*) -set HPM_WIDTH $(call hw_width,$*) \
 	    -set EV_W $(HW_EV_W) hpm_unit; \
-	  synth_ice40 -dsp -top hpm_unit; tee -o $@ stat"
+	  $(HW_SYNTH_ICE40) -top hpm_unit; tee -o $@ stat"
 
 $(HW_SYNTH)/hpm-cpu-%.stat: $(HW_CORE_SRCS) $(HW_HPM_SRCS) hw/soc/hpm_cpu.v $(EV_VH)
 	@mkdir -p $(@D)
-	yosys -q -l $(@:.stat=.log) -p "read_verilog -I$(GEN) $(HW_CORE_SRCS) $(HW_HPM_SRCS) \
+	yosys -q -l $(@:.stat=.log) -p "read_verilog -DSYNTHESIS -I$(GEN) $(HW_CORE_SRCS) $(HW_HPM_SRCS) \
 	  hw/soc/hpm_cpu.v; \
 	  chparam -set HPM_NUM $(call hw_num,$*) -set HPM_WIDTH $(call hw_width,$*) hpm_cpu; \
-	  synth_ice40 -dsp -top hpm_cpu; tee -o $@ stat"
+	  $(HW_SYNTH_ICE40) -top hpm_cpu; tee -o $@ stat"
 
 # one line per configuration: SB_LUT4, SB_CARRY, flip-flops (all SB_DFF*)
 $(HW_SYNTH)/hpm-area.txt: $(HW_HPM_STATS)

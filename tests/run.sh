@@ -497,6 +497,47 @@ suite_cli() {
     suite_end cli
 }
 
+# the gate-level board: the bitstream's own netlist, with the monitor in its
+# EBR, serving the link (mk/board.mk sim-gate, docs/board.md): HELLO reports
+# the board's configuration, the counters count, and a workload that uses
+# the multiplier is validated exactly against the reference board with the
+# board's HPM configuration (every event, every counter)
+suite_board_gate() {
+    local d=$1 gate=$BIN_DIR/hpm-sim-gate num width
+    CHECK="board gate build"
+    if ${MAKE:-make} --no-print-directory sim-gate > "$d/gate-build.log" 2>&1; then
+        pass "board: gate-level board: $(grep -m1 '^gate_check' "$d/gate-build.log" || echo "$gate up to date")"
+    else
+        fail "board: make sim-gate failed: $(grep -v '^$' "$d/gate-build.log" | tail -n 2 | tr '\n' '|')"
+        return
+    fi
+    read -r num width < <("$gate" --hpm-config)
+    local hpm=(env HPM_SIM="$gate" HPM_TIMEOUT_MS=30000 "$BIN_DIR/hpmctl" --link sim)
+    CHECK="board gate hello"
+    "${hpm[@]}" info > "$d/gate-info.out" 2> "$d/gate-info.err"
+    if grep -Eq "^hpm counters: +$num x $width bits" "$d/gate-info.out" &&
+       grep -Eq "^clock: +$(sed -n 's/.*parameter integer CLOCK_HZ *= *\([0-9]*\).*/\1/p' hw/board/icebreaker_top.v) Hz" "$d/gate-info.out"; then
+        pass "board: gate-level board answers HELLO: $(grep -m1 '^hpm counters' "$d/gate-info.out" | cut -c1-40 | tr -s ' '), $(grep -m1 '^clock' "$d/gate-info.out" | tr -s ' ')"
+    else fail "board: gate-level board info: $(cat "$d/gate-info.out" "$d/gate-info.err" | head -n 12 | tr '\n' '|')"; fi
+    # every counter CSR written through the monitor reads back (an
+    # accumulator DSP that lost its load or clock reads 0)
+    CHECK="board gate csr"
+    local bad="" n=0 c v want
+    for c in mcycle minstret $(seq -f 'mhpmcounter%g' 3 $((num + 2))); do
+        v=$(printf '0x%08x' $(( (0x5a5a0000 + n * 0x1111) & ((1 << (width < 32 && n > 1 ? width : 32)) - 1) )))
+        want=$(printf 'new 0x%08x' $((v)))
+        "${hpm[@]}" csr write $c "$v" > "$d/gate-csr-$c.out" 2>&1
+        grep -q "$want" "$d/gate-csr-$c.out" || bad="$bad $c: $(head -c 120 "$d/gate-csr-$c.out")"
+        n=$((n + 1))
+    done
+    if [ -z "$bad" ]; then pass "board: gate-level board: $n counter CSRs written and read back through the monitor"
+    else fail "board: gate-level board CSR write/read:$bad"; fi
+    CHECK="board gate validate"
+    if "${hpm[@]}" validate --size 64 -x, mul > "$d/gate-validate.csv" 2> "$d/gate-validate.err"; then
+        pass "board: gate-level board = reference board (HPM ${num}x$width): mul --size 64, $(grep -c ',OK$' "$d/gate-validate.csv") events exact"
+    else fail "board: gate-level board validate mul: $(grep -v ',OK$' "$d/gate-validate.csv" | head -n 4 | tr '\n' '|') $(head -c 300 "$d/gate-validate.err")"; fi
+}
+
 # ---- (board) the iCEBreaker bitstream: make bitstream and its report, the
 # DSP counters against the counter semantics, make prog without a board ----
 suite_board() {
@@ -521,20 +562,22 @@ suite_board() {
     for r in LC EBR SPRAM DSP PLL; do grep -Eq "^$r +[0-9]+ +[0-9]+" "$rep" 2>/dev/null && n=$((n + 1)); done
     if [ $n -eq 5 ]; then pass "board: report lists LC/EBR/SPRAM/DSP/PLL use ($(awk '$1 == "LC" { print $2 "/" $3 }' "$rep") LC)"
     else fail "board: $rep lacks utilization lines ($n of 5)"; fi
-    # the SB_MAC16 counters (simulated only through yosys' cell model)
+    # the SB_MAC16 counters as the board flow synthesises them (yosys'
+    # netlist of hw/board/dsp_counter_bank.v, simulated with yosys' cell models)
     CHECK="board dsp counters"
-    datdir=""
-    for f in /usr/share/yosys /usr/local/share/yosys; do [ -f "$f/ice40/cells_sim.v" ] && { datdir=$f; break; }; done
-    if ! command -v iverilog > /dev/null || [ -z "$datdir" ]; then
+    datdir=$(dirname "$(command -v yosys || echo /usr/bin/yosys)")/../share/yosys
+    if ! command -v iverilog > /dev/null || [ ! -f "$datdir/ice40/cells_sim.v" ]; then
         fail "board: iverilog or yosys' ice40/cells_sim.v missing (make deps)"
+    elif ! ${MAKE:-make} --no-print-directory board-dsp-netlist > "$d/tb_dsp.log" 2>&1; then
+        fail "board: DSP counters: synthesis failed: $(tail -n 2 "$d/tb_dsp.log" | tr '\n' '|')"
     else
-        awk '/^module SB_MAC16/,/^endmodule/' "$datdir/ice40/cells_sim.v" > "$d/sb_mac16.v"
-        if iverilog -g2012 -DSYNTHESIS -o "$d/tb_dsp.vvp" hw/board/tb_hpm_counter_dsp.v \
-               hw/hpm/hpm_counter.v "$d/sb_mac16.v" > "$d/tb_dsp.log" 2>&1 &&
+        if iverilog -g2012 -DNO_ICE40_DEFAULT_ASSIGNMENTS -Ihw/board -o "$d/tb_dsp.vvp" hw/board/tb_hpm_counter_dsp.v \
+               "$bdir/dsp_counter_bank.v" "$datdir/ice40/cells_sim.v" >> "$d/tb_dsp.log" 2>&1 &&
            timeout 300 vvp -n "$d/tb_dsp.vvp" >> "$d/tb_dsp.log" 2>&1 && grep -q '^PASS' "$d/tb_dsp.log"; then
             pass "board: $(grep -m1 '^PASS' "$d/tb_dsp.log" | sed 's/^PASS //')"
         else fail "board: DSP counters: $(grep -v -i warning "$d/tb_dsp.log" | grep -v '^$' | head -n 3 | tr '\n' '|')"; fi
     fi
+    suite_board_gate "$d"
     # make prog without a board: non-zero, one line, quickly (an attached
     # FT2232H would be programmed: skipped then)
     for r in openfpgaloader iceprog; do

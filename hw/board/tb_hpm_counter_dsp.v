@@ -1,39 +1,35 @@
 // tb_hpm_counter_dsp: the SB_MAC16 implementation of hpm_counter (DSP = 1,
 // what the iCEBreaker build uses for mcycle, minstret and the first
-// mhpmcounters) against a reference of the counter's semantics (the
-// flip-flop hpm_counter, docs/hpm.md), cycle by cycle, for widths 3..64:
-// random increments 0..4, writes of either half (values near the wrap), reset.
-// Run by the board suite (tests/run.sh board) with iverilog -DSYNTHESIS and
-// yosys' SB_MAC16 simulation model; prints "PASS ..." or "FAIL ...".
+// mhpmcounters) against a reference of the counter's semantics (docs/hpm.md),
+// cycle by cycle, for widths 3..64: random increments 0..4, writes of either
+// half (values near the wrap), reset. The DUT is dsp_counter_bank as the
+// board flow synthesises it (yosys write_verilog), simulated with yosys'
+// iCE40 cell models by the board suite (tests/run.sh board, iverilog);
+// prints "PASS ..." or "FAIL ...".
 `timescale 1ns/1ps
 module tb_hpm_counter_dsp;
-    localparam integer NW = 11;
-    function integer width_of(input integer k);
-        case (k)
-            0: width_of = 3;   1: width_of = 5;   2: width_of = 16;  3: width_of = 31;
-            4: width_of = 32;  5: width_of = 33;  6: width_of = 34;  7: width_of = 40;
-            8: width_of = 48;  9: width_of = 63;  default: width_of = 64;
-        endcase
-    endfunction
+`include "dsp_widths.vh"
+    localparam integer NW = DSP_NW;
 
     reg         clk = 1'b0, rst = 1'b1, rst_q = 1'b1;
     reg  [2:0]  inc = 3'd0;
     reg         we_lo = 1'b0, we_hi = 1'b0;
     reg  [31:0] wdata = 32'd0;
-    reg  [NW-1:0] bad = 0;
+    wire [64*NW-1:0] values;
+    wire [NW-1:0]    wraps;
+    dsp_counter_bank u_bank (
+        .clk(clk), .rst(rst), .inc(inc), .we_lo(we_lo), .we_hi(we_hi),
+        .wdata(wdata), .value(values), .wrap(wraps)
+    );
     integer     errors = 0, cyc, r, wraps64 = 0;
 
     genvar k;
     generate
         for (k = 0; k < NW; k = k + 1) begin : g_w
-            localparam integer W = width_of(k);
+            localparam integer W = dsp_width(k);
             localparam [64:0] MASK65 = (65'd1 << W) - 65'd1;
-            wire [63:0] dv;
-            wire        dw;
-            hpm_counter #(.WIDTH(W), .DSP(1)) u_dut (
-                .clk(clk), .rst(rst), .inc(inc), .we_lo(we_lo), .we_hi(we_hi),
-                .wdata(wdata), .value(dv), .wrap(dw)
-            );
+            wire [63:0] dv = values[64*k +: 64];
+            wire        dw = wraps[k];
             // the reference: docs/hpm.md "Counting", "Overflow"
             reg  [63:0] rv = 64'd0;
             wire [64:0] sum = {1'b0, rv} + {62'd0, inc};
@@ -78,7 +74,7 @@ module tb_hpm_counter_dsp;
             rst = ($random & 2047) == 0;
         end
         if (errors == 0 && wraps64 > 0)
-            $display("PASS hpm_counter DSP = flip-flop semantics, widths 3..64, %0d cycles, %0d 64-bit wraps",
+            $display("PASS hpm_counter DSP netlist (board synthesis) = counter semantics, widths 3..64, %0d cycles, %0d 64-bit wraps",
                      cyc, wraps64);
         else if (errors == 0)
             $display("FAIL hpm_counter DSP: no 64-bit wrap exercised");

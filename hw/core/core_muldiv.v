@@ -5,7 +5,7 @@
 // operands a and b stay valid through all the steps (hpm_core holds the
 // register file's read for a mul/div).
 //
-// mul: one 16x16 unsigned partial product per cycle (maps onto one SB_MAC16),
+// mul: one 16x16 unsigned partial product per cycle (core_mul16: one SB_MAC16),
 //      accumulated into acc; the signed high word is corrected by subtracting
 //      the other operand for each negative signed operand.
 // div: restoring division of |a| by |b|, one quotient bit per cycle in
@@ -35,7 +35,8 @@ module core_muldiv (
     // ---- multiplier: partial products a_lo*b_lo, a_lo*b_hi, a_hi*b_lo, a_hi*b_hi
     wire [15:0] pa = step[1] ? a[31:16] : a[15:0];
     wire [15:0] pb = step[0] ? b[31:16] : b[15:0];
-    wire [31:0] prod = pa * pb;
+    wire [31:0] prod;
+    core_mul16 u_mul16 (.clk(clk), .a(pa), .b(pb), .p(prod));
     wire        a_signed = funct == 2'b01 || funct == 2'b10;  // mulh, mulhsu
     wire        b_signed = funct == 2'b01;                          // mulh
     wire [31:0] mul_hi = acc[63:32] + prod - fix;

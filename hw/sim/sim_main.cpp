@@ -24,6 +24,8 @@ extern "C" {
 #include <string>
 #include <unistd.h>
 
+#include "uart_bridge.h"
+
 enum { EXIT_PASS = 0, EXIT_FAIL = 1, EXIT_CYCLES = 2, EXIT_USAGE = 3 };
 
 static const unsigned UART_DIV = 8;              // must match hpm_soc's UART_DIV
@@ -129,69 +131,6 @@ static std::string default_fw()
     return dir + "/../fw/monitor.elf";
 }
 
-// ---- UART pins <-> byte streams
-struct UartTx {          // decodes uart_tx, writes bytes to stdout
-    int state = -1;      // -1 idle, else cycles since the start bit began
-    unsigned byte = 0;
-    void tick(int line)
-    {
-        if (state < 0) {
-            if (!line)
-                state = 0;
-            return;
-        }
-        state++;
-        int bit = (state - (int)UART_DIV / 2) / (int)UART_DIV;
-        if ((state - (int)UART_DIV / 2) % (int)UART_DIV == 0 && bit >= 1 && bit <= 8)
-            byte |= (unsigned)line << (bit - 1);
-        if (bit == 9 && (state - (int)UART_DIV / 2) % (int)UART_DIV == 0) {
-            putchar((int)byte);
-            fflush(stdout);
-            byte = 0;
-            state = -1;
-        }
-    }
-};
-
-struct UartRx {          // feeds stdin bytes into uart_rx, one frame at a time
-    bool eof = false;
-    int bit = -1;        // -1 idle, 0 start, 1..8 data, 9 stop
-    unsigned cnt = 0, byte = 0;
-    int line = 1;
-    unsigned char buf[4096];
-    size_t head = 0, len = 0;
-    uint64_t next_poll = 0;
-    bool drained() const { return eof && head == len && bit < 0; }
-    void tick(uint64_t cycle)
-    {
-        if (bit < 0) {
-            if (head == len) {                  // buffer empty: poll stdin
-                if (eof || cycle < next_poll)
-                    return;
-                ssize_t n = read(0, buf, sizeof buf);
-                if (n <= 0) {
-                    eof = n == 0;
-                    next_poll = cycle + 1024;   // nothing there: look again later
-                    return;
-                }
-                head = 0;
-                len = (size_t)n;
-            }
-            byte = buf[head++];
-            bit = 0;
-            cnt = 0;
-        }
-        line = bit == 0 ? 0 : bit == 9 ? 1 : (int)((byte >> (bit - 1)) & 1u);
-        if (++cnt == UART_DIV) {
-            cnt = 0;
-            if (++bit == 10) {
-                bit = -1;
-                line = 1;
-            }
-        }
-    }
-};
-
 int main(int argc, char **argv)
 {
     const char *elf = nullptr, *sig = nullptr, *vcd = nullptr;
@@ -293,8 +232,8 @@ int main(int argc, char **argv)
     };
 #endif
 
-    UartTx utx;
-    UartRx urx;
+    UartTx utx{UART_DIV};
+    UartRx urx{UART_DIV};
     if (!elf)
         fcntl(0, F_SETFL, fcntl(0, F_GETFL) | O_NONBLOCK);
 
