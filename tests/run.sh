@@ -51,6 +51,16 @@
 set -u
 cd "$(dirname "$0")/.."
 
+# Started from a make -jN recipe that make did not see as recursive, the
+# jobserver named in MAKEFLAGS is closed here: every nested make would print
+# "jobserver unavailable" into the outputs the checks compare. Drop it then
+# (nested makes keep -jN of their own).
+if [[ ${MAKEFLAGS:-} =~ --jobserver-auth=([0-9]+),([0-9]+) ]] &&
+   ! { : <&"${BASH_REMATCH[1]}" && : >&"${BASH_REMATCH[2]}"; } 2> /dev/null; then
+    MAKEFLAGS=$(sed -E 's/ ?--jobserver-auth=[0-9]+,[0-9]+//' <<< "$MAKEFLAGS")
+    export MAKEFLAGS
+fi
+
 BUILD=${BUILD:-build}
 SIM=${HPM_SIM:-$BUILD/bin/hpm-sim}
 BIN_DIR=$BUILD/bin
