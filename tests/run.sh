@@ -417,6 +417,50 @@ usb_check() {   # usb_check NAME pass|fail PATTERN TEXT CMD...: one check
     elif [ $rc -ne 0 ] && grep -qE "$pat" "$log"; then pass "usb $name: $text (exit $rc: $(grep -E "$pat" "$log" | head -n 1 | head -c 200))"
     else fail "usb $name: $text: exit $rc, no '$pat' in $log"; fi
 }
+# hpmctl boards and --link usb::SERIAL under the emulator: no board (an
+# empty umockdev testbed), one board with its serial, and two (a second
+# FT2232H with nothing behind it, enumerated first) with one picked by serial
+usb_boards() {
+    local emu=$1 h=$BIN_DIR/hpmctl d=$OUT/usb out n sim_info rc
+    CHECK="usb boards"
+    need "$h" "$SIM" || return
+    if ! command -v umockdev-run > /dev/null; then fail "usb boards-none: umockdev-run missing (make deps: umockdev)"
+    else
+        umockdev-run -- "$h" boards > "$d/boards-none.log" 2>&1; rc=$?
+        umockdev-run -- "$h" boards -j > "$d/boards-none.json" 2>&1
+        if [ $rc -eq 0 ] && [ "$(cat "$d/boards-none.log")" = "no USB boards attached (FT2232H 0403:6010)" ] && [ ! -s "$d/boards-none.json" ]; then
+            pass "usb boards-none: no FT2232H: 'no USB boards attached', exit 0, -j prints nothing"
+        else fail "usb boards-none: exit $rc: $(first_lines "$d/boards-none.log") [-j: $(first_lines "$d/boards-none.json")]"; fi
+    fi
+    # what HELLO says on the simulated board, to compare with
+    sim_info=$("$h" --link sim info -j 2>&1)
+    want() { sed -n "s/.*\"$1\" : \"\{0,1\}\([^\",]*\).*/\1/p" <<< "$2"; }
+    "$emu" --serial LAB-A7 -- "$h" boards -j > "$d/boards-one.json" 2>&1; rc=$?
+    out=$(cat "$d/boards-one.json")
+    if [ $rc -eq 0 ] && [ "$(grep -c . <<< "$out")" -eq 1 ] && [ "$(want serial "$out")" = LAB-A7 ] &&
+       [ "$(want link "$out")" = usb::LAB-A7 ] && [ "$(want status "$out")" = ok ] && [ "$(want port "$out")" = 1-1 ] &&
+       [ "$(want firmware "$out")" = "$(want firmware "$sim_info")" ] && [ -n "$(want firmware "$out")" ] &&
+       [ "$(want hpm-num "$out")" = "$(want hpm-num "$sim_info")" ] && [ "$(want hpm-width "$out")" = "$(want hpm-width "$sim_info")" ] &&
+       [ "$(want event-hash "$out")" = "$(want event-hash "$sim_info")" ]; then
+        pass "usb boards-one: serial LAB-A7, port 1-1, firmware $(want firmware "$out"), $(want hpm-num "$out") x $(want hpm-width "$out") counters as HELLO on hpm-sim says, --link usb::LAB-A7"
+    else fail "usb boards-one: exit $rc: $out [sim: $sim_info]"; fi
+    "$emu" --mute-serial MUTE02 -- "$h" boards > "$d/boards-two.log" 2>&1; rc=$?
+    n=$(grep -c 'port 1-[12] ' "$d/boards-two.log")
+    if [ $rc -eq 0 ] && [ "$n" -eq 2 ] && head -n 1 "$d/boards-two.log" | grep -q '^2 USB boards' &&
+       grep -Eq '^  HPMEMU01 +port 1-1 +bus 1 dev 4 +firmware [0-9]+\.[0-9]+, [0-9]+ x [0-9]+-bit counters.*--link usb::HPMEMU01$' "$d/boards-two.log" &&
+       grep -Eq '^  MUTE02 +port 1-2 +bus 1 dev 3 +no-answer: .*--link usb::MUTE02$' "$d/boards-two.log"; then
+        pass "usb boards-two: two FT2232H listed, the one without a board behind it 'no-answer' ($(grep -o 'no-answer: [^-]*' "$d/boards-two.log" | head -c 80))"
+    else fail "usb boards-two: exit $rc: $(first_lines "$d/boards-two.log" 4)"; fi
+    # the board without an answer comes first: usb::SERIAL must skip it
+    env HPM_TIMEOUT_MS=3000 "$emu" --mute-serial MUTE02 -- "$h" --link usb::HPMEMU01 validate --junit "$d/pick.xml" crc > "$d/pick.log" 2>&1; rc=$?
+    if [ $rc -eq 0 ] && grep -q 'crc: OK' "$d/pick.log" && grep -q 'name="board.link" value="usb 0403:6010 bus 1 dev 4 serial HPMEMU01"' "$d/pick.xml"; then
+        pass "usb pick-serial: --link usb::HPMEMU01 validate crc with a mute FT2232H enumerated first: OK, the report names serial HPMEMU01"
+    else fail "usb pick-serial: exit $rc: $(first_lines "$d/pick.log") [$d/pick.xml]"; fi
+    "$emu" --mute-serial MUTE02 -- "$h" --link usb::NOPE info > "$d/pick-none.log" 2>&1; rc=$?
+    if [ $rc -eq 1 ] && [ "$(grep -c . "$d/pick-none.log")" -eq 1 ] && grep -q 'no device 0403:6010 with serial NOPE found' "$d/pick-none.log"; then
+        pass "usb pick-absent: --link usb::NOPE: exit 1, one line: $(cat "$d/pick-none.log")"
+    else fail "usb pick-absent: exit $rc: $(first_lines "$d/pick-none.log")"; fi
+}
 suite_usb() {
     suite_begin usb
     local emu=$BUILD/tests/ftdi_emu t=$BUILD/tests/usb_link_test
@@ -444,6 +488,7 @@ suite_usb() {
                     env HPM_TIMEOUT_MS=3000 "$emu" --baud 2000000 --board "$SIM" -- "$BIN_DIR/hpmctl" --link usb info
             fi
         fi
+        usb_boards "$emu"
         usb_check neg-baud fail 'refusing bulk traffic: baud divisor' "emulator expecting 2000000 baud fails a 3000000 driver" "$emu" --baud 2000000 --board cat -- "$t" loopback
         usb_check neg-nostrip fail '^FAIL loopback' "a driver keeping the modem-status bytes fails the loopback" "$emu" --board cat -- "${t}_nostrip" loopback
         usb_check neg-stripfirst fail '^FAIL loopback' "a driver stripping them only at the start of a transfer fails too" "$emu" --board cat -- "${t}_stripfirst" loopback

@@ -28,6 +28,7 @@ int cmd_record(const struct cli *c, int argc, char **argv);
 int cmd_validate(const struct cli *c, int argc, char **argv);
 int cmd_csr(const struct cli *c, int argc, char **argv);
 int cmd_run(const struct cli *c, int argc, char **argv);
+int cmd_boards(const struct cli *c, int argc, char **argv);
 
 /* ---- errors: exactly one line on stderr, "hpmctl: ..." ---- */
 
