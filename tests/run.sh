@@ -461,6 +461,48 @@ usb_boards() {
         pass "usb pick-absent: --link usb::NOPE: exit 1, one line: $(cat "$d/pick-none.log")"
     else fail "usb pick-absent: exit $rc: $(first_lines "$d/pick-none.log")"; fi
 }
+# tools/hil.sh (make hil) on two emulated boards: a live one (hpm-sim behind
+# it) and one with nothing behind it. make bitstream is replaced by `true`
+# and openFPGALoader by a script that logs its arguments (nothing here can
+# program an FPGA); BUILD is a scratch directory so build/hil is untouched.
+usb_hil() {
+    local emu=$1 d=$OUT/usb/hil rc fake bin hash
+    CHECK="usb hil"
+    need "$BIN_DIR/hpmctl" "$SIM" tools/hil.sh || return
+    rm -rf "$d"; mkdir -p "$d/fakebin" "$d/build"
+    fake=$d/fakebin/openFPGALoader bin=$d/fake.bin
+    printf '#!/bin/sh\necho "$*" >> %s/prog-calls.log\n' "$d" > "$fake"; chmod +x "$fake"
+    echo "bitstream one" > "$bin"; hash=$(sha256sum "$bin" | cut -d' ' -f1)
+    hil_run() {   # label, emulator options...: tools/hil.sh under the emulator
+        local label=$1; shift
+        env PATH="$d/fakebin:$PATH" MAKE=true BOARD_BIN="$bin" BUILD="$d/build" HPMCTL="$BIN_DIR/hpmctl" \
+            HPM_SIM="$SIM" HIL_WORKLOADS=crc HPM_TIMEOUT_MS=3000 BOARDS="${BOARDS_ARG:-all}" \
+            "$emu" "$@" -- tools/hil.sh > "$d/$label.log" 2>&1
+    }
+    hil_run first --mute-serial MUTE02; rc=$?
+    local s=$d/build/hil/summary.txt
+    if [ $rc -eq 1 ] && grep -qx -- "-b ice40_generic --ftdi-serial HPMEMU01 $bin" "$d/prog-calls.log" &&
+       grep -qx -- "-b ice40_generic --ftdi-serial MUTE02 $bin" "$d/prog-calls.log" &&
+       grep -Eq '^HPMEMU01 +PASS +1 test cases, 0 failures' "$s" && grep -Eq '^MUTE02 +LOST no answer after flashing' "$s" &&
+       [ "$(cat "$d/build/hil/HPMEMU01.flashed")" = "$hash" ] && [ ! -e "$d/build/hil/MUTE02.flashed" ] &&
+       grep -q "name=\"bitstream.sha256\" value=\"$hash\"" "$d/build/hil/HPMEMU01.xml" &&
+       grep -q 'name="board.serial" value="HPMEMU01"' "$d/build/hil/HPMEMU01.xml"; then
+        pass "usb hil-flash: two boards: both flashed by serial, HPMEMU01 validated (PASS, JUnit with serial and bitstream hash), MUTE02 LOST after flashing, exit 1"
+    else fail "usb hil-flash: exit $rc: $(first_lines "$d/first.log" 8) [$d]"; fi
+    : > "$d/prog-calls.log"
+    BOARDS_ARG=HPMEMU01 hil_run again; rc=$?
+    if [ $rc -eq 0 ] && [ ! -s "$d/prog-calls.log" ] && grep -q 'HPMEMU01: already has this bitstream' "$d/again.log" &&
+       [ "$(grep -c . "$s")" -eq 1 ] && grep -Eq '^HPMEMU01 +PASS' "$s"; then
+        pass "usb hil-same: BOARDS=HPMEMU01, same bitstream: not flashed again, PASS, exit 0"
+    else fail "usb hil-same: exit $rc, programmer calls: $(first_lines "$d/prog-calls.log"): $(first_lines "$d/again.log" 8)"; fi
+    echo "bitstream two" > "$bin"
+    BOARDS_ARG=HPMEMU01,GONE9 hil_run changed; rc=$?
+    if [ $rc -eq 1 ] && [ "$(grep -c . "$d/prog-calls.log")" -eq 1 ] && grep -q 'HPMEMU01' "$d/prog-calls.log" &&
+       grep -Eq '^GONE9 +LOST .*no device 0403:6010 with serial GONE9' "$s" && grep -Eq '^HPMEMU01 +PASS' "$s" &&
+       [ "$(cat "$d/build/hil/HPMEMU01.flashed")" = "$(sha256sum "$bin" | cut -d' ' -f1)" ]; then
+        pass "usb hil-changed: a new bitstream is flashed again; a board asked for but not attached is LOST, exit 1"
+    else fail "usb hil-changed: exit $rc: $(first_lines "$d/changed.log" 8)"; fi
+}
 suite_usb() {
     suite_begin usb
     local emu=$BUILD/tests/ftdi_emu t=$BUILD/tests/usb_link_test
@@ -489,6 +531,7 @@ suite_usb() {
             fi
         fi
         usb_boards "$emu"
+        usb_hil "$emu"
         usb_check neg-baud fail 'refusing bulk traffic: baud divisor' "emulator expecting 2000000 baud fails a 3000000 driver" "$emu" --baud 2000000 --board cat -- "$t" loopback
         usb_check neg-nostrip fail '^FAIL loopback' "a driver keeping the modem-status bytes fails the loopback" "$emu" --board cat -- "${t}_nostrip" loopback
         usb_check neg-stripfirst fail '^FAIL loopback' "a driver stripping them only at the start of a transfer fails too" "$emu" --board cat -- "${t}_stripfirst" loopback
