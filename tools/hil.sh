@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tools/hil.sh: hardware-in-the-loop regression (make hil, docs/hil.md).
 #
-#   tools/hil.sh [all | SERIAL[,SERIAL...]]      (default: $BOARDS, else all)
+#   tools/hil.sh [all | SERIAL[,SERIAL...]]      (default: $BOARDS if set, else all)
 #
 # With USB boards attached: builds the bitstream (make bitstream, which only
 # reruns what changed), flashes every chosen board whose last flashed image
@@ -31,7 +31,7 @@ say() { echo "make hil: $*"; }
 die() { echo "make hil: $1" >&2; exit "${2:-1}"; }
 
 [ $# -le 1 ] || die "expected one argument, all or SERIAL[,SERIAL...] (got $#)" 2
-want=${1:-${BOARDS:-all}}
+if [ $# -eq 1 ]; then want=$1; else want=${BOARDS-all}; fi
 [[ $want =~ ^(all|$SERIAL_RE(,$SERIAL_RE)*)$ ]] ||
     die "BOARDS='$want': expected all or SERIAL[,SERIAL...] (serials: letters, digits, . _ -)" 2
 case "$PROG" in openfpgaloader|iceprog) ;; *) die "PROG=$PROG is not supported (openfpgaloader, iceprog)" 2 ;; esac

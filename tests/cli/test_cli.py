@@ -770,6 +770,63 @@ def junit_reports(info):
         report(why is None, "%s: exit %d, one line: %s" % (cmdline(args), code, err.strip()), why)
 
 
+def hil_target():
+    """make hil without a board (an empty umockdev testbed, so a board on this
+    machine is not touched): the simulated board, said so, a JUnit file and
+    a summary; and its argument errors. HIL_WORKLOADS keeps it short. MAKE
+    for tools/hil.sh is `false`, so nothing here can start a bitstream build."""
+    if subprocess.run(["which", "umockdev-run"], capture_output=True).returncode != 0:
+        report(False, "make hil", "umockdev-run missing (make deps: umockdev)")
+        return
+    hil = os.path.join(BUILD, "hil")
+    for f in ("sim.xml", "summary.txt"):
+        if os.path.exists(os.path.join(hil, f)):
+            os.unlink(os.path.join(hil, f))
+    p = subprocess.run(["umockdev-run", "--", "make", "--no-print-directory", "-s", "hil", "BUILD=" + ARGS.build,
+                        "HIL_WORKLOADS=crc,alu"], cwd=ROOT, env=ENV, capture_output=True, text=True, timeout=900)
+    rep, why = junit_parse(os.path.join(hil, "sim.xml"))
+    summary = open(os.path.join(hil, "summary.txt")).read() if os.path.exists(os.path.join(hil, "summary.txt")) else ""
+    if rep:
+        suite, props, cases = rep
+        why = None
+        if p.returncode != 0 or "no USB board attached: validating on the simulated board" not in p.stdout \
+                or [c[0] for c in cases] != ["validate.crc", "validate.alu"] or any(c[3] for c in cases) \
+                or not props.get("board.link", "").startswith("sim") \
+                or re.search(r"^sim +PASS +2 test cases, 0 failures, 0 errors", summary, re.M) is None:
+            why = "exit %d, stdout %s, cases %s, summary %r" % (p.returncode, short(p.stdout), [c[:2] for c in cases], summary)
+    report(why is None, "make hil without a board: says it uses the simulated board, build/hil/sim.xml "
+           "(schema-valid, crc and alu pass), summary 'sim PASS', exit 0", why)
+    env = dict(ENV, MAKE="false", BUILD=ARGS.build)
+    for args, code, want in [(["BOARDS=a b"], 2, "expected all or SERIAL"),
+                             (["BOARDS=x,,y"], 2, "expected all or SERIAL"),
+                             (["BOARDS="], 2, "expected all or SERIAL"),
+                             (["all", "extra"], 2, "expected one argument"),
+                             (["PROG=foo"], 2, "PROG=foo is not supported")]:
+        e = dict(env)
+        argv = []
+        for a in args:
+            if "=" in a:
+                k, v = a.split("=", 1)
+                e[k] = v
+            else:
+                argv.append(a)
+        p = subprocess.run(["umockdev-run", "--", os.path.join(ROOT, "tools", "hil.sh")] + argv, cwd=ROOT, env=e,
+                           capture_output=True, text=True, timeout=120)
+        lines = p.stderr.splitlines()
+        why = None
+        if p.returncode != code or p.stdout.strip() or len(lines) != 1 or not lines[0].startswith("make hil: ") \
+                or want not in p.stderr:
+            why = "exit %d (want %d), stdout %r, stderr %r (want one 'make hil: ...%s' line)" % (
+                p.returncode, code, short(p.stdout), p.stderr, want)
+        report(why is None, "tools/hil.sh %s: exit %d, one line: %s" % (" ".join(args), code, p.stderr.strip()), why)
+    # make passes BOARDS through; its own last line follows the script's
+    p = subprocess.run(["make", "--no-print-directory", "hil", "BUILD=" + ARGS.build, "BOARDS=bad board"], cwd=ROOT,
+                       env=ENV, capture_output=True, text=True, timeout=300)
+    report(p.returncode != 0 and p.stderr.startswith("make hil: BOARDS='bad board': expected all or SERIAL"),
+           "make hil BOARDS='bad board': non-zero, the reason first: " + short(p.stderr),
+           "exit %d, stderr %s" % (p.returncode, short(p.stderr)))
+
+
 def csr_cmds():
     a = expect_ok(SIM + ["csr", "read", "mcountinhibit"])
     b = expect_ok(SIM + ["csr", "read", "0x320"])
@@ -872,7 +929,7 @@ def arg_errors():
         report(why is None, "%s: exit %d, one line: %s" % (cmdline(args), code, err.strip()), why)
 
 
-TESTS = ["help", "list", "info", "stat", "repeat", "interval", "modifiers", "narrow", "main", "topdown", "record", "validate_all", "fault", "csr", "run", "errors", "junit"]
+TESTS = ["help", "list", "info", "stat", "repeat", "interval", "modifiers", "narrow", "main", "topdown", "record", "validate_all", "fault", "csr", "run", "errors", "junit", "hil"]
 
 
 def main():
@@ -888,7 +945,7 @@ def main():
         "interval": lambda: stat_interval(info), "modifiers": modifiers, "narrow": narrow_replay, "main": lambda: main_job(info),
         "topdown": lambda: topdown(info), "record": lambda: record(info), "validate_all": validate_all,
         "fault": validate_fault, "csr": csr_cmds, "run": lambda: run_cmd(info),
-        "junit": lambda: junit_reports(info),
+        "junit": lambda: junit_reports(info), "hil": hil_target,
     }
     for name in TESTS:
         if only and name not in only:
