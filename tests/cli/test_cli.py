@@ -827,6 +827,81 @@ def hil_target():
            "exit %d, stderr %s" % (p.returncode, short(p.stderr)))
 
 
+def ci_files():
+    """The CI definitions for a lab (.github/workflows/hil.yml, ci/gitlab-hil.yml):
+    valid YAML with the keys their engines require, and every command they
+    run one that make test exercises: make (all) and make hil, plus reading
+    build/hil/."""
+    try:
+        import yaml
+    except ImportError:
+        report(False, "ci: python3-yaml", "missing (make deps)")
+        return
+    allowed_make = {(), ("hil",)}     # make test builds all; hil_target runs make hil
+
+    def commands_ok(lines):
+        bad = []
+        for line in lines:
+            for cmd in [c.strip() for c in re.split(r"&&|;", line) if c.strip()]:
+                m = re.match(r"^(?:nice )?make((?: +[^ ]+)*)$", cmd)
+                if m:
+                    args = m.group(1).split()
+                    targets = tuple(a for a in args if not a.startswith("-") and "=" not in a)
+                    if targets not in allowed_make:
+                        bad.append(cmd)
+                elif not re.match(r"^cat build/hil/summary\.txt( >> \"\$GITHUB_STEP_SUMMARY\")?$", cmd):
+                    bad.append(cmd)
+        return bad
+
+    path = os.path.join(ROOT, ".github", "workflows", "hil.yml")
+    why = None
+    try:
+        wf = yaml.safe_load(open(path))
+        on = wf.get("on", wf.get(True))       # YAML 1.1 reads a bare 'on' as true
+        jobs = wf.get("jobs") or {}
+        runs = []
+        if not on or not isinstance(jobs, dict) or not jobs:
+            why = "no 'on' or no jobs: %s" % list(wf)
+        for name, job in jobs.items():
+            ro = job.get("runs-on")
+            labels = [ro] if isinstance(ro, str) else ro or []
+            steps = job.get("steps") or []
+            if "self-hosted" not in labels or "hil" not in labels:
+                why = "job %s runs-on %r: want self-hosted and hil" % (name, ro)
+            elif not steps or any(not isinstance(st, dict) or ("run" in st) == ("uses" in st) for st in steps):
+                why = "job %s: every step needs exactly one of run/uses: %s" % (name, steps)
+            elif any("uses" in st and not re.match(r"^[\w.-]+/[\w.-]+@v\d+$", st["uses"]) for st in steps):
+                why = "job %s: an action not pinned to a major version: %s" % (name, [st.get("uses") for st in steps])
+            runs += [l for st in steps if "run" in st for l in st["run"].splitlines() if l.strip()]
+        if why is None and not any(re.search(r"\bmake hil\b", r) for r in runs):
+            why = "no step runs make hil: %s" % runs
+        elif why is None and commands_ok(runs):
+            why = "commands make test does not exercise: %s" % commands_ok(runs)
+    except (OSError, yaml.YAMLError, AttributeError) as e:
+        why = "%s: %s" % (type(e).__name__, e)
+    report(why is None, ".github/workflows/hil.yml: valid YAML, on/jobs/runs-on [self-hosted, hil]/steps with "
+           "run or uses, runs only make and make hil", why)
+    path = os.path.join(ROOT, "ci", "gitlab-hil.yml")
+    why = None
+    try:
+        gl = yaml.safe_load(open(path))
+        job = gl.get("hil") or {}
+        script = job.get("script") or []
+        junit = ((job.get("artifacts") or {}).get("reports") or {}).get("junit")
+        if job.get("stage") not in (gl.get("stages") or []) or "hil" not in (job.get("tags") or []):
+            why = "job hil: stage %r not in stages %r, or tags %r lack hil" % (job.get("stage"), gl.get("stages"), job.get("tags"))
+        elif not isinstance(script, list) or not script or commands_ok(script) or not any("make hil" in c for c in script):
+            why = "script %r (not exercised by make test: %s)" % (script, commands_ok(script) if isinstance(script, list) else "")
+        elif junit != "build/hil/*.xml" or (job.get("artifacts") or {}).get("when") != "always":
+            why = "artifacts %r: want reports:junit build/hil/*.xml, when: always" % job.get("artifacts")
+        elif commands_ok(job.get("after_script") or []):
+            why = "after_script %r" % job.get("after_script")
+    except (OSError, yaml.YAMLError, AttributeError) as e:
+        why = "%s: %s" % (type(e).__name__, e)
+    report(why is None, "ci/gitlab-hil.yml: valid YAML, stage/tags [hil]/script/artifacts:reports:junit, "
+           "runs only make and make hil", why)
+
+
 def csr_cmds():
     a = expect_ok(SIM + ["csr", "read", "mcountinhibit"])
     b = expect_ok(SIM + ["csr", "read", "0x320"])
@@ -929,7 +1004,7 @@ def arg_errors():
         report(why is None, "%s: exit %d, one line: %s" % (cmdline(args), code, err.strip()), why)
 
 
-TESTS = ["help", "list", "info", "stat", "repeat", "interval", "modifiers", "narrow", "main", "topdown", "record", "validate_all", "fault", "csr", "run", "errors", "junit", "hil"]
+TESTS = ["help", "list", "info", "stat", "repeat", "interval", "modifiers", "narrow", "main", "topdown", "record", "validate_all", "fault", "csr", "run", "errors", "junit", "hil", "ci"]
 
 
 def main():
@@ -945,7 +1020,7 @@ def main():
         "interval": lambda: stat_interval(info), "modifiers": modifiers, "narrow": narrow_replay, "main": lambda: main_job(info),
         "topdown": lambda: topdown(info), "record": lambda: record(info), "validate_all": validate_all,
         "fault": validate_fault, "csr": csr_cmds, "run": lambda: run_cmd(info),
-        "junit": lambda: junit_reports(info), "hil": hil_target,
+        "junit": lambda: junit_reports(info), "hil": hil_target, "ci": ci_files,
     }
     for name in TESTS:
         if only and name not in only:
