@@ -502,6 +502,13 @@ usb_hil() {
        [ "$(cat "$d/build/hil/HPMEMU01.flashed")" = "$(sha256sum "$bin" | cut -d' ' -f1)" ]; then
         pass "usb hil-changed: a new bitstream is flashed again; a board asked for but not attached is LOST, exit 1"
     else fail "usb hil-changed: exit $rc: $(first_lines "$d/changed.log" 8)"; fi
+    # a chip without a serial number is not "no board": no simulated-board fallback
+    rm -rf "$d/build/hil"
+    hil_run noserial --serial ""; rc=$?
+    if [ $rc -eq 1 ] && grep -q 'no usable board: every attached FT2232H lacks a readable serial number' "$d/noserial.log" &&
+       grep -q 'left out (no serial number to pick it by): port 1-1' "$d/noserial.log" && [ ! -e "$d/build/hil/sim.xml" ]; then
+        pass "usb hil-noserial: an FT2232H without serial number: said, exit 1, not replaced by the simulated board"
+    else fail "usb hil-noserial: exit $rc: $(first_lines "$d/noserial.log" 4)"; fi
 }
 suite_usb() {
     suite_begin usb

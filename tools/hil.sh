@@ -41,6 +41,7 @@ if [ -n "${HIL_WORKLOADS:-}" ]; then IFS=, read -r -a workloads <<< "$HIL_WORKLO
 mkdir -p "$OUT"
 summary=$OUT/summary.txt
 : > "$summary.tmp"
+trap 'rm -f "$summary.tmp"' EXIT
 
 # counts of a JUnit report: "tests failures errors skipped"
 counts() {
@@ -75,12 +76,16 @@ finish() {
 
 # ---- the attached boards ----
 list=$("$HPMCTL" boards -j 2>&1) || die "cannot list the USB boards: $list"
-attached=$(sed -n 's/.*"serial" : "\([^"]*\)".*/\1/p' <<< "$list")
-noserial=$(grep -c '"status" : "no-serial"' <<< "$list")
-[ "$noserial" -eq 0 ] || say "warning: $noserial attached FT2232H without a serial number cannot be told apart and are left out (docs/hil.md: set serials)"
+attached=$(sed -n 's/.*"serial" : "\([^"][^"]*\)".*/\1/p' <<< "$list")
+# an FT2232H without a readable serial (none set, or no permission) cannot be
+# picked: said, and never mistaken for "no board"
+unusable=$(grep '"serial" : ""' <<< "$list" | sed -n 's/.*"port" : "\([^"]*\)".*"error" : "\([^"]*\)".*/port \1: \2/p')
+[ -z "$unusable" ] || say "warning: left out (no serial number to pick it by): $(echo $unusable)"
 
 if [ "$want" = all ]; then
     chosen=$(grep . <<< "$attached")
+    [ -n "$chosen" ] || [ -z "$unusable" ] ||
+        die "no usable board: every attached FT2232H lacks a readable serial number (docs/hil.md)"
     if [ -z "$chosen" ]; then
         say "no USB board attached: validating on the simulated board (hpm-sim) instead"
         validate sim sim

@@ -132,10 +132,12 @@ static int validate_one(struct vstate *v, const char *target)
 		npacks++;
 	snprintf(cls, sizeof cls, "validate.%s", target);
 	progress_set(v->pg, "validate %s", target);
-	if (!v->lost && load_program(target, &p)) {
+	char lerr[512];
+	int lrc = v->lost ? HPM_OK : hpm_program_load(&p, target, lerr, sizeof lerr);
+	if (lrc != HPM_OK) {
+		fail("%s", lerr);
 		if (v->junit)
-			junit_case(v->junit, cls, "load", 0, JUNIT_ERROR, hpm_strerror(HPM_E_ELF),
-				   "the workload could not be loaded", NULL);
+			junit_case(v->junit, cls, "load", 0, JUNIT_ERROR, hpm_strerror(lrc), lerr, NULL);
 		return -1;
 	}
 	const char *wname = p ? hpm_program_name(p) : target;
