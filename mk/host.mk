@@ -112,7 +112,8 @@ test-build: $(TEST_LIB) $(FUZZ_EVENTS)
 fuzz: fuzz-events
 
 # libhpm's ELF path (hpm_program_load: the shared validator, then libhpm's
-# own segment pass) under libFuzzer, seeded with the workloads
+# own segment pass) under libFuzzer, seeded with the workloads and with
+# one moved onto the memory boundaries (tests/lib/elf_seeds.py)
 FUZZ_PROGRAM := $(BUILD)/tests/fuzz_program
 FUZZ_PROGRAM_CORPUS := $(BUILD)/tests/fuzz-program-corpus
 .PHONY: fuzz-program fuzz-program-short
@@ -123,6 +124,7 @@ $(FUZZ_PROGRAM): tests/lib/fuzz_program.c $(HPM_LIB_SRCS) $(wildcard $(HPM_LIB_D
 define program_fuzz_run
 	@mkdir -p $(FUZZ_PROGRAM_CORPUS)
 	@cp -n $(WL_ELFS) $(FUZZ_PROGRAM_CORPUS)/
+	@python3 tests/lib/elf_seeds.py $(firstword $(WL_ELFS)) $(FUZZ_PROGRAM_CORPUS)
 	@$(FUZZ_PROGRAM) -max_total_time=$(1) -max_len=16384 -print_final_stats=1 $(FUZZ_PROGRAM_CORPUS) \
 	  > $(BUILD)/tests/fuzz-program.log 2>&1 || { tail -30 $(BUILD)/tests/fuzz-program.log; exit 1; }
 	@awk '/^Done [0-9]+ runs/ { printf "fuzz-program: %s executions in %s s (%d/s), no failure\n", $$2, $$5, $$2 / ($$5 ? $$5 : 1) }' \
