@@ -15,7 +15,8 @@
 #
 # Environment (make hil sets it): BUILD (build), HPMCTL, MAKE, BOARD_BIN (the
 # bitstream), PROG (openfpgaloader | iceprog), HIL_WORKLOADS (workloads
-# instead of --all, comma separated), HIL_FLASH_TIMEOUT (120 s).
+# instead of --all, comma separated), HIL_FLASH_TIMEOUT (120 s), HIL_FLASH
+# (always: flash every board, e.g. after someone flashed one by hand).
 set -u
 cd "$(dirname "$0")/.."
 
@@ -117,7 +118,7 @@ say "bitstream $BOARD_BIN sha256 ${hash:0:16}"
 for serial in "${present[@]}"; do
     flashed=$(cat "$OUT/$serial.flashed" 2>/dev/null)
     status=$(grep "\"serial\" : \"$serial\"" <<< "$list" | sed -n 's/.*"status" : "\([^"]*\)".*/\1/p')
-    if [ "$flashed" != "$hash" ] || [ "$status" != ok ]; then
+    if [ "$flashed" != "$hash" ] || [ "$status" != ok ] || [ "${HIL_FLASH:-}" = always ]; then
         say "$serial: flashing (${flashed:+was ${flashed:0:16}, }board ${status:-unknown})"
         rm -f "$OUT/$serial.flashed"
         case "$PROG" in
