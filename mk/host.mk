@@ -109,6 +109,33 @@ fuzz-events: $(FUZZ_EVENTS)
 fuzz-events-short: $(FUZZ_EVENTS)
 	$(call events_fuzz_run,5)
 test-build: $(TEST_LIB) $(FUZZ_EVENTS)
+fuzz: fuzz-events
+
+# libhpm's ELF path (hpm_program_load: the shared validator, then libhpm's
+# own segment pass) under libFuzzer, seeded with the workloads and with
+# one moved onto the memory boundaries (tests/lib/elf_seeds.py)
+FUZZ_PROGRAM := $(BUILD)/tests/fuzz_program
+FUZZ_PROGRAM_CORPUS := $(BUILD)/tests/fuzz-program-corpus
+.PHONY: fuzz-program fuzz-program-short
+$(FUZZ_PROGRAM): tests/lib/fuzz_program.c $(HPM_LIB_SRCS) $(wildcard $(HPM_LIB_DIR)/*.h) $(EV_H)
+	@mkdir -p $(@D)
+	clang $(filter-out -MMD -MP -Wno-format-truncation,$(HPM_LIB_CFLAGS)) -O1 -fsanitize=fuzzer,address,undefined \
+	  -fno-sanitize-recover=all -o $@ $< $(HPM_LIB_SRCS) $(HPM_LIB_LIBS)
+define program_fuzz_run
+	@mkdir -p $(FUZZ_PROGRAM_CORPUS)
+	@cp -n $(WL_ELFS) $(FUZZ_PROGRAM_CORPUS)/
+	@python3 tests/lib/elf_seeds.py $(firstword $(WL_ELFS)) $(FUZZ_PROGRAM_CORPUS)
+	@$(FUZZ_PROGRAM) -max_total_time=$(1) -max_len=16384 -print_final_stats=1 $(FUZZ_PROGRAM_CORPUS) \
+	  > $(BUILD)/tests/fuzz-program.log 2>&1 || { tail -30 $(BUILD)/tests/fuzz-program.log; exit 1; }
+	@awk '/^Done [0-9]+ runs/ { printf "fuzz-program: %s executions in %s s (%d/s), no failure\n", $$2, $$5, $$2 / ($$5 ? $$5 : 1) }' \
+	  $(BUILD)/tests/fuzz-program.log
+endef
+fuzz-program: $(FUZZ_PROGRAM) $(WL_ELFS)
+	$(call program_fuzz_run,$(or $(FUZZ_SECONDS),60))
+fuzz-program-short: $(FUZZ_PROGRAM) $(WL_ELFS)
+	$(call program_fuzz_run,5)
+fuzz: fuzz-program
+test-build: $(FUZZ_PROGRAM)
 
 # A deliberately wrong board for validate's negative test: the RTL built with
 # an event include in which 'loads' and 'stores' trade bus positions, while

@@ -58,16 +58,32 @@ $(REF_BENCH_BIN): $(REF_TEST_DIR)/bench_ref.c $(REF_LIB)
 bench-ref: $(REF_BENCH_BIN)
 	$(REF_BENCH_BIN)
 
-# libFuzzer target for the ELF loader (clang).
-FUZZ_TIME ?= 30
+# libFuzzer target for the ELF loader (clang), the model's writer behind it:
+# make fuzz-elf for FUZZ_TIME seconds (default FUZZ_SECONDS, 60), fuzz-elf-short
+# for 5 (make test). The corpus starts from the built workloads (and one moved
+# onto the memory boundaries, tests/lib/elf_seeds.py) and grows.
+FUZZ_TIME ?= $(or $(FUZZ_SECONDS),60)
 REF_FUZZ_BIN := $(BUILD)/tests/ref/fuzz_elf
+REF_FUZZ_CORPUS := $(BUILD)/tests/ref/fuzz-corpus
 $(REF_FUZZ_BIN): $(REF_TEST_DIR)/fuzz_elf.c $(REF_LIB_SRCS) $(wildcard $(REF_DIR)/*.h)
 	@mkdir -p $(@D)
 	clang -std=c11 -O1 -g -D_GNU_SOURCE -I$(REF_DIR) -fsanitize=fuzzer,address,undefined \
-	  -o $@ $(REF_TEST_DIR)/fuzz_elf.c $(REF_LIB_SRCS)
+	  -fno-sanitize-recover=all -o $@ $(REF_TEST_DIR)/fuzz_elf.c $(REF_LIB_SRCS)
+define ref_fuzz_run
+	@mkdir -p $(REF_FUZZ_CORPUS)
+	@$(if $(wildcard $(WL_ELFS)),cp -n $(wildcard $(WL_ELFS)) $(REF_FUZZ_CORPUS)/ && \
+	  python3 tests/lib/elf_seeds.py $(firstword $(wildcard $(WL_ELFS))) $(REF_FUZZ_CORPUS))
+	@$(REF_FUZZ_BIN) -max_total_time=$(1) -max_len=16384 -print_final_stats=1 $(REF_FUZZ_CORPUS) \
+	  > $(BUILD)/tests/ref/fuzz.log 2>&1 || { tail -30 $(BUILD)/tests/ref/fuzz.log; exit 1; }
+	@awk '/^Done [0-9]+ runs/ { printf "fuzz-elf: %s executions in %s s (%d/s), no failure\n", $$2, $$5, $$2 / ($$5 ? $$5 : 1) }' \
+	  $(BUILD)/tests/ref/fuzz.log
+endef
+.PHONY: fuzz-elf-short
 fuzz-elf: $(REF_FUZZ_BIN)
-	@mkdir -p $(BUILD)/tests/ref/fuzz-corpus
-	$(REF_FUZZ_BIN) -max_total_time=$(FUZZ_TIME) -max_len=4096 $(BUILD)/tests/ref/fuzz-corpus
+	$(call ref_fuzz_run,$(FUZZ_TIME))
+fuzz-elf-short: $(REF_FUZZ_BIN)
+	$(call ref_fuzz_run,5)
+fuzz: fuzz-elf
 
 test-ref: $(REF_TEST_BIN)
 	@mkdir -p $(BUILD)/tests/ref

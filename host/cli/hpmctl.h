@@ -28,6 +28,7 @@ int cmd_record(const struct cli *c, int argc, char **argv);
 int cmd_validate(const struct cli *c, int argc, char **argv);
 int cmd_csr(const struct cli *c, int argc, char **argv);
 int cmd_run(const struct cli *c, int argc, char **argv);
+int cmd_boards(const struct cli *c, int argc, char **argv);
 
 /* ---- errors: exactly one line on stderr, "hpmctl: ..." ---- */
 
@@ -82,6 +83,22 @@ char *fmt_count(uint64_t v, char *buf);
 uint64_t cycles_to_ns(uint64_t c, uint32_t clock_hz);
 /* A JSON string literal, quotes included. */
 void json_string(FILE *f, const char *s);
+
+/* ---- JUnit XML reports (junit.c) ---- */
+
+enum junit_result { JUNIT_PASS, JUNIT_FAILURE, JUNIT_ERROR, JUNIT_SKIPPED };
+struct junit;
+/* NULL (the reason printed) if PATH.tmp cannot be written. */
+struct junit *junit_new(const char *path);
+void junit_property(struct junit *j, const char *name, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* One test case; type, message and detail (element text) only when it did
+ * not pass. */
+void junit_case(struct junit *j, const char *classname, const char *name, double seconds,
+		enum junit_result res, const char *type, const char *message, const char *detail);
+/* Writes the report (PATH.tmp renamed to PATH); EXIT_OK or EXIT_FAIL. */
+int junit_write(struct junit *j, const char *suite, double seconds);
+void junit_free(struct junit *j);
 
 /* ---- progress on stderr: only if it is a terminal and after 1 s ---- */
 

@@ -18,6 +18,7 @@ static const struct {
 	{ "validate", cmd_validate, "compare the board's counts with the reference model" },
 	{ "csr",      cmd_csr,      "read or write a CSR on the board" },
 	{ "run",      cmd_run,      "upload a workload or ELF and run it once" },
+	{ "boards",   cmd_boards,   "list the USB boards attached (serial, port, firmware, HPM)" },
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 
@@ -26,7 +27,8 @@ static void usage(FILE *f)
 	fputs("usage: hpmctl [--link LINK] <command> [options] [workload]\n"
 	      "       hpmctl --version | --help | <command> --help\n\n"
 	      "global options:\n"
-	      "  --link LINK    sim, usb[:VID:PID[:serial]], tty:PATH, auto or ref\n"
+	      "  --link LINK    sim, usb, usb::SERIAL, usb:VID:PID[:serial], tty:PATH,\n"
+	      "                 auto or ref (hpmctl boards lists the serials)\n"
 	      "                 (default $HPM_LINK, else auto: a USB board if one is\n"
 	      "                 attached, else the simulated board)\n"
 	      "  --version      print versions and exit\n"

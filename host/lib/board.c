@@ -102,7 +102,7 @@ static int open_link(hpm_board *b, const char *link, char *err, size_t errlen)
 		return hpm_link_tty_open(link + 4, baud, &b->link, err, errlen) ? HPM_E_LINK : HPM_OK;
 	if (!strncmp(link, "usb", 3) && (link[3] == '\0' || link[3] == ':'))
 		return hpm_link_usb_open(link + 3, baud, &b->link, err, errlen) ? HPM_E_LINK : HPM_OK;
-	snprintf(err, errlen, "unknown link '%s' (sim, usb[:VID:PID[:serial]], tty:PATH, auto, ref)", link);
+	snprintf(err, errlen, "unknown link '%s' (sim, usb, usb::SERIAL, usb:VID:PID[:serial], tty:PATH, auto, ref)", link);
 	return HPM_E_ARG;
 }
 

@@ -60,7 +60,7 @@ typedef struct hpm_open_opts {
 	                         it for slow links such as the emulated USB board */
 } hpm_open_opts;
 
-/* link: "sim", "usb", "usb:VID:PID[:serial]", "tty:/dev/ttyUSB1", "auto"
+/* link: "sim", "usb", "usb::SERIAL", "usb:VID:PID[:serial]", "tty:/dev/ttyUSB1", "auto"
  * (a USB board if one is attached, else sim; says which on stderr), or "ref"
  * (the reference model serving the same protocol). Handshakes (HELLO) and
  * refuses a board whose protocol or event catalogue differs from the host's
@@ -70,6 +70,21 @@ int  hpm_open(hpm_board **out, const char *link, const hpm_open_opts *opts,
 void hpm_close(hpm_board *b);
 
 const char *hpm_errmsg(const hpm_board *b);   /* last error, one line */
+
+/* A USB board (FT2232H 0403:6010) attached to this host. */
+typedef struct hpm_usb_board {
+	uint16_t vid, pid;
+	unsigned bus, address;   /* where libusb sees it now */
+	char port[32];           /* port path "1-1.4": stays with the socket */
+	char serial[64];         /* the chip's serial number, "" if none or unreadable */
+	char link[80];           /* "usb::SERIAL" for hpm_open, "" without a serial */
+	char why[160];           /* why it could not be opened, "" if it could */
+} hpm_usb_board;
+
+/* Lists the attached boards without talking to them: up to cap into out[],
+ * *n = how many are attached (may exceed cap). HPM_OK, or HPM_E_LINK with
+ * the reason in err (libusb unusable). */
+int hpm_usb_list(hpm_usb_board *out, size_t cap, size_t *n, char *err, size_t errlen);
 /* For HPM_E_BOARD: the protocol error code (docs/protocol.md section 7) and
  * its arg. */
 void hpm_board_error(const hpm_board *b, unsigned *code, uint32_t *arg);

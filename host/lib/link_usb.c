@@ -15,6 +15,7 @@
  * can show its checks fail (tests/usb/).
  */
 #include "link.h"
+#include "hpm.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -352,7 +353,8 @@ static int parse_hex16(const char *s, size_t n, uint16_t *out)
 	return 0;
 }
 
-/* "" or ":VID:PID[:serial]" (the leading ':' may be left out) */
+/* "" or ":VID:PID[:serial]" (the leading ':' may be left out), or
+ * "::serial" (the default VID:PID) */
 static int parse_spec(const char *spec, struct usb_spec *s)
 {
 	const char *p = spec ? spec : "", *c1, *c2;
@@ -360,6 +362,12 @@ static int parse_spec(const char *spec, struct usb_spec *s)
 	s->vid = HPM_USB_VID_DEFAULT;
 	s->pid = HPM_USB_PID_DEFAULT;
 	s->serial[0] = 0;
+	if (p[0] == ':' && p[1] == ':') {
+		if (p[2] == 0 || strchr(p + 2, ':') || strlen(p + 2) >= sizeof s->serial)
+			return -1;
+		strcpy(s->serial, p + 2);
+		return 0;
+	}
 	if (*p == ':')
 		p++;
 	if (*p == 0)
@@ -537,7 +545,7 @@ int hpm_link_usb_open(const char *spec, uint32_t baud, struct hpm_link **out,
 	if (baud == 0)
 		baud = HPM_USB_BAUD_DEFAULT;
 	if (parse_spec(spec, &s)) {
-		snprintf(err, errlen, "usb: bad device 'usb%s' (want usb, or usb:VID:PID[:serial] in hex)",
+		snprintf(err, errlen, "usb: bad device 'usb%s' (want usb, usb::SERIAL, or usb:VID:PID[:serial] in hex)",
 		         spec ? spec : "");
 		return -1;
 	}
@@ -598,4 +606,69 @@ int hpm_link_usb_present(void)
 		libusb_free_device_list(list, 1);
 	libusb_exit(ctx);
 	return found;
+}
+
+/* The port path "bus-p1.p2..." of a device, as the kernel names it. */
+static void port_path(libusb_device *dev, char *out, size_t len)
+{
+	uint8_t ports[8];
+	int n = libusb_get_port_numbers(dev, ports, (int)sizeof ports);
+	size_t at = (size_t)snprintf(out, len, "%u", libusb_get_bus_number(dev));
+
+	for (int i = 0; i < n && at < len; i++)
+		at += (size_t)snprintf(out + at, len - at, "%c%u", i ? '.' : '-', ports[i]);
+}
+
+int hpm_usb_list(hpm_usb_board *out, size_t cap, size_t *n, char *err, size_t errlen)
+{
+	libusb_context *ctx = NULL;
+	libusb_device **list = NULL;
+	ssize_t nd;
+	int r = libusb_init(&ctx);
+
+	*n = 0;
+	if (r != 0) {
+		snprintf(err, errlen, "usb: libusb_init failed: %s", libusb_strerror(r));
+		return HPM_E_LINK;
+	}
+	nd = libusb_get_device_list(ctx, &list);
+	if (nd < 0) {
+		snprintf(err, errlen, "usb: cannot list USB devices: %s", libusb_strerror((int)nd));
+		libusb_exit(ctx);
+		return HPM_E_LINK;
+	}
+	for (ssize_t i = 0; i < nd; i++) {
+		struct libusb_device_descriptor d;
+		libusb_device_handle *h = NULL;
+
+		if (libusb_get_device_descriptor(list[i], &d) != 0 ||
+		    d.idVendor != HPM_USB_VID_DEFAULT || d.idProduct != HPM_USB_PID_DEFAULT)
+			continue;
+		if (*n < cap) {
+			hpm_usb_board *o = &out[*n];
+			memset(o, 0, sizeof *o);
+			o->vid = d.idVendor;
+			o->pid = d.idProduct;
+			o->bus = libusb_get_bus_number(list[i]);
+			o->address = libusb_get_device_address(list[i]);
+			port_path(list[i], o->port, sizeof o->port);
+			r = libusb_open(list[i], &h);
+			if (r != 0)
+				snprintf(o->why, sizeof o->why, r == LIBUSB_ERROR_ACCESS ?
+					 "no permission to open it (a udev rule or the plugdev group is needed)" :
+					 "cannot open it: %s", libusb_strerror(r));
+			else if (d.iSerialNumber == 0 ||
+				 libusb_get_string_descriptor_ascii(h, d.iSerialNumber, (unsigned char *)o->serial,
+								    (int)sizeof o->serial) <= 0)
+				o->serial[0] = 0;
+			if (h)
+				libusb_close(h);
+			if (o->serial[0])
+				snprintf(o->link, sizeof o->link, "usb::%s", o->serial);
+		}
+		(*n)++;
+	}
+	libusb_free_device_list(list, 1);
+	libusb_exit(ctx);
+	return HPM_OK;
 }

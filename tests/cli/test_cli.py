@@ -38,6 +38,9 @@ os.makedirs(OUT, exist_ok=True)
 
 ENV = dict(os.environ)
 ENV.pop("HPM_LINK", None)          # every check names its link (or needs none)
+# subprocess does not pass make's jobserver pipe on: the makes started here
+# (make hil) must not look for it, or they warn into the output checked
+ENV["MAKEFLAGS"] = re.sub(r" ?--jobserver-(auth|fds)=\S+", "", ENV.get("MAKEFLAGS", ""))
 SIM = ["--link", "sim"]
 
 # the catalogue and the workloads, from their sources
@@ -638,6 +641,270 @@ def validate_fault():
         report(False, "validate -j on hpm-sim-fault", "exit %d, no output, stderr %s" % (rc, short(err)))
 
 
+JUNIT_XSD = os.path.join(ROOT, "tests", "cli", "junit.xsd")
+
+
+def junit_parse(path):
+    """A validate --junit report: None and the reason if it is not JUnit as CI
+    reporters read it (tests/cli/junit.xsd via xmllint, then the counts in
+    the attributes against the elements), else (suite, properties, cases)
+    with cases as [(classname, name, time, kind or None, element)]."""
+    if not os.path.exists(path):
+        return None, "no report %s" % path
+    p = subprocess.run(["xmllint", "--noout", "--schema", JUNIT_XSD, path], capture_output=True, text=True)
+    if p.returncode != 0:
+        return None, "xmllint --schema junit.xsd: " + short(p.stderr)
+    root = ET.parse(path).getroot()
+    suites = root.findall("testsuite")
+    if root.tag != "testsuites" or len(suites) != 1:
+        return None, "root <%s> with %d <testsuite>" % (root.tag, len(suites))
+    suite = suites[0]
+    props = {q.get("name"): q.get("value") for q in suite.findall("properties/property")}
+    cases = []
+    for c in suite.findall("testcase"):
+        kids = list(c)
+        cases.append((c.get("classname"), c.get("name"), float(c.get("time")),
+                      kids[0].tag if kids else None, kids[0] if kids else None))
+    n = {k: sum(1 for c in cases if c[3] == k) for k in ("failure", "error", "skipped")}
+    for el in (root, suite):
+        got = (int(el.get("tests")), int(el.get("failures")), int(el.get("errors")), int(el.get("skipped", "0")))
+        if got != (len(cases), n["failure"], n["error"], n["skipped"]):
+            return None, "<%s> says tests/failures/errors/skipped %s, its test cases %s" % (
+                el.tag, got, (len(cases), n["failure"], n["error"], n["skipped"]))
+    if float(suite.get("time")) + 0.002 < sum(c[2] for c in cases):
+        return None, "suite time %s below the sum of its test cases' %.3f" % (suite.get("time"), sum(c[2] for c in cases))
+    return (suite, props, cases), None
+
+
+def junit_reports(info):
+    """validate --junit: parsed by a real XML parser against the structure CI
+    reporters expect; passing packs on a 1-counter board, the faulty board's
+    mismatches as <failure>, a board lost mid-run as <error> then <skipped>,
+    a board that cannot be opened, and the option's errors."""
+    if not report(subprocess.run(["xmllint", "--version"], capture_output=True).returncode == 0,
+                  "junit: xmllint (libxml2-utils) present", "xmllint missing: make deps"):
+        return
+    if "firmware" not in info:       # run alone (--only junit)
+        info = dict(info, **json.loads(run(SIM + ["info", "-j"])[1]))
+    version = run(["--version"])[1]
+    host_hash = re.search(r"catalogue (0x[0-9a-f]{16})", version).group(1)
+    # a 1 x 40-bit board: every programmable event is a pack of its own
+    narrow = os.path.join(BUILD, "bin", "hpm-sim-1x40")
+    path = os.path.join(OUT, "junit-1x40.xml")
+    evs = "cycles,loads,{stores},branches:u"
+    rc, out, err = run(["--link", "sim", "validate", "-j", "--junit", path, "--junit-property", "lab.serial=TEST<&>1",
+                        "-e", evs, "crc", "alu"], env=dict(ENV, HPM_SIM=narrow))
+    rep, why = junit_parse(path)
+    if rep:
+        suite, props, cases = rep
+        want = [("validate." + w, "pack %d of 3: %s" % (i + 1, p)) for w in ("crc", "alu")
+                for i, p in enumerate(["{cycles,loads}", "{stores}", "{branches:u}"])]
+        rows = parse_jsonl(out)
+        why = None
+        if rc != 0 or [(c[0], c[1]) for c in cases] != want or any(c[3] for c in cases):
+            why = "exit %d, test cases %s" % (rc, [(c[0], c[1], c[3]) for c in cases])
+        elif props.get("board.hpm_configuration") != "1x40" or props.get("board.catalogue_hash") != host_hash \
+                or props.get("board.firmware_version") != info.get("firmware") or props.get("lab.serial") != "TEST<&>1" \
+                or not props.get("board.link", "").startswith("sim (") or props.get("validate.events") != evs:
+            why = "properties %s (want 1x40, catalogue %s, firmware %s)" % (props, host_hash, info.get("firmware"))
+        elif len(rows) != 8 or any(r["status"] != "OK" for r in rows):
+            why = "-j output next to --junit: %s" % rows
+    report(why is None, "validate --junit on a 1x40 board: schema-valid, 2 workloads x 3 packs as test cases, "
+           "properties from HELLO (1x40, catalogue, firmware %s) and --junit-property" % info.get("firmware"), why)
+    # the faulty board: the pack holding loads and stores fails, with the counts -j prints
+    path = os.path.join(OUT, "junit-fault.xml")
+    rc, out, err = run(["--link", "sim", "validate", "-j", "--junit", path, "-e", "cycles,loads,stores,jumps",
+                        "memcpy", "crc", "mul"], env=dict(ENV, HPM_SIM=FAULT_SIM))
+    rep, why = junit_parse(path)
+    if rep:
+        suite, props, cases = rep
+        rows = {(r["workload"], r["event"]): r for r in parse_jsonl(out)}
+        bad = sorted({w for (w, e), r in rows.items() if r["status"] != "OK"})
+        fails = {c[0][len("validate."):]: c[4] for c in cases if c[3] == "failure"}
+        why = None
+        if rc != 1 or len(cases) != 3 or sorted(fails) != bad or not bad or any(c[3] not in (None, "failure") for c in cases):
+            why = "exit %d, failures %s, mismatching workloads per -j %s" % (rc, sorted(fails), bad)
+        for w, el in fails.items():
+            detail = dict((m.group(1), (int(m.group(2)), int(m.group(3))))
+                          for m in re.finditer(r"^(\S+): expected (\d+), actual (\d+)$", el.text or "", re.M))
+            want = {e: (int(r["expected"]), int(r["actual"])) for (x, e), r in rows.items() if x == w and r["status"] != "OK"}
+            if el.get("type") != "mismatch" or detail != want or "loads expected %d actual %d" % want.get("loads", (0, 0)) not in el.get("message"):
+                why = "%s: <failure type=%s message=%r> %r, -j says %s" % (w, el.get("type"), el.get("message"), el.text, want)
+    report(why is None, "validate --junit on hpm-sim-fault: exit 1, <failure type=mismatch> for exactly the "
+           "workloads -j shows mismatching, each with the event, expected and actual counts", why)
+    # a board lost during the run: its pack is an <error>, everything after it <skipped>
+    dying = os.path.join(OUT, "dying-sim")
+    with open(dying, "w") as f:
+        f.write('#!/bin/sh\n# the simulated board, its UART dead after 800 bytes to the host\n'
+                '"%s" "$@" | dd bs=1 count=800 status=none\n' % os.path.join(BUILD, "bin", "hpm-sim"))
+    os.chmod(dying, 0o755)
+    path = os.path.join(OUT, "junit-lost.xml")
+    rc, out, err = run(["--link", "sim", "validate", "--junit", path, "-e", "cycles,loads", "alu", "crc", "memcpy", "sort"],
+                       env=dict(ENV, HPM_SIM=dying))
+    rep, why = junit_parse(path)
+    if rep:
+        suite, props, cases = rep
+        kinds = [c[3] for c in cases]
+        first = kinds.index("error") if "error" in kinds else -1
+        why = None
+        if rc != 1 or len(cases) != 4 or first < 0 or cases[first][4].get("type") != "link failure" \
+                or any(k is not None for k in kinds[:first]) or any(k != "skipped" for k in kinds[first + 1:]) \
+                or first == 3 or "board was lost" not in err:
+            why = "exit %d, test cases %s, stderr %s" % (rc, kinds, short(err))
+    report(why is None, "validate --junit, board lost mid-run: exit 1, <error type='link failure'> then only "
+           "<skipped>: %s" % short(err), why)
+    # a board that cannot be opened: one <error> test case says why
+    path = os.path.join(OUT, "junit-noboard.xml")
+    rc, out, err = run(["--link", "tty:/nonexistent/ttyUSB9", "validate", "--junit", path, "alu"])
+    rep, why = junit_parse(path)
+    if rep:
+        suite, props, cases = rep
+        why = None if rc == 1 and len(cases) == 1 and cases[0][3] == "error" and "/nonexistent/ttyUSB9" in \
+            cases[0][4].get("message") else "exit %d, cases %s" % (rc, [(c[1], c[3]) for c in cases])
+    report(why is None, "validate --junit without a board: exit 1, one <error> test case 'open the board'", why)
+    for args, code, want in [(["validate", "--junit-property", "a=b", "alu"], 2, "needs --junit"),
+                             (["validate", "--junit", "x.xml", "--junit-property", "novalue", "alu"], 2, "NAME=VALUE"),
+                             (["validate", "--junit", "", "alu"], 2, "file name"),
+                             (["--link", "sim", "validate", "--junit", "/nonexistent/dir/r.xml", "alu"], 1, "cannot write")]:
+        rc, out, err = run(args)
+        why = one_line_error(rc, out, err, code)
+        if why is None and want not in err:
+            why = "stderr %r lacks %r" % (err.strip(), want)
+        report(why is None, "%s: exit %d, one line: %s" % (cmdline(args), code, err.strip()), why)
+
+
+def hil_target():
+    """make hil without a board (an empty umockdev testbed, so a board on this
+    machine is not touched): the simulated board, said so, a JUnit file and
+    a summary; and its argument errors. HIL_WORKLOADS keeps it short. MAKE
+    for tools/hil.sh is `false`, so nothing here can start a bitstream build."""
+    if subprocess.run(["which", "umockdev-run"], capture_output=True).returncode != 0:
+        report(False, "make hil", "umockdev-run missing (make deps: umockdev)")
+        return
+    hil = os.path.join(BUILD, "hil")
+    for f in ("sim.xml", "summary.txt"):
+        if os.path.exists(os.path.join(hil, f)):
+            os.unlink(os.path.join(hil, f))
+    p = subprocess.run(["umockdev-run", "--", "make", "--no-print-directory", "-s", "hil", "BUILD=" + ARGS.build,
+                        "HIL_WORKLOADS=crc,alu"], cwd=ROOT, env=ENV, capture_output=True, text=True, timeout=900)
+    rep, why = junit_parse(os.path.join(hil, "sim.xml"))
+    summary = open(os.path.join(hil, "summary.txt")).read() if os.path.exists(os.path.join(hil, "summary.txt")) else ""
+    if rep:
+        suite, props, cases = rep
+        why = None
+        if p.returncode != 0 or "no USB board attached: validating on the simulated board" not in p.stdout \
+                or [c[0] for c in cases] != ["validate.crc", "validate.alu"] or any(c[3] for c in cases) \
+                or not props.get("board.link", "").startswith("sim") \
+                or re.search(r"^sim +PASS +2 test cases, 0 failures, 0 errors", summary, re.M) is None:
+            why = "exit %d, stdout %s, cases %s, summary %r" % (p.returncode, short(p.stdout), [c[:2] for c in cases], summary)
+    report(why is None, "make hil without a board: says it uses the simulated board, build/hil/sim.xml "
+           "(schema-valid, crc and alu pass), summary 'sim PASS', exit 0", why)
+    env = dict(ENV, MAKE="false", BUILD=ARGS.build)
+    for args, code, want in [(["BOARDS=a b"], 2, "expected all or SERIAL"),
+                             (["BOARDS=x,,y"], 2, "expected all or SERIAL"),
+                             (["BOARDS="], 2, "expected all or SERIAL"),
+                             (["all", "extra"], 2, "expected one argument"),
+                             (["PROG=foo"], 2, "PROG=foo is not supported")]:
+        e = dict(env)
+        argv = []
+        for a in args:
+            if "=" in a:
+                k, v = a.split("=", 1)
+                e[k] = v
+            else:
+                argv.append(a)
+        p = subprocess.run(["umockdev-run", "--", os.path.join(ROOT, "tools", "hil.sh")] + argv, cwd=ROOT, env=e,
+                           capture_output=True, text=True, timeout=120)
+        lines = p.stderr.splitlines()
+        why = None
+        if p.returncode != code or p.stdout.strip() or len(lines) != 1 or not lines[0].startswith("make hil: ") \
+                or want not in p.stderr:
+            why = "exit %d (want %d), stdout %r, stderr %r (want one 'make hil: ...%s' line)" % (
+                p.returncode, code, short(p.stdout), p.stderr, want)
+        report(why is None, "tools/hil.sh %s: exit %d, one line: %s" % (" ".join(args), code, p.stderr.strip()), why)
+    # make passes BOARDS through; its own last line follows the script's
+    p = subprocess.run(["make", "--no-print-directory", "hil", "BUILD=" + ARGS.build, "BOARDS=bad board"], cwd=ROOT,
+                       env=ENV, capture_output=True, text=True, timeout=300)
+    report(p.returncode != 0 and p.stderr.startswith("make hil: BOARDS='bad board': expected all or SERIAL"),
+           "make hil BOARDS='bad board': non-zero, the reason first: " + short(p.stderr),
+           "exit %d, stderr %s" % (p.returncode, short(p.stderr)))
+
+
+def ci_files():
+    """The CI definitions for a lab (.github/workflows/hil.yml, ci/gitlab-hil.yml):
+    valid YAML with the keys their engines require, and every command they
+    run one that make test exercises: make (all) and make hil, plus reading
+    build/hil/."""
+    try:
+        import yaml
+    except ImportError:
+        report(False, "ci: python3-yaml", "missing (make deps)")
+        return
+    allowed_make = {(), ("hil",)}     # make test builds all; hil_target runs make hil
+
+    def commands_ok(lines):
+        bad = []
+        for line in lines:
+            for cmd in [c.strip() for c in re.split(r"&&|;", line) if c.strip()]:
+                m = re.match(r"^(?:nice )?make((?: +[^ ]+)*)$", cmd)
+                if m:
+                    args = m.group(1).split()
+                    targets = tuple(a for a in args if not a.startswith("-") and "=" not in a)
+                    if targets not in allowed_make:
+                        bad.append(cmd)
+                elif not re.match(r"^cat build/hil/summary\.txt( >> \"\$GITHUB_STEP_SUMMARY\")?$", cmd):
+                    bad.append(cmd)
+        return bad
+
+    path = os.path.join(ROOT, ".github", "workflows", "hil.yml")
+    why = None
+    try:
+        wf = yaml.safe_load(open(path))
+        on = wf.get("on", wf.get(True))       # YAML 1.1 reads a bare 'on' as true
+        jobs = wf.get("jobs") or {}
+        runs = []
+        if not on or not isinstance(jobs, dict) or not jobs:
+            why = "no 'on' or no jobs: %s" % list(wf)
+        for name, job in jobs.items():
+            ro = job.get("runs-on")
+            labels = [ro] if isinstance(ro, str) else ro or []
+            steps = job.get("steps") or []
+            if "self-hosted" not in labels or "hil" not in labels:
+                why = "job %s runs-on %r: want self-hosted and hil" % (name, ro)
+            elif not steps or any(not isinstance(st, dict) or ("run" in st) == ("uses" in st) for st in steps):
+                why = "job %s: every step needs exactly one of run/uses: %s" % (name, steps)
+            elif any("uses" in st and not re.match(r"^[\w.-]+/[\w.-]+@v\d+$", st["uses"]) for st in steps):
+                why = "job %s: an action not pinned to a major version: %s" % (name, [st.get("uses") for st in steps])
+            runs += [l for st in steps if "run" in st for l in st["run"].splitlines() if l.strip()]
+        if why is None and not any(re.search(r"\bmake hil\b", r) for r in runs):
+            why = "no step runs make hil: %s" % runs
+        elif why is None and commands_ok(runs):
+            why = "commands make test does not exercise: %s" % commands_ok(runs)
+    except (OSError, yaml.YAMLError, AttributeError) as e:
+        why = "%s: %s" % (type(e).__name__, e)
+    report(why is None, ".github/workflows/hil.yml: valid YAML, on/jobs/runs-on [self-hosted, hil]/steps with "
+           "run or uses, runs only make and make hil", why)
+    path = os.path.join(ROOT, "ci", "gitlab-hil.yml")
+    why = None
+    try:
+        gl = yaml.safe_load(open(path))
+        job = gl.get("hil") or {}
+        script = job.get("script") or []
+        junit = ((job.get("artifacts") or {}).get("reports") or {}).get("junit")
+        if job.get("stage") not in (gl.get("stages") or []) or "hil" not in (job.get("tags") or []):
+            why = "job hil: stage %r not in stages %r, or tags %r lack hil" % (job.get("stage"), gl.get("stages"), job.get("tags"))
+        elif not isinstance(script, list) or not script or commands_ok(script) or not any("make hil" in c for c in script):
+            why = "script %r (not exercised by make test: %s)" % (script, commands_ok(script) if isinstance(script, list) else "")
+        elif junit != "build/hil/*.xml" or (job.get("artifacts") or {}).get("when") != "always":
+            why = "artifacts %r: want reports:junit build/hil/*.xml, when: always" % job.get("artifacts")
+        elif commands_ok(job.get("after_script") or []):
+            why = "after_script %r" % job.get("after_script")
+    except (OSError, yaml.YAMLError, AttributeError) as e:
+        why = "%s: %s" % (type(e).__name__, e)
+    report(why is None, "ci/gitlab-hil.yml: valid YAML, stage/tags [hil]/script/artifacts:reports:junit, "
+           "runs only make and make hil", why)
+
+
 def csr_cmds():
     a = expect_ok(SIM + ["csr", "read", "mcountinhibit"])
     b = expect_ok(SIM + ["csr", "read", "0x320"])
@@ -740,7 +1007,7 @@ def arg_errors():
         report(why is None, "%s: exit %d, one line: %s" % (cmdline(args), code, err.strip()), why)
 
 
-TESTS = ["help", "list", "info", "stat", "repeat", "interval", "modifiers", "narrow", "main", "topdown", "record", "validate_all", "fault", "csr", "run", "errors"]
+TESTS = ["help", "list", "info", "stat", "repeat", "interval", "modifiers", "narrow", "main", "topdown", "record", "validate_all", "fault", "csr", "run", "errors", "junit", "hil", "ci"]
 
 
 def main():
@@ -756,6 +1023,7 @@ def main():
         "interval": lambda: stat_interval(info), "modifiers": modifiers, "narrow": narrow_replay, "main": lambda: main_job(info),
         "topdown": lambda: topdown(info), "record": lambda: record(info), "validate_all": validate_all,
         "fault": validate_fault, "csr": csr_cmds, "run": lambda: run_cmd(info),
+        "junit": lambda: junit_reports(info), "hil": hil_target, "ci": ci_files,
     }
     for name in TESTS:
         if only and name not in only:

@@ -52,7 +52,6 @@
 extern char **environ;
 
 #define DEVNODE       "/dev/bus/usb/001/004"
-#define SYSPATH       "/devices/pci0000:00/0000:00:14.0/usb1/1-1"
 #define MPS           512
 #define CHANNEL_B     2
 #define EP_IN_B       0x83
@@ -254,7 +253,7 @@ static int bulk_allowed(void)
 
 /* ---- control requests ---- */
 
-static int string_desc(unsigned idx, uint8_t *out, int cap)
+static int string_desc(unsigned idx, const char *serial, uint8_t *out, int cap)
 {
 	const char *s;
 	uint8_t d[2 + 2 * 64];
@@ -264,7 +263,7 @@ static int string_desc(unsigned idx, uint8_t *out, int cap)
 		d[0] = 4; d[1] = 3; d[2] = 0x09; d[3] = 0x04;   /* en-US */
 		len = 4;
 	} else {
-		s = idx == 1 ? "FTDI" : idx == 2 ? "Dual RS232-HS" : idx == 3 ? E.serial : NULL;
+		s = idx == 1 ? "FTDI" : idx == 2 ? "Dual RS232-HS" : idx == 3 ? serial : NULL;
 		if (!s)
 			return -EPIPE;
 		len = 2;
@@ -307,7 +306,7 @@ static int control(const uint8_t *setup, uint8_t *data, int cap)
 			int dl = 0;
 			if (type == 1) { d = dev_desc; dl = sizeof dev_desc; }
 			else if (type == 2 && idx == 0) { d = cfg_desc; dl = sizeof cfg_desc; }
-			else if (type == 3) return string_desc(idx, data, n);
+			else if (type == 3) return string_desc(idx, E.serial, data, n);
 			if (!d)
 				return -EPIPE;
 			if (dl > n)
@@ -878,23 +877,24 @@ static void stop_board(void)
 
 /* ---- the testbed ---- */
 
-static char *device_string(void)
+/* one FT2232H on bus 1 at port `port`, device number devnum */
+static char *device_string(unsigned port, unsigned devnum, const char *serial)
 {
 	GString *s = g_string_new(NULL);
 
 	g_string_append_printf(s,
-		"P: " SYSPATH "\n"
-		"N: bus/usb/001/004\n"
-		"E: DEVNAME=" DEVNODE "\n"
+		"P: /devices/pci0000:00/0000:00:14.0/usb1/1-%u\n"
+		"N: bus/usb/001/%03u\n"
+		"E: DEVNAME=/dev/bus/usb/001/%03u\n"
 		"E: DEVTYPE=usb_device\n"
 		"E: DRIVER=usb\n"
 		"E: SUBSYSTEM=usb\n"
 		"E: PRODUCT=403/6010/700\n"
 		"E: TYPE=0/0/0\n"
 		"E: BUSNUM=001\n"
-		"E: DEVNUM=004\n"
+		"E: DEVNUM=%03u\n"
 		"E: MAJOR=189\n"
-		"E: MINOR=3\n"
+		"E: MINOR=%u\n"
 		"E: ID_VENDOR_ID=0403\n"
 		"E: ID_MODEL_ID=6010\n"
 		"E: ID_SERIAL_SHORT=%s\n"
@@ -907,19 +907,197 @@ static char *device_string(void)
 		"A: bNumInterfaces= 2\\n\n"
 		"A: bMaxPacketSize0=64\\n\n"
 		"A: busnum=1\\n\n"
-		"A: devnum=4\\n\n"
+		"A: devnum=%u\\n\n"
 		"A: speed=480\\n\n"
 		"A: version= 2.00\\n\n"
 		"A: manufacturer=FTDI\\n\n"
 		"A: product=Dual RS232-HS\\n\n"
 		"A: serial=%s\\n\n"
-		"H: descriptors=", E.serial, E.serial);
+		"H: descriptors=", port, devnum, devnum, devnum, devnum - 1, serial, devnum, serial);
 	for (size_t i = 0; i < sizeof dev_desc; i++)
 		g_string_append_printf(s, "%02X", dev_desc[i]);
 	for (size_t i = 0; i < sizeof cfg_desc; i++)
 		g_string_append_printf(s, "%02X", cfg_desc[i]);
 	g_string_append_c(s, '\n');
 	return g_string_free(s, FALSE);
+}
+
+/* ---- --mute-serial: a second FT2232H with nothing behind channel B ----
+ * (a board without its bitstream): descriptors and FTDI requests are
+ * answered, OUT bytes vanish, IN transfers return the status bytes alone
+ * after the latency timer. It lets hpmctl boards list two boards and
+ * --link usb::SERIAL pick one of them. */
+#define MUTE_DEVNUM 3
+#define MUTE_PORT   2
+
+static struct {
+	const char *serial;
+	GMutex m;
+	GQueue done, inflight;
+} M;
+
+static int mute_control(const uint8_t *setup, uint8_t *data, int cap)
+{
+	unsigned rt = setup[0], req = setup[1], value = setup[2] | setup[3] << 8;
+	unsigned wlen = setup[6] | setup[7] << 8;
+	int n = (int)wlen < cap ? (int)wlen : cap;
+
+	if (rt == 0x80 && req == 6) {
+		unsigned type = value >> 8, idx = value & 0xff;
+		const uint8_t *d = type == 1 ? dev_desc : type == 2 && idx == 0 ? cfg_desc : NULL;
+		int dl = type == 1 ? (int)sizeof dev_desc : (int)sizeof cfg_desc;
+		if (type == 3)
+			return string_desc(idx, M.serial, data, n);
+		if (!d)
+			return -EPIPE;
+		dl = dl < n ? dl : n;
+		memcpy(data, d, (size_t)dl);
+		return dl;
+	}
+	if (rt == 0x40)
+		return 0;                  /* FTDI settings: accepted */
+	if (rt == 0xc0 && n >= 2) {        /* modem status, latency, pins */
+		data[0] = STATUS0;
+		data[1] = STATUS1;
+		return req == 5 ? 2 : 1;
+	}
+	return -EPIPE;
+}
+
+static void mute_reap(UMockdevIoctlClient *c, UMockdevIoctlData *arg)
+{
+	struct urb_rec *r = NULL;
+	GError *err = NULL;
+
+	g_mutex_lock(&M.m);
+	for (GList *l = M.done.head; l && !r; l = l->next)
+		if (((struct urb_rec *)l->data)->client == c)
+			r = l->data;
+	if (r)
+		g_queue_remove(&M.done, r);
+	for (GList *l = M.inflight.head; l && !r; l = l->next)
+		if (((struct urb_rec *)l->data)->client == c)
+			r = l->data;
+	if (r && g_queue_find(&M.inflight, r)) {
+		g_queue_remove(&M.inflight, r);
+		g_mutex_unlock(&M.m);
+		g_usleep(1000);            /* the latency timer runs out: status bytes only */
+		if (r->buf && r->len >= 2) {
+			r->buf->data[0] = STATUS0;
+			r->buf->data[1] = STATUS1;
+		}
+		r->status = 0;
+		r->actual = r->len >= 2 ? 2 : 0;
+		g_mutex_lock(&M.m);
+	}
+	g_mutex_unlock(&M.m);
+	if (!r) {
+		umockdev_ioctl_client_complete(c, -1, EAGAIN);
+		return;
+	}
+	struct usbdevfs_urb *urb = (struct usbdevfs_urb *)r->urb->data;
+	urb->status = r->status;
+	urb->actual_length = r->actual;
+	UMockdevIoctlData *ptr = umockdev_ioctl_data_resolve(arg, 0, sizeof(void *), &err);
+	if (!ptr) {
+		g_clear_error(&err);
+		rec_free(r);
+		umockdev_ioctl_client_complete(c, -1, EFAULT);
+		return;
+	}
+	umockdev_ioctl_data_set_ptr(ptr, 0, r->urb);
+	umockdev_ioctl_client_complete(c, 0, 0);
+	g_object_unref(ptr);
+	rec_free(r);
+}
+
+static void mute_submit(UMockdevIoctlClient *c, UMockdevIoctlData *arg)
+{
+	GError *err = NULL;
+	UMockdevIoctlData *u = umockdev_ioctl_data_resolve(arg, 0, sizeof(struct usbdevfs_urb), &err);
+	struct urb_rec *r;
+
+	if (!u) {
+		g_clear_error(&err);
+		umockdev_ioctl_client_complete(c, -1, EFAULT);
+		return;
+	}
+	struct usbdevfs_urb *urb = (struct usbdevfs_urb *)u->data;
+	r = g_new0(struct urb_rec, 1);
+	r->client = g_object_ref(c);
+	r->urb = u;
+	r->addr = u->client_addr;
+	r->type = urb->type;
+	r->ep = urb->endpoint;
+	r->len = urb->buffer_length;
+	if (r->len > 0 && !(r->buf = umockdev_ioctl_data_resolve(u, G_STRUCT_OFFSET(struct usbdevfs_urb, buffer),
+								   (gsize)r->len, &err))) {
+		g_clear_error(&err);
+		rec_free(r);
+		umockdev_ioctl_client_complete(c, -1, EFAULT);
+		return;
+	}
+	g_mutex_lock(&M.m);
+	if (r->type == USBDEVFS_URB_TYPE_CONTROL) {
+		int res = r->len >= 8 ? mute_control(r->buf->data, r->buf->data + 8, r->len - 8) : -EINVAL;
+		r->status = res < 0 ? res : 0;
+		r->actual = res < 0 ? 0 : res;
+		g_queue_push_tail(&M.done, r);
+	} else if (r->type == USBDEVFS_URB_TYPE_BULK && r->ep == EP_IN_B) {
+		g_queue_push_tail(&M.inflight, r);
+	} else {                           /* OUT: nobody listens */
+		r->status = r->type == USBDEVFS_URB_TYPE_BULK && r->ep == EP_OUT_B ? 0 : -EPIPE;
+		r->actual = r->status ? 0 : r->len;
+		g_queue_push_tail(&M.done, r);
+	}
+	g_mutex_unlock(&M.m);
+	umockdev_ioctl_client_complete(c, 0, 0);
+}
+
+static gboolean on_ioctl_mute(UMockdevIoctlBase *h, UMockdevIoctlClient *c, gpointer ud)
+{
+	gulong req = umockdev_ioctl_client_get_request(c);
+	UMockdevIoctlData *arg = umockdev_ioctl_client_get_arg(c);
+
+	(void)h;
+	(void)ud;
+	switch (req) {
+	case USBDEVFS_GET_CAPABILITIES:
+		set_u32_arg(c, arg, USBDEVFS_CAP_NO_PACKET_SIZE_LIM | USBDEVFS_CAP_BULK_CONTINUATION |
+		                    USBDEVFS_CAP_REAP_AFTER_DISCONNECT);
+		return TRUE;
+	case USBDEVFS_SUBMITURB:
+		mute_submit(c, arg);
+		return TRUE;
+	case USBDEVFS_REAPURB:
+	case USBDEVFS_REAPURBNDELAY:
+		mute_reap(c, arg);
+		return TRUE;
+	case USBDEVFS_DISCARDURB: {
+		gulong addr = *(gulong *)arg->data;
+		struct urb_rec *hit = NULL;
+		g_mutex_lock(&M.m);
+		for (GList *l = M.inflight.head; l && !hit; l = l->next)
+			if (((struct urb_rec *)l->data)->client == c && ((struct urb_rec *)l->data)->addr == addr)
+				hit = l->data;
+		if (hit) {
+			g_queue_remove(&M.inflight, hit);
+			hit->status = -ENOENT;
+			hit->actual = 0;
+			g_queue_push_tail(&M.done, hit);
+		}
+		g_mutex_unlock(&M.m);
+		umockdev_ioctl_client_complete(c, hit ? 0 : -1, hit ? 0 : EINVAL);
+		return TRUE;
+	}
+	case USBDEVFS_GETDRIVER:
+	case USBDEVFS_IOCTL:
+		umockdev_ioctl_client_complete(c, -1, ENODATA);
+		return TRUE;
+	default:                           /* claim, release, reset...: fine */
+		umockdev_ioctl_client_complete(c, 0, 0);
+		return TRUE;
+	}
 }
 
 static char **client_env(const char *root)
@@ -957,6 +1135,8 @@ static void usage(FILE *f)
 	      "  --board-log FILE     the board's stderr (default: ours)\n"
 	      "  --baud N             rate the driver must set (default 3000000)\n"
 	      "  --serial S           the chip's serial number string (default HPMEMU01)\n"
+	      "  --mute-serial S      a second FT2232H, serial S, on port 1-2 with nothing\n"
+	      "                       behind channel B (a board without its bitstream)\n"
 	      "  --hold-empty-in      an IN transfer with no data never completes (a silent\n"
 	      "                       device: the client's timeouts must discard it)\n"
 	      "  --unplug-after N     the device disappears when more than N bytes were sent\n"
@@ -991,6 +1171,7 @@ int main(int argc, char **argv)
 		if (!strcmp(a, "--board")) E.board_cmd = argv[++i];
 		else if (!strcmp(a, "--board-log")) E.board_log = argv[++i];
 		else if (!strcmp(a, "--serial")) E.serial = argv[++i];
+		else if (!strcmp(a, "--mute-serial")) M.serial = argv[++i];
 		else if (!strcmp(a, "--baud")) E.want_baud = (uint32_t)strtoul(argv[++i], NULL, 0);
 		else if (!strcmp(a, "--unplug-after")) E.unplug_after = strtol(argv[++i], NULL, 0);
 		else if (!strcmp(a, "--unplug-at")) E.unplug_ms = strtol(argv[++i], NULL, 0);
@@ -1020,12 +1201,27 @@ int main(int argc, char **argv)
 		logf_("attach_ioctl: %s", err->message);
 		return 3;
 	}
-	dev = device_string();
+	dev = device_string(1, 4, E.serial);
 	if (!umockdev_testbed_add_from_string(tb, dev, &err)) {
 		logf_("add_from_string: %s", err->message);
 		return 3;
 	}
 	g_free(dev);
+	UMockdevIoctlBase *mute = NULL;
+	if (M.serial) {
+		char node[32];
+		g_mutex_init(&M.m);
+		snprintf(node, sizeof node, "/dev/bus/usb/001/%03u", MUTE_DEVNUM);
+		mute = umockdev_ioctl_base_new();
+		g_signal_connect(mute, "handle-ioctl", G_CALLBACK(on_ioctl_mute), NULL);
+		dev = device_string(MUTE_PORT, MUTE_DEVNUM, M.serial);
+		if (!umockdev_testbed_attach_ioctl(tb, node, mute, &err) ||
+		    !umockdev_testbed_add_from_string(tb, dev, &err)) {
+			logf_("the second device: %s", err->message);
+			return 3;
+		}
+		g_free(dev);
+	}
 	root = umockdev_testbed_get_root_dir(tb);
 	env = client_env(root);
 
@@ -1071,6 +1267,8 @@ int main(int argc, char **argv)
 		summary();
 
 	g_object_unref(handler);
+	if (mute)
+		g_object_unref(mute);
 	g_object_unref(tb);
 	g_strfreev(env);
 	g_free(root);
