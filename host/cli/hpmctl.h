@@ -65,6 +65,24 @@ const char *mode_name(enum hpm_privilege m);   /* "U", "S", "M" */
 /* The one positional operand of a subcommand (workload or ELF). */
 int one_operand(const char *cmd, int argc, char **argv, const char **out);
 
+/* The program operand and the arguments after it ("-- prog.elf a b"). */
+struct target {
+	const char *name;
+	int argc;                    /* argv[0] is the program as given */
+	const char *const *argv;
+};
+int program_operand(const char *cmd, int argc, char **argv, struct target *t);
+struct progress;
+/* After loading: main's arguments for SDK programs (others take none), and
+ * the program's output shown as it comes (clearing the progress line). */
+int program_setup(const char *cmd, const struct target *t, const hpm_program *p,
+		  hpm_run_opts *ro, struct progress *pg);
+/* perf's exit status for a program: its exit code (1 if above 255, or
+ * for a trap, the budget or an abort). */
+int program_exit_status(const hpm_run_result *r);
+/* "load access fault at 0x00000000", "breakpoint", ... */
+char *trap_name(uint32_t mcause, uint32_t mtval, char *buf, size_t len);
+
 /* ---- libhpm with errors reported ---- */
 
 int open_board(const struct cli *c, hpm_board **b);

@@ -156,6 +156,13 @@ int hpm_transact(hpm_board *b, uint8_t type, const void *body, size_t len,
 							hpm_type_name(type));
 				if (f.seq != seq)
 					continue;       /* late or duplicated reply */
+				if ((f.type == HPM_T_OUTPUT || f.type == HPM_T_OUTPUT + 1) &&
+				    type == HPM_T_RUN) {
+					if (b->run_opts && b->run_opts->on_output)
+						b->run_opts->on_output(b->run_opts->output_ctx,
+								       f.type - HPM_T_OUTPUT + 1, f.body, f.len);
+					continue;
+				}
 				if (f.type == HPM_T_SAMPLE) {
 					deliver_sample(b, &f);
 					if (deadline >= 0)
