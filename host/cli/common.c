@@ -4,6 +4,8 @@
 #include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
+#include <unistd.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,18 +67,96 @@ int parse_u64(const char *s, uint64_t *v)
 	return 0;
 }
 
-int parse_interval(const char *s, unsigned bare_per_second, uint64_t *v, unsigned *per_second)
+int parse_interval(const char *s, uint64_t *v, unsigned *per_second)
 {
 	char num[32];
 	size_t d = strspn(s, "0123456789");
-	*per_second = !strcmp(s + d, "ms") ? 1000 : !strcmp(s + d, "us") ? 1000000 :
-		      !s[d] ? bare_per_second : 0;
-	if (!d || d >= sizeof num || (s[d] && !*per_second))
+	const char *unit = s + d;
+	if (!*unit || !strcmp(unit, "ms"))
+		*per_second = 1000;
+	else if (!strcmp(unit, "us"))
+		*per_second = 1000000;
+	else if (!strcmp(unit, "cycles"))
+		*per_second = 0;
+	else
 		return -1;
+	if (!d)
+		return -1;
+	if (d >= sizeof num)
+		return -2;
 	memcpy(num, s, d);
 	num[d] = '\0';
+	if (parse_u64(num, v))
+		return -2;          /* all digits: only too large fails */
+	if (!*v)
+		return -1;
 	/* a time is at most 10^9 units, so that N x clock_hz cannot overflow */
-	return parse_u64(num, v) || !*v || (*per_second && *v > 1000000000u) ? -1 : 0;
+	return *per_second && *v > 1000000000u ? -2 : 0;
+}
+
+int interval_option(const char *cmd, const char *s, uint64_t *v, unsigned *per_second)
+{
+	int rc = parse_interval(s, v, per_second);
+	if (rc == -2)
+		return usage_error(cmd, "-I '%s': too large (at most 1000000000 ms or us, 2^64-1 cycles)", s);
+	if (rc)
+		return usage_error(cmd, "-I '%s': expected milliseconds (as perf), or a time like 5ms, 200us or 20000cycles", s);
+	return EXIT_OK;
+}
+
+int add_events(char **acc, const char *spec)
+{
+	size_t old = *acc ? strlen(*acc) : 0;
+	char *s = realloc(*acc, old + strlen(spec) + 2);
+	if (!s)
+		return fail("out of memory");
+	if (old)
+		s[old++] = ',';
+	strcpy(s + old, spec);
+	*acc = s;
+	return EXIT_OK;
+}
+
+int program_failed(const char *cmd, const hpm_program *p, const hpm_run_result *r)
+{
+	char why[200];
+	if (!run_failure(r, why, sizeof why))
+		return EXIT_OK;
+	fail("%s: %s: %s", cmd, hpm_program_name(p), why);
+	return program_exit_status(r);
+}
+
+/* ---- Ctrl-C: the command prints what it has, then dies of SIGINT (perf) ---- */
+
+volatile sig_atomic_t interrupted;
+
+static void on_interrupt(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+	static const char msg[] = "\nhpmctl: interrupted: printing the counts so far (the run in progress ends first; ^C again to quit)\n";
+	ssize_t w = write(STDERR_FILENO, msg, sizeof msg - 1);
+	(void)w;
+}
+
+void catch_interrupt(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_interrupt;
+	sa.sa_flags = SA_RESETHAND | SA_RESTART;   /* a second ^C quits */
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+}
+
+int finish_interrupt(int rc)
+{
+	if (!interrupted)
+		return rc;
+	fflush(stdout);
+	signal(SIGINT, SIG_DFL);
+	raise(SIGINT);
+	return rc;
 }
 
 uint64_t interval_cycles(uint64_t v, unsigned per_second, uint32_t clock_hz)
@@ -167,7 +247,7 @@ int one_operand(const char *cmd, int argc, char **argv, const char **out)
 
 int open_board(const struct cli *c, hpm_board **b)
 {
-	hpm_open_opts o = { .verbose = 1 };    /* "auto" says what it picked */
+	hpm_open_opts o = { .verbose = !c->quiet };    /* "auto" says what it picked */
 	char err[512];
 	if (hpm_open(b, c->link, &o, err, sizeof err) != HPM_OK)
 		return fail("%s", err[0] ? err : "cannot open the board");

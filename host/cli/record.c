@@ -124,6 +124,7 @@ int cmd_record(const struct cli *c, int argc, char **argv)
 	};
 	const char *events = "cycles,instructions,loads,stores,branches,branch-misses";
 	const char *interval = NULL, *outname = NULL, *plotname = NULL, *target;
+	char *events_acc = NULL;
 	struct recorder r = { 0 };
 	hpm_run_opts ro = { 0 };
 	hpm_evlist *l = NULL;
@@ -139,7 +140,11 @@ int cmd_record(const struct cli *c, int argc, char **argv)
 		switch (opt) {
 		case 'I': interval = optarg; break;
 		case 'o': outname = optarg; break;
-		case 'e': events = optarg; break;
+		case 'e':
+			if ((rc = add_events(&events_acc, optarg)))
+				goto out;
+			events = events_acc;
+			break;
 		case OPT_PLOT: plotname = optarg; break;
 		case 'h': fputs(record_help, stdout); return EXIT_OK;
 		case OPT_MODE: case OPT_SIZE: case OPT_BUDGET:
@@ -153,9 +158,9 @@ int cmd_record(const struct cli *c, int argc, char **argv)
 	if ((rc = one_operand("record", argc, argv, &target)))
 		return rc;
 	if (!interval)
-		return usage_error("record", "missing -I <cycles>");
-	if (parse_interval(interval, 0, &every, &per_second))
-		return usage_error("record", "-I '%s': expected cycles, or a time like 5ms or 200us", interval);
+		return usage_error("record", "missing -I <ms> (or Nus, Ncycles)");
+	if ((rc = interval_option("record", interval, &every, &per_second)))
+		return rc;
 	if (!outname)
 		return usage_error("record", "missing -o FILE.csv or FILE.json");
 	const char *dot = strrchr(outname, '.');
@@ -253,5 +258,6 @@ out:
 	hpm_close(b);
 	hpm_program_free(p);
 	hpm_evlist_free(l);
+	free(events_acc);
 	return rc;
 }

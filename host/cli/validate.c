@@ -119,7 +119,11 @@ int cmd_validate(const struct cli *c, int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, ":e:x:jh", longopts, NULL)) != -1) {
 		switch (opt) {
 		case OPT_ALL: all = 1; break;
-		case 'e': events = optarg; break;
+		case 'e':
+			if ((rc = add_events(&every, optarg)))
+				goto out;
+			events = every;
+			break;
 		case 'x': vo.sep = optarg; break;
 		case 'j': vo.json = 1; break;
 		case 'h': fputs(validate_help, stdout); return EXIT_OK;
@@ -151,17 +155,24 @@ int cmd_validate(const struct cli *c, int argc, char **argv)
 	if ((rc = open_board(c, &b)))
 		goto out;
 
-	unsigned total = 0, ok = 0, mismatch = 0;
+	unsigned total = 0, ok = 0, mismatch = 0, asked = 0;
+	if (all)
+		while (hpm_workload_at(asked, NULL))
+			asked++;
+	else
+		asked = (unsigned)(argc - optind);
+	/* Ctrl-C: the workload in progress ends, then the summary so far */
+	catch_interrupt();
 	progress_begin(&pg, "validate");
 	if (all) {
-		for (size_t i = 0; (wl = hpm_workload_at(i, NULL)); i++) {
+		for (size_t i = 0; !interrupted && (wl = hpm_workload_at(i, NULL)); i++) {
 			int r = validate_one(b, l, &vo, wl, &pg);
 			total++;
 			ok += r == 0;
 			mismatch += r == 1;
 		}
 	} else {
-		for (int i = optind; i < argc; i++) {
+		for (int i = optind; !interrupted && i < argc; i++) {
 			int r = validate_one(b, l, &vo, argv[i], &pg);
 			total++;
 			ok += r == 0;
@@ -169,7 +180,10 @@ int cmd_validate(const struct cli *c, int argc, char **argv)
 		}
 	}
 	progress_end(&pg);
-	if (total > 1 && !vo.json && !vo.sep)
+	if (interrupted && !vo.json && !vo.sep)
+		printf("\n validate: interrupted after %u of %u workloads: %u OK, %u MISMATCH, %u failed to run\n\n",
+		       total, asked, ok, mismatch, total - ok - mismatch);
+	else if (total > 1 && !vo.json && !vo.sep)
 		printf("\n validate: %u workloads: %u OK, %u MISMATCH, %u failed to run\n\n", total, ok,
 		       mismatch, total - ok - mismatch);
 	rc = ok == total ? EXIT_OK : EXIT_FAIL;
@@ -177,5 +191,5 @@ out:
 	hpm_close(b);
 	hpm_evlist_free(l);
 	free(every);
-	return rc;
+	return finish_interrupt(rc);
 }
