@@ -1,15 +1,28 @@
 /* libhpm: measure a RISC-V hpm-overlay board from the host.
  *
- *   hpm_board *b;
- *   if (hpm_open(&b, "auto", NULL) != HPM_OK) ...   // USB board, else simulated
- *   hpm_evlist *ev;  hpm_evlist_parse(&ev, "cycles,instructions,loads", err, sizeof err);
- *   hpm_program *p;  hpm_program_load(&p, "matmul", err, sizeof err);
- *   hpm_count c[HPM_MAX_COUNTS]; size_t n;
- *   hpm_stat(b, p, ev, NULL, c, &n);                 // exact 64-bit counts
+ * Usage (the lines between EXAMPLE and END compile as the body of main();
+ * tests/run.sh, suite install, builds and runs them against the installed
+ * library: cc my.c $(pkg-config --cflags --libs libhpm)):
+ *
+ * EXAMPLE
+ *   hpm_board *b;  hpm_evlist *ev;  hpm_program *p;
+ *   hpm_count c[HPM_MAX_COUNTS];  size_t n;  char err[256];
+ *   if (hpm_open(&b, "auto", NULL, err, sizeof err) != HPM_OK)    // USB board, else simulated
+ *       return fprintf(stderr, "%s\n", err), 1;
+ *   if (hpm_evlist_parse(&ev, "cycles,instructions,loads", err, sizeof err) != HPM_OK ||
+ *       hpm_program_load(&p, "matmul", err, sizeof err) != HPM_OK)
+ *       return fprintf(stderr, "%s\n", err), 1;
+ *   if (hpm_stat(b, p, ev, NULL, c, &n, NULL) != HPM_OK)           // exact 64-bit counts
+ *       return fprintf(stderr, "%s\n", hpm_errmsg(b)), 1;
+ *   for (size_t i = 0; i < n; i++)
+ *       printf("%llu %s\n", (unsigned long long)c[i].value, c[i].ev->name);
+ *   hpm_program_free(p);  hpm_evlist_free(ev);  hpm_close(b);
+ * END
  *
  * Every function returns HPM_OK (0) or a negative enum hpm_errcode;
  * hpm_errmsg(b) then holds one line saying what went wrong. There is no
- * global state: everything hangs off the handle.
+ * global state: everything hangs off the handle. The shared library's
+ * soname is libhpm.so.1.
  */
 #ifndef HPM_H
 #define HPM_H
