@@ -130,7 +130,9 @@ int hpm_link_spawn_open(enum hpm_link_kind kind, const char *prog,
 
 	*out = NULL;
 	if (access(prog, X_OK)) {
-		snprintf(err, errlen, "%s: %s (run 'make' first?)", prog, strerror(errno));
+		snprintf(err, errlen, "%s: %s (set %s to the %s, or run 'make')", prog, strerror(errno),
+			 kind == HPM_LINK_REF ? "HPM_REF" : "HPM_SIM",
+			 kind == HPM_LINK_REF ? "reference model hpm-ref" : "simulated board hpm-sim");
 		return -1;
 	}
 	argv[n++] = prog;

@@ -90,7 +90,7 @@ int hpm_wait_boot(hpm_board *b, int timeout_ms)
 	for (;;) {
 		int64_t left = deadline - now_ms();
 		if (left <= 0)
-			return hpm_fail(b, HPM_E_TIMEOUT, "%s: no BOOT frame within %d ms",
+			return hpm_fail(b, HPM_E_TIMEOUT, "%s: no BOOT frame within %d ms (is it an hpm-overlay board?)",
 					b->link->name, timeout_ms);
 		int n = fill(b, (int)left);
 		if (n < 0)
@@ -193,8 +193,8 @@ int hpm_transact(hpm_board *b, uint8_t type, const void *body, size_t len,
 			}
 		}
 	}
-	return hpm_fail(b, HPM_E_TIMEOUT, "link: no reply to %s (seq %u) after %d attempts",
-			hpm_type_name(type), seq, HPM_ATTEMPTS);
+	return hpm_fail(b, HPM_E_TIMEOUT, "link: no reply to %s (seq %u) after %d attempts of %d ms (a slow link needs a longer HPM_TIMEOUT_MS)",
+			hpm_type_name(type), seq, HPM_ATTEMPTS, timeout);
 }
 
 int hpm_find_path(const char *env, const char *rel, const char *fallback,
