@@ -91,22 +91,23 @@ static int on_interval(void *ctx, const hpm_interval *iv)
 }
 
 static const char record_help[] =
-	"usage: hpmctl record -I N[ms|us] -o FILE.csv|FILE.json [-e EVENTS] [--plot FILE.svg]\n"
+	"usage: hpmctl record -I T -o FILE.csv|FILE.json [-e EVENTS] [--plot FILE.svg]\n"
 	"                     [--mode u|s|m] [--size N] [--budget N] <workload|file.elf>\n\n"
-	"Runs the workload and samples the counters every N cycles (or N ms/us\n"
-	"of board time). Each sample gives one line per event: the count in that\n"
+	"Runs the workload and samples the counters every T of board time: T in\n"
+	"ms (as perf and stat -I), or Nms, Nus, Ncycles. Each sample gives one\n"
+	"line per event: the count in that\n"
 	"interval (counter-value) and since the start of the run (cumulative); the\n"
 	"last line per event is the end of the run. Lost samples are reported on\n"
 	"stderr (the cumulative counts stay exact). More events than counters: the\n"
 	"workload is replayed and the samples merged (exact, the core is\n"
 	"deterministic). A stop at an explicit --budget is a normal end.\n\n"
-	"  -I, --interval N      cycles between samples (at least the board's minimum,\n"
-	"                        hpmctl info); Nms or Nus: board time\n"
+	"  -I, --interval T      time between samples: N or Nms, Nus, Ncycles (at\n"
+	"                        least the board's minimum, hpmctl info)\n"
 	"  -o, --output FILE     .csv: header line, then interval, counter-value, unit,\n"
 	"                        event, event-runtime, pcnt-running, sample, cycles,\n"
 	"                        cumulative; .json or .jsonl: one object per line\n"
-	"  -e, --event EVENTS    events (default cycles,instructions,loads,stores,\n"
-	"                        branches,branch-misses)\n"
+	"  -e, --event EVENTS    events, -e may be repeated (default cycles,\n"
+	"                        instructions,loads,stores,branches,branch-misses)\n"
 	"  --plot FILE.svg       also draw each event per cycle over time\n"
 	RUN_OPTIONS_HELP;
 

@@ -89,9 +89,11 @@ static const char validate_help[] =
 	"Runs each workload on the board and on the reference model (hpm-ref, with\n"
 	"the board's counter configuration) and compares every count exactly:\n"
 	"expected (reference) and actual (board) per event, OK or MISMATCH.\n"
-	"Exits 1 if any count differs or any run fails.\n\n"
+	"Exits 1 if any count differs or any run fails. Ctrl-C ends the workload in\n"
+	"progress and prints the summary so far.\n\n"
 	"  --all                    every built-in workload (hpmctl list --workloads)\n"
-	"  -e, --event EVENTS       events to compare (default: every catalogue event)\n"
+	"  -e, --event EVENTS       events to compare, -e may be repeated (default:\n"
+	"                           every catalogue event)\n"
 	"  -x, --field-separator S  CSV: workload, event, expected, actual, status\n"
 	"  -j, --json               one JSON object per event\n"
 	RUN_OPTIONS_HELP;
