@@ -410,7 +410,7 @@ int hpm_run(hpm_board *b, const hpm_program *p, const hpm_run_opts *o,
 			return hpm_fail(b, HPM_E_ELF, "%s: segment 0x%08x+0x%x does not fit the board's RAM (0x%08x+0x%x)",
 					p->name, s->addr, s->len, b->info.ram_base, b->info.ram_size);
 	}
-	if (p->mem_end - b->info.ram_base > b->info.ram_size)
+	if (p->mem_end && p->mem_end - b->info.ram_base > b->info.ram_size)
 		return hpm_fail(b, HPM_E_ELF, "%s: too big: it needs %u bytes of RAM (.bss included), the board has %u",
 				p->name, p->mem_end - b->info.ram_base, b->info.ram_size);
 	if (o->argc && !p->sdk_args)
