@@ -83,7 +83,7 @@ int main(int argc, char **argv)
 	}
 	if (optind >= argc)
 		return usage_error(NULL, "missing command");
-	if (!link_name_ok(cli.link))
+	if (strcmp(argv[optind], "list") && !link_name_ok(cli.link))   /* list needs no board */
 		return usage_error(NULL, "unknown link '%s' (sim, usb[:VID:PID[:serial]], tty:PATH, auto, ref)",
 				   cli.link);
 	for (size_t i = 0; i < NCOMMANDS; i++)
