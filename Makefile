@@ -36,6 +36,7 @@ include mk/tests.mk
 include mk/bench.mk
 include mk/proto.mk
 include mk/workloads.mk
+include mk/sdk.mk
 include mk/host.mk
 include mk/board.mk
 include mk/usb.mk

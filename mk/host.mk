@@ -1,9 +1,10 @@
 # host.mk: libhpm (host/lib) and hpmctl (host/cli). Owner: host runtime.
 #   make host          -> build/lib/libhpm.a, build/bin/hpmctl (also via `make`)
 #   make install PREFIX=/usr/local
-#                      -> include/hpm.h, lib/libhpm.a, lib/pkgconfig/libhpm.pc,
-#                         bin/hpmctl, bin/hpm-sim, bin/hpm-ref,
-#                         share/hpm-overlay/{fw,workloads}
+#                      -> include/hpm.h, lib/libhpm.a, lib/libhpm.so.1.0 (soname
+#                         libhpm.so.1) and its links, lib/pkgconfig/libhpm.pc,
+#                         bin/hpmctl, bin/hpm-sim, bin/hpm-ref, bin/hpm-cc,
+#                         share/hpm-overlay/{fw,workloads,sdk}, share/man/man1/hpmctl.1
 # Variables for other fragments: HPM_LIB, HPM_LIB_ASAN, HPM_LIB_CFLAGS,
 # HPM_LIB_LIBS, HPMCTL.
 # libhpm also compiles the frame codec (proto/) and the reference model's
@@ -42,6 +43,29 @@ $(HPM_ASAN_OBJDIR)/%.o: %.c $(EV_H) | $(HPM_ASAN_OBJDIR)
 $(HPM_OBJDIR) $(HPM_ASAN_OBJDIR):
 	@mkdir -p $@
 
+# the shared library: position-independent objects, soname libhpm.so.1,
+# only the functions of hpm.h exported (a version script made from it)
+HPM_PIC_OBJDIR := $(BUILD)/obj/libhpm-pic
+HPM_SO_NAME    := libhpm.so.1
+HPM_SO         := $(LIBDIR)/libhpm.so.1.0
+HPM_SO_MAP     := $(BUILD)/obj/libhpm.map
+HPM_LIB_PIC_OBJS := $(call hpm_obj,$(HPM_PIC_OBJDIR))
+$(HPM_PIC_OBJDIR)/%.o: %.c $(EV_H) | $(HPM_PIC_OBJDIR)
+	$(HOST_CC) $(HPM_LIB_CFLAGS) -fPIC -c $< -o $@
+$(HPM_PIC_OBJDIR):
+	@mkdir -p $@
+$(HPM_SO_MAP): $(HPM_LIB_DIR)/hpm.h
+	@mkdir -p $(@D)
+	{ echo '{ global:'; sed -n 's/.*[^a-z_]\(hpm_[a-z0-9_]*\)(.*/  \1;/p' $< | sort -u; echo 'local: *; };'; } > $@
+$(HPM_SO): $(HPM_LIB_PIC_OBJS) $(HPM_SO_MAP)
+	@mkdir -p $(@D)
+	$(HOST_CC) -shared -Wl,-soname,$(HPM_SO_NAME) -Wl,--version-script,$(HPM_SO_MAP) -Wl,-z,defs \
+	  -o $@ $(HPM_LIB_PIC_OBJS) $(HPM_LIB_LIBS)
+	ln -sf $(notdir $@) $(LIBDIR)/$(HPM_SO_NAME)
+	ln -sf $(HPM_SO_NAME) $(LIBDIR)/libhpm.so
+host: $(HPM_SO)
+-include $(HPM_LIB_PIC_OBJS:.o=.d)
+
 $(HPM_LIB): $(HPM_LIB_OBJS)
 	@mkdir -p $(@D)
 	rm -f $@ && ar rcs $@ $^
@@ -56,14 +80,28 @@ $(HPMCTL): $(HPMCTL_SRCS) $(wildcard host/cli/*.h) $(HPM_LIB) $(HPM_LIB_DIR)/hpm
 -include $(HPM_LIB_OBJS:.o=.d) $(HPM_LIB_ASAN_OBJS:.o=.d)
 
 PREFIX ?= /usr/local
+HPM_MAN := $(BUILD)/man/hpmctl.1
+$(HPM_MAN): docs/hpmctl.md tools/md2man.py
+	@mkdir -p $(@D)
+	python3 tools/md2man.py $< > $@.tmp && mv $@.tmp $@
+host: $(HPM_MAN)
+
+# the SDK (mk/sdk.mk) goes to share/hpm-overlay/sdk, hpm-cc to bin
 install: all
 	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin \
-	  $(DESTDIR)$(PREFIX)/share/hpm-overlay/fw $(DESTDIR)$(PREFIX)/share/hpm-overlay/workloads
+	  $(DESTDIR)$(PREFIX)/share/hpm-overlay/fw $(DESTDIR)$(PREFIX)/share/hpm-overlay/workloads \
+	  $(DESTDIR)$(PREFIX)/share/hpm-overlay/sdk/include $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 644 $(HPM_LIB_DIR)/hpm.h $(DESTDIR)$(PREFIX)/include/hpm.h
 	install -m 644 $(HPM_LIB) $(DESTDIR)$(PREFIX)/lib/libhpm.a
-	install -m 755 $(HPMCTL) $(BIN)/hpm-sim $(BIN)/hpm-ref $(DESTDIR)$(PREFIX)/bin/
+	install -m 755 $(HPM_SO) $(DESTDIR)$(PREFIX)/lib/
+	ln -sf $(notdir $(HPM_SO)) $(DESTDIR)$(PREFIX)/lib/$(HPM_SO_NAME)
+	ln -sf $(HPM_SO_NAME) $(DESTDIR)$(PREFIX)/lib/libhpm.so
+	install -m 755 $(HPMCTL) $(BIN)/hpm-sim $(BIN)/hpm-ref $(HPM_CC) $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 $(FW_MONITOR_ELF) $(DESTDIR)$(PREFIX)/share/hpm-overlay/fw/
 	install -m 644 $(WL_ELFS) $(DESTDIR)$(PREFIX)/share/hpm-overlay/workloads/
+	install -m 644 $(filter-out $(SDK_DIR)/include/%,$(SDK_FILES)) $(DESTDIR)$(PREFIX)/share/hpm-overlay/sdk/
+	install -m 644 $(filter $(SDK_DIR)/include/%,$(SDK_FILES)) $(DESTDIR)$(PREFIX)/share/hpm-overlay/sdk/include/
+	install -m 644 $(HPM_MAN) $(DESTDIR)$(PREFIX)/share/man/man1/
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(shell sed -n 's/^#define HPM_LIB_VERSION "\(.*\)"/\1/p' $(HPM_LIB_DIR)/hpm.h)|' \
 	  -e 's|@LIBS@|$(HPM_LIB_LIBS)|' $(HPM_LIB_DIR)/libhpm.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/libhpm.pc
 

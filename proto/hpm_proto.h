@@ -67,6 +67,7 @@ enum hpm_type {
 	/* asynchronous, monitor -> host */
 	HPM_T_SAMPLE      = 0xc0,
 	HPM_T_BOOT        = 0xc1,
+	HPM_T_OUTPUT      = 0xc4,   /* write system call: 0xc4 stdout, 0xc5 stderr */
 	HPM_T_ERROR       = 0xff,
 };
 
@@ -99,6 +100,7 @@ enum hpm_exit {
 };
 
 #define HPM_ECALL_EXIT      93u        /* a7 value of the exit ecall */
+#define HPM_ECALL_WRITE     64u        /* a7 value of the write system call */
 #define HPM_RESET_MAGIC     0x54455352u  /* "RSET" */
 #define HPM_STREAM_SILENT   (1u << 0)  /* STREAM flag: ticks without SAMPLE frames */
 #define HPM_INFO_F_SSTC     (1u << 0)  /* INFO features */

@@ -12,6 +12,7 @@
 #define CFG_HI_MASK       (7u << 28)     /* bits 62..60 */
 #define REG_A0 10
 #define REG_A1 11
+#define REG_A2 12
 #define REG_A7 17
 
 struct stream_cfg stream;
@@ -150,7 +151,23 @@ int run_workload(const struct hpm_frame *f, uint8_t *out, uint32_t *arg)
 				res.code = wl_regs[REG_A0];
 				break;
 			}
-			if (ecall && wl_regs[REG_A7] == 0) {   /* null system call */
+			if (ecall && wl_regs[REG_A7] == HPM_ECALL_WRITE) {
+				/* write(fd 1|2, buf, len): one OUTPUT frame of up
+				 * to HPM_MAX_BODY bytes; a0 = bytes sent, or -1 */
+				uint32_t fd = wl_regs[REG_A0], buf = wl_regs[REG_A1];
+				uint32_t len = wl_regs[REG_A2];
+				if (len > HPM_MAX_BODY)
+					len = HPM_MAX_BODY;
+				if ((fd == 1 || fd == 2) && buf - HPM_RAM_BASE <= WL_RAM_SIZE - len) {
+					send_frame((uint8_t)(HPM_T_OUTPUT + fd - 1), f->seq,
+						   (const void *)(uintptr_t)buf, len);
+					wl_regs[REG_A0] = len;
+				} else {
+					wl_regs[REG_A0] = ~0u;
+				}
+			}
+			if (ecall && (wl_regs[REG_A7] == 0 || wl_regs[REG_A7] == HPM_ECALL_WRITE)) {
+				/* null system call (and write): resume after it */
 				csr_write(mepc, csr_read(mepc) + 4u);
 				continue;
 			}

@@ -4,6 +4,8 @@
 #include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
+#include <unistd.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,18 +67,96 @@ int parse_u64(const char *s, uint64_t *v)
 	return 0;
 }
 
-int parse_interval(const char *s, unsigned bare_per_second, uint64_t *v, unsigned *per_second)
+int parse_interval(const char *s, uint64_t *v, unsigned *per_second)
 {
 	char num[32];
 	size_t d = strspn(s, "0123456789");
-	*per_second = !strcmp(s + d, "ms") ? 1000 : !strcmp(s + d, "us") ? 1000000 :
-		      !s[d] ? bare_per_second : 0;
-	if (!d || d >= sizeof num || (s[d] && !*per_second))
+	const char *unit = s + d;
+	if (!*unit || !strcmp(unit, "ms"))
+		*per_second = 1000;
+	else if (!strcmp(unit, "us"))
+		*per_second = 1000000;
+	else if (!strcmp(unit, "cycles"))
+		*per_second = 0;
+	else
 		return -1;
+	if (!d)
+		return -1;
+	if (d >= sizeof num)
+		return -2;
 	memcpy(num, s, d);
 	num[d] = '\0';
+	if (parse_u64(num, v))
+		return -2;          /* all digits: only too large fails */
+	if (!*v)
+		return -1;
 	/* a time is at most 10^9 units, so that N x clock_hz cannot overflow */
-	return parse_u64(num, v) || !*v || (*per_second && *v > 1000000000u) ? -1 : 0;
+	return *per_second && *v > 1000000000u ? -2 : 0;
+}
+
+int interval_option(const char *cmd, const char *s, uint64_t *v, unsigned *per_second)
+{
+	int rc = parse_interval(s, v, per_second);
+	if (rc == -2)
+		return usage_error(cmd, "-I '%s': too large (at most 1000000000 ms or us, 2^64-1 cycles)", s);
+	if (rc)
+		return usage_error(cmd, "-I '%s': expected milliseconds (as perf), or a time like 5ms, 200us or 20000cycles", s);
+	return EXIT_OK;
+}
+
+int add_events(char **acc, const char *spec)
+{
+	size_t old = *acc ? strlen(*acc) : 0;
+	char *s = realloc(*acc, old + strlen(spec) + 2);
+	if (!s)
+		return fail("out of memory");
+	if (old)
+		s[old++] = ',';
+	strcpy(s + old, spec);
+	*acc = s;
+	return EXIT_OK;
+}
+
+int program_failed(const char *cmd, const hpm_program *p, const hpm_run_result *r)
+{
+	char why[200];
+	if (!run_failure(r, why, sizeof why))
+		return EXIT_OK;
+	fail("%s: %s: %s", cmd, hpm_program_name(p), why);
+	return program_exit_status(r);
+}
+
+/* ---- Ctrl-C: the command prints what it has, then dies of SIGINT (perf) ---- */
+
+volatile sig_atomic_t interrupted;
+
+static void on_interrupt(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+	static const char msg[] = "\nhpmctl: interrupted: printing the counts so far (the run in progress ends first; ^C again to quit)\n";
+	ssize_t w = write(STDERR_FILENO, msg, sizeof msg - 1);
+	(void)w;
+}
+
+void catch_interrupt(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_interrupt;
+	sa.sa_flags = SA_RESETHAND | SA_RESTART;   /* a second ^C quits */
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+}
+
+int finish_interrupt(int rc)
+{
+	if (!interrupted)
+		return rc;
+	fflush(stdout);
+	signal(SIGINT, SIG_DFL);
+	raise(SIGINT);
+	return rc;
 }
 
 uint64_t interval_cycles(uint64_t v, unsigned per_second, uint32_t clock_hz)
@@ -118,6 +198,43 @@ int run_option(const char *cmd, int opt, const char *arg, hpm_run_opts *o)
 	return usage_error(cmd, "internal: option %d", opt);
 }
 
+int program_operand(const char *cmd, int argc, char **argv, struct target *t)
+{
+	if (optind >= argc)
+		return usage_error(cmd, "missing workload (a name from 'hpmctl list --workloads' or an ELF file)");
+	t->name = argv[optind];
+	t->argc = argc - optind;
+	t->argv = (const char *const *)argv + optind;
+	return EXIT_OK;
+}
+
+static void show_output(void *ctx, int fd, const void *data, size_t len)
+{
+	struct progress *pg = ctx;
+	FILE *f = fd == 2 ? stderr : stdout;
+	progress_clear(pg);
+	fwrite(data, 1, len, f);
+	fflush(f);
+}
+
+int program_setup(const char *cmd, const struct target *t, const hpm_program *p,
+		  hpm_run_opts *ro, struct progress *pg)
+{
+	if (hpm_program_takes_args(p)) {
+		if (ro->a0)
+			return usage_error(cmd, "--size is for workloads; '%s' takes arguments after '--'",
+					   t->name);
+		ro->argc = (unsigned)t->argc;
+		ro->argv = t->argv;
+	} else if (t->argc > 1) {
+		return usage_error(cmd, "unexpected argument '%s' ('%s' takes no arguments; programs built with hpm-cc do)",
+				   t->argv[1], t->name);
+	}
+	ro->on_output = show_output;
+	ro->output_ctx = pg;
+	return EXIT_OK;
+}
+
 int one_operand(const char *cmd, int argc, char **argv, const char **out)
 {
 	if (optind >= argc)
@@ -130,7 +247,7 @@ int one_operand(const char *cmd, int argc, char **argv, const char **out)
 
 int open_board(const struct cli *c, hpm_board **b)
 {
-	hpm_open_opts o = { .verbose = 1 };    /* "auto" says what it picked */
+	hpm_open_opts o = { .verbose = !c->quiet };    /* "auto" says what it picked */
 	char err[512];
 	if (hpm_open(b, c->link, &o, err, sizeof err) != HPM_OK)
 		return fail("%s", err[0] ? err : "cannot open the board");
@@ -165,13 +282,59 @@ const char *exit_reason_name(enum hpm_exit_reason r)
 	return "unknown";
 }
 
+/* The privileged spec's names of the exceptions (mcause, interrupt bit
+ * clear); for the ones with an address, mtval is that address. */
+static const struct { const char *name; int addr; } exceptions[] = {
+	{ "instruction address misaligned", 1 }, { "instruction access fault", 1 },
+	{ "illegal instruction", 0 }, { "breakpoint", 0 },
+	{ "load address misaligned", 1 }, { "load access fault", 1 },
+	{ "store address misaligned", 1 }, { "store access fault", 1 },
+	{ "environment call from U-mode", 0 }, { "environment call from S-mode", 0 },
+	{ "reserved exception 10", 0 }, { "environment call from M-mode", 0 },
+	{ "instruction page fault", 1 }, { "load page fault", 1 },
+	{ "reserved exception 14", 0 }, { "store page fault", 1 },
+};
+
+char *trap_name(uint32_t mcause, uint32_t mtval, char *buf, size_t len)
+{
+	static const char *const irqs[] = {
+		[1] = "supervisor software interrupt", [3] = "machine software interrupt",
+		[5] = "supervisor timer interrupt", [7] = "machine timer interrupt",
+		[9] = "supervisor external interrupt", [11] = "machine external interrupt",
+		[13] = "counter-overflow interrupt",
+	};
+	uint32_t code = mcause & 0x7fffffffu;
+	if (mcause >> 31)
+		snprintf(buf, len, "%s", code < sizeof irqs / sizeof irqs[0] && irqs[code] ? irqs[code] :
+			 "unknown interrupt");
+	else if (code >= sizeof exceptions / sizeof exceptions[0])
+		snprintf(buf, len, "exception %u", (unsigned)code);
+	else if (exceptions[code].addr)
+		snprintf(buf, len, "%s at 0x%08x", exceptions[code].name, (unsigned)mtval);
+	else if (code == 2)
+		snprintf(buf, len, "illegal instruction 0x%08x", (unsigned)mtval);
+	else
+		snprintf(buf, len, "%s", exceptions[code].name);
+	return buf;
+}
+
+int program_exit_status(const hpm_run_result *r)
+{
+	if (r->reason == HPM_EXIT_REASON_ECALL)
+		return r->code <= 255 ? (int)r->code : EXIT_FAIL;
+	if (r->reason == HPM_EXIT_REASON_TOHOST)
+		return r->code == 1 ? EXIT_OK : EXIT_FAIL;
+	return EXIT_FAIL;
+}
+
 const char *run_failure(const hpm_run_result *r, char *buf, size_t len)
 {
+	char trap[96];
 	switch (r->reason) {
 	case HPM_EXIT_REASON_ECALL:
 		if (!r->code)
 			return NULL;
-		snprintf(buf, len, "the workload failed its self-check (exit code %u)", (unsigned)r->code);
+		snprintf(buf, len, "exited with code %u", (unsigned)r->code);
 		break;
 	case HPM_EXIT_REASON_TOHOST:
 		if (r->code == 1)
@@ -179,8 +342,9 @@ const char *run_failure(const hpm_run_result *r, char *buf, size_t len)
 		snprintf(buf, len, "the program failed (tohost = 0x%x)", (unsigned)r->code);
 		break;
 	case HPM_EXIT_REASON_TRAP:
-		snprintf(buf, len, "the workload trapped: mcause 0x%x at pc 0x%08x (mtval 0x%x)",
-			 (unsigned)r->mcause, (unsigned)r->mepc, (unsigned)r->mtval);
+		snprintf(buf, len, "trapped: %s, pc 0x%08x (mcause 0x%x, mtval 0x%x)",
+			 trap_name(r->mcause, r->mtval, trap, sizeof trap), (unsigned)r->mepc,
+			 (unsigned)r->mcause, (unsigned)r->mtval);
 		break;
 	case HPM_EXIT_REASON_BUDGET:
 		snprintf(buf, len, "stopped by the budget after %llu cycles (mtime)",

@@ -17,6 +17,7 @@ enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
 /* Global options, given before the subcommand. */
 struct cli {
 	const char *link;     /* --link, else $HPM_LINK, else "auto" */
+	int quiet;            /* -q: no "link auto" notice */
 };
 
 /* Subcommands: argv[0] is the subcommand's name. */
@@ -43,9 +44,12 @@ int bad_option(const char *cmd, int c, char **argv);
 /* ---- command-line values ---- */
 
 int parse_u64(const char *s, uint64_t *v);     /* decimal or 0x...; 0 = ok */
-/* An interval "N", "Nms" or "Nus" (N >= 1): *v = N and *per_second = 1000,
- * 1000000, or for a bare N bare_per_second (0: N is in cycles). 0 = ok. */
-int parse_interval(const char *s, unsigned bare_per_second, uint64_t *v, unsigned *per_second);
+/* An interval "N" or "Nms" (milliseconds, as perf), "Nus" or "Ncycles":
+ * *v = N and *per_second = 1000, 1000000 or 0 (N is in cycles). 0 = ok,
+ * -1 malformed, -2 too large. */
+int parse_interval(const char *s, uint64_t *v, unsigned *per_second);
+/* The same with the usage error printed (returns EXIT_USAGE, or 0). */
+int interval_option(const char *cmd, const char *s, uint64_t *v, unsigned *per_second);
 /* That interval in board cycles (at least 1: below the board's minimum the
  * board itself refuses it, with its minimum in the message). */
 uint64_t interval_cycles(uint64_t v, unsigned per_second, uint32_t clock_hz);
@@ -66,6 +70,24 @@ const char *mode_name(enum hpm_privilege m);   /* "U", "S", "M" */
 /* The one positional operand of a subcommand (workload or ELF). */
 int one_operand(const char *cmd, int argc, char **argv, const char **out);
 
+/* The program operand and the arguments after it ("-- prog.elf a b"). */
+struct target {
+	const char *name;
+	int argc;                    /* argv[0] is the program as given */
+	const char *const *argv;
+};
+int program_operand(const char *cmd, int argc, char **argv, struct target *t);
+struct progress;
+/* After loading: main's arguments for SDK programs (others take none), and
+ * the program's output shown as it comes (clearing the progress line). */
+int program_setup(const char *cmd, const struct target *t, const hpm_program *p,
+		  hpm_run_opts *ro, struct progress *pg);
+/* perf's exit status for a program: its exit code (1 if above 255, or
+ * for a trap, the budget or an abort). */
+int program_exit_status(const hpm_run_result *r);
+/* "load access fault at 0x00000000", "breakpoint", ... */
+char *trap_name(uint32_t mcause, uint32_t mtval, char *buf, size_t len);
+
 /* ---- libhpm with errors reported ---- */
 
 int open_board(const struct cli *c, hpm_board **b);
@@ -74,6 +96,21 @@ int parse_events(const char *spec, hpm_evlist **l);
 /* Why the run did not end cleanly (NULL if it did: exit ecall 0 or tohost 1). */
 const char *run_failure(const hpm_run_result *r, char *buf, size_t len);
 const char *exit_reason_name(enum hpm_exit_reason r);
+
+/* -e given again: appends spec to *acc (malloc'd), comma separated. */
+int add_events(char **acc, const char *spec);
+/* A program that ran and failed: one line (exit code, decoded trap),
+ * returns program_exit_status. */
+int program_failed(const char *cmd, const hpm_program *p, const hpm_run_result *r);
+
+/* Ctrl-C during stat and validate: catch_interrupt() makes the first SIGINT
+ * set `interrupted` (the command finishes the run in progress and prints
+ * what it has); finish_interrupt(rc) then dies of SIGINT as perf does, after
+ * the board (and a spawned simulator) is closed. */
+#include <signal.h>
+extern volatile sig_atomic_t interrupted;
+void catch_interrupt(void);
+int finish_interrupt(int rc);
 
 /* ---- output ---- */
 

@@ -1,4 +1,5 @@
 /* hpmctl info (the board) and hpmctl list (events, workloads). */
+#include <fnmatch.h>
 #include <getopt.h>
 #include <string.h>
 #include "hpmctl.h"
@@ -131,12 +132,41 @@ static void print_wrapped(const char *text, int indent)
 	putchar('\n');
 }
 
-static void list_events(int verbose)
+/* perf list PATTERN: a glob (*, ?, [...]) matches whole names, a plain
+ * word any name containing it; case-insensitive; no pattern lists all. */
+static int matches(const char *name, char **pats, int npats)
+{
+	for (int i = 0; i < npats; i++) {
+		if (strpbrk(pats[i], "*?[") ? !fnmatch(pats[i], name, FNM_CASEFOLD) :
+		    strcasestr(name, pats[i]) != NULL)
+			return 1;
+	}
+	return npats == 0;
+}
+
+static int event_matches(const hpm_event_desc *e, char **pats, int npats)
+{
+	char alias[64];
+	if (matches(e->name, pats, npats))
+		return 1;
+	for (const char *a = e->aliases; *a; ) {
+		size_t w = strcspn(a, ",");
+		snprintf(alias, sizeof alias, "%.*s", (int)w, a);
+		if (matches(alias, pats, npats))
+			return 1;
+		a += w + (a[w] == ',');
+	}
+	return 0;
+}
+
+static void list_events(int verbose, char **pats, int npats)
 {
 	printf("\nList of pre-defined events (to be used in -e):\n\n");
 	for (size_t i = 0; i < hpm_event_count(); i++) {
 		const hpm_event_desc *e = hpm_event_at(i);
 		char names[160];
+		if (!event_matches(e, pats, npats))
+			continue;
 		size_t n = (size_t)snprintf(names, sizeof names, "%s", e->name);
 		/* aliases "A,B" -> " OR A OR B" */
 		for (const char *a = e->aliases; *a && n < sizeof names; ) {
@@ -148,23 +178,30 @@ static void list_events(int verbose)
 		if (verbose)
 			print_wrapped(e->definition, 7);
 	}
+	if (npats) {
+		printf("\n");
+		return;
+	}
 	printf("  %-48s [raw mhpmevent selector: EVENT0..3, OP_TYPE0..2]\n", "r<hex>");
 	printf("\nGroups: {a,b} are counted in the same run. More events than counters are\n"
 	       "counted by replaying the workload, which is exact.\n\n");
 }
 
-static void list_workloads(void)
+static void list_workloads(char **pats, int npats)
 {
 	const char *name, *desc;
 	printf("\nWorkloads (hpmctl stat ... NAME; --size N sets their size):\n\n");
 	for (size_t i = 0; (name = hpm_workload_at(i, &desc)); i++)
-		printf("  %-10s %s\n", name, desc);
+		if (matches(name, pats, npats))
+			printf("  %-10s %s\n", name, desc);
 	printf("\n");
 }
 
 static const char list_help[] =
-	"usage: hpmctl list [-v|--long] [--json | --workloads]\n\n"
-	"Lists the events of the catalogue: name OR aliases, [event index: brief].\n\n"
+	"usage: hpmctl list [-v|--long] [--json | --workloads] [PATTERN...]\n\n"
+	"Lists the events of the catalogue: name OR aliases, [event index: brief].\n"
+	"With PATTERNs (as perf list), only the events (or workloads) whose name or\n"
+	"an alias contains one of them, or matches it as a glob (*, ?, [...]).\n\n"
 	"  -v, --long     also print each event's exact definition\n"
 	"  --json         the perf pmu-events JSON (EventName, EventCode,\n"
 	"                 BriefDescription, PublicDescription), as generated into\n"
@@ -193,15 +230,15 @@ int cmd_list(const struct cli *c, int argc, char **argv)
 		default:            return bad_option("list", opt, argv);
 		}
 	}
-	if (optind < argc)
-		return usage_error("list", "unexpected argument '%s'", argv[optind]);
+	if (json && optind < argc)
+		return usage_error("list", "--json lists the whole catalogue; no PATTERN ('%s')", argv[optind]);
 	if (json && workloads)
 		return usage_error("list", "--json and --workloads cannot be combined");
 	if (json)
 		list_json();
 	else if (workloads)
-		list_workloads();
+		list_workloads(argv + optind, argc - optind);
 	else
-		list_events(verbose);
+		list_events(verbose, argv + optind, argc - optind);
 	return EXIT_OK;
 }

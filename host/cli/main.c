@@ -31,6 +31,7 @@ static void usage(FILE *f)
 	      "                 auto or ref (hpmctl boards lists the serials)\n"
 	      "                 (default $HPM_LINK, else auto: a USB board if one is\n"
 	      "                 attached, else the simulated board)\n"
+	      "  -q, --quiet    no 'link auto' notice on stderr\n"
 	      "  --version      print versions and exit\n"
 	      "  --help         this text\n\n"
 	      "commands:\n", f);
@@ -40,22 +41,30 @@ static void usage(FILE *f)
 	      "See docs/hpmctl.md.\n", f);
 }
 
+/* The link names libhpm knows (hpm_open); a typo is a usage error. */
+static int link_name_ok(const char *l)
+{
+	return !strcmp(l, "sim") || !strcmp(l, "ref") || !strcmp(l, "auto") || !strcmp(l, "usb") ||
+	       !strncmp(l, "usb:", 4) || (!strncmp(l, "tty:", 4) && l[4]);
+}
+
 int main(int argc, char **argv)
 {
 	enum { OPT_LINK = 0x200, OPT_VERSION };
 	static const struct option longopts[] = {
 		{ "link", required_argument, NULL, OPT_LINK },
 		{ "version", no_argument, NULL, OPT_VERSION },
+		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct cli cli = { getenv("HPM_LINK") };
+	struct cli cli = { getenv("HPM_LINK"), 0 };
 	int c;
 
 	if (!cli.link || !*cli.link)
 		cli.link = "auto";
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:qh", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_LINK:
 			cli.link = optarg;
@@ -64,6 +73,9 @@ int main(int argc, char **argv)
 			printf("hpmctl %s (libhpm %s, event catalogue 0x%016llx)\n", HPMCTL_VERSION,
 			       HPM_LIB_VERSION, (unsigned long long)hpm_event_catalogue_hash());
 			return EXIT_OK;
+		case 'q':
+			cli.quiet = 1;
+			break;
 		case 'h':
 			usage(stdout);
 			return EXIT_OK;
@@ -73,6 +85,9 @@ int main(int argc, char **argv)
 	}
 	if (optind >= argc)
 		return usage_error(NULL, "missing command");
+	if (strcmp(argv[optind], "list") && !link_name_ok(cli.link))   /* list needs no board */
+		return usage_error(NULL, "unknown link '%s' (sim, usb[:VID:PID[:serial]], tty:PATH, auto, ref)",
+				   cli.link);
 	for (size_t i = 0; i < NCOMMANDS; i++)
 		if (!strcmp(argv[optind], commands[i].name)) {
 			int sub_argc = argc - optind;

@@ -5,17 +5,29 @@
 #include "plot.h"
 
 #define W 960
-#define H 480
+#define H_MIN 480
 #define LEFT 70
-#define RIGHT 220          /* room for the legend */
+#define RIGHT 240          /* room for the legend */
 #define TOP 44
 #define BOTTOM 56
+#define INSET 4            /* lines at 0 and at the top stay off the frame */
 
+/* 10 colours x 4 dash patterns: 40 series tell apart (31 events and more) */
 static const char *const colors[] = {
 	"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
 	"#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf",
 };
+static const char *const dashes[] = { NULL, "6,3", "2,2", "8,3,2,3" };
 #define NCOLORS (sizeof colors / sizeof colors[0])
+#define NDASHES (sizeof dashes / sizeof dashes[0])
+
+static void stroke_style(FILE *f, size_t s)
+{
+	const char *dash = dashes[s / NCOLORS % NDASHES];
+	fprintf(f, "stroke=\"%s\"", colors[s % NCOLORS]);
+	if (dash)
+		fprintf(f, " stroke-dasharray=\"%s\"", dash);
+}
 
 static void xml_text(FILE *f, const char *s)
 {
@@ -64,9 +76,14 @@ int plot_svg(FILE *f, const struct plot *p)
 	double ystep = nice_step(ymax > 0 ? ymax : 1, 5);
 	double ytop = ceil((ymax > 0 ? ymax : 1) / ystep) * ystep;
 	double xstep = nice_step(xmax - xmin, 8);
+	/* the legend keeps one row per series: a taller chart for many */
+	int row = p->nseries > 16 ? 16 : 20;
+	int H = TOP + BOTTOM + 10 + row * (int)p->nseries;
+	if (H < H_MIN)
+		H = H_MIN;
 	double pw = W - LEFT - RIGHT, ph = H - TOP - BOTTOM;
 #define PX(v) (LEFT + ((v) - xmin) / (xmax - xmin) * pw)
-#define PY(v) (TOP + ph - (v) / ytop * ph)
+#define PY(v) (TOP + ph - INSET - (v) / ytop * (ph - 2 * INSET))
 
 	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
@@ -90,7 +107,8 @@ int plot_svg(FILE *f, const struct plot *p)
 			"<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>\n",
 			PX(x), TOP, PX(x), TOP + ph, PX(x), TOP + ph + 18, lab);
 	}
-	fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" stroke=\"black\"/>\n",
+	/* the frame is drawn first and grey, so a series along it shows */
+	fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" stroke=\"#999\"/>\n",
 		LEFT, TOP, pw, ph);
 	fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">", LEFT + pw / 2, H - 12);
 	xml_text(f, p->xlabel);
@@ -101,8 +119,9 @@ int plot_svg(FILE *f, const struct plot *p)
 
 	/* one step line per series: each interval is a horizontal segment */
 	for (size_t s = 0; s < p->nseries; s++) {
-		const char *color = colors[s % NCOLORS];
-		fprintf(f, "<path fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\" d=\"", color);
+		fputs("<path fill=\"none\" ", f);
+		stroke_style(f, s);
+		fputs(" stroke-width=\"1.5\" d=\"", f);
 		for (size_t i = 0; i < p->npoints; i++) {
 			double y = PY(p->y[i * p->nseries + s]);
 			if (i)
@@ -112,10 +131,11 @@ int plot_svg(FILE *f, const struct plot *p)
 			fprintf(f, "H%.2f", PX(p->x[i]));
 		}
 		fputs("\"/>\n", f);
-		double ly = TOP + 10 + 20.0 * (double)s;
-		fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"3\"/>"
-			"<text x=\"%.1f\" y=\"%.1f\">", LEFT + pw + 14, ly, LEFT + pw + 38, ly, color,
-			LEFT + pw + 44, ly + 4);
+		double ly = TOP + 10 + (double)row * (double)s;
+		fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" ", LEFT + pw + 14, ly,
+			LEFT + pw + 44, ly);
+		stroke_style(f, s);
+		fprintf(f, " stroke-width=\"3\"/><text x=\"%.1f\" y=\"%.1f\">", LEFT + pw + 50, ly + 4);
 		xml_text(f, p->names[s]);
 		fputs("</text>\n", f);
 	}

@@ -91,22 +91,23 @@ static int on_interval(void *ctx, const hpm_interval *iv)
 }
 
 static const char record_help[] =
-	"usage: hpmctl record -I N[ms|us] -o FILE.csv|FILE.json [-e EVENTS] [--plot FILE.svg]\n"
+	"usage: hpmctl record -I T -o FILE.csv|FILE.json [-e EVENTS] [--plot FILE.svg]\n"
 	"                     [--mode u|s|m] [--size N] [--budget N] <workload|file.elf>\n\n"
-	"Runs the workload and samples the counters every N cycles (or N ms/us\n"
-	"of board time). Each sample gives one line per event: the count in that\n"
+	"Runs the workload and samples the counters every T of board time: T in\n"
+	"ms (as perf and stat -I), or Nms, Nus, Ncycles. Each sample gives one\n"
+	"line per event: the count in that\n"
 	"interval (counter-value) and since the start of the run (cumulative); the\n"
 	"last line per event is the end of the run. Lost samples are reported on\n"
 	"stderr (the cumulative counts stay exact). More events than counters: the\n"
 	"workload is replayed and the samples merged (exact, the core is\n"
 	"deterministic). A stop at an explicit --budget is a normal end.\n\n"
-	"  -I, --interval N      cycles between samples (at least the board's minimum,\n"
-	"                        hpmctl info); Nms or Nus: board time\n"
+	"  -I, --interval T      time between samples: N or Nms, Nus, Ncycles (at\n"
+	"                        least the board's minimum, hpmctl info)\n"
 	"  -o, --output FILE     .csv: header line, then interval, counter-value, unit,\n"
 	"                        event, event-runtime, pcnt-running, sample, cycles,\n"
 	"                        cumulative; .json or .jsonl: one object per line\n"
-	"  -e, --event EVENTS    events (default cycles,instructions,loads,stores,\n"
-	"                        branches,branch-misses)\n"
+	"  -e, --event EVENTS    events, -e may be repeated (default cycles,\n"
+	"                        instructions,loads,stores,branches,branch-misses)\n"
 	"  --plot FILE.svg       also draw each event per cycle over time\n"
 	RUN_OPTIONS_HELP;
 
@@ -124,6 +125,7 @@ int cmd_record(const struct cli *c, int argc, char **argv)
 	};
 	const char *events = "cycles,instructions,loads,stores,branches,branch-misses";
 	const char *interval = NULL, *outname = NULL, *plotname = NULL, *target;
+	char *events_acc = NULL;
 	struct recorder r = { 0 };
 	hpm_run_opts ro = { 0 };
 	hpm_evlist *l = NULL;
@@ -139,7 +141,11 @@ int cmd_record(const struct cli *c, int argc, char **argv)
 		switch (opt) {
 		case 'I': interval = optarg; break;
 		case 'o': outname = optarg; break;
-		case 'e': events = optarg; break;
+		case 'e':
+			if ((rc = add_events(&events_acc, optarg)))
+				goto out;
+			events = events_acc;
+			break;
 		case OPT_PLOT: plotname = optarg; break;
 		case 'h': fputs(record_help, stdout); return EXIT_OK;
 		case OPT_MODE: case OPT_SIZE: case OPT_BUDGET:
@@ -153,9 +159,9 @@ int cmd_record(const struct cli *c, int argc, char **argv)
 	if ((rc = one_operand("record", argc, argv, &target)))
 		return rc;
 	if (!interval)
-		return usage_error("record", "missing -I <cycles>");
-	if (parse_interval(interval, 0, &every, &per_second))
-		return usage_error("record", "-I '%s': expected cycles, or a time like 5ms or 200us", interval);
+		return usage_error("record", "missing -I <ms> (or Nus, Ncycles)");
+	if ((rc = interval_option("record", interval, &every, &per_second)))
+		return rc;
 	if (!outname)
 		return usage_error("record", "missing -o FILE.csv or FILE.json");
 	const char *dot = strrchr(outname, '.');
@@ -253,5 +259,6 @@ out:
 	hpm_close(b);
 	hpm_program_free(p);
 	hpm_evlist_free(l);
+	free(events_acc);
 	return rc;
 }

@@ -3,12 +3,13 @@
 #include "hpmctl.h"
 
 static const char run_help[] =
-	"usage: hpmctl run [--mode u|s|m] [--size N] [--budget N] <workload|file.elf>\n\n"
+	"usage: hpmctl run [--mode u|s|m] [--size N] [--budget N] <workload|file.elf> [-- ARGS]\n\n"
 	"Uploads the program (verified by read-back CRC), runs it once in the given\n"
 	"mode and prints the exit reason and code, the mode at exit, cycles and\n"
 	"instructions (mcycle, minstret) and the elapsed time as the monitor\n"
-	"measures it with mtime (docs/protocol.md 6.3). Exits 1 unless the program\n"
-	"passed (exit ecall with code 0, or tohost = 1).\n\n"
+	"measures it with mtime (docs/protocol.md 6.3). The program's output\n"
+	"appears as it runs; programs built with hpm-cc get ARGS as argv. Exits\n"
+	"with the program's exit code (1 for a trap or the budget).\n\n"
 	RUN_OPTIONS_HELP;
 
 int cmd_run(const struct cli *c, int argc, char **argv)
@@ -23,7 +24,7 @@ int cmd_run(const struct cli *c, int argc, char **argv)
 	hpm_board *b = NULL;
 	hpm_run_result r;
 	struct progress pg;
-	const char *target;
+	struct target t;
 	char num[32], why[200];
 	int opt, rc;
 
@@ -38,11 +39,12 @@ int cmd_run(const struct cli *c, int argc, char **argv)
 			return bad_option("run", opt, argv);
 		}
 	}
-	if ((rc = one_operand("run", argc, argv, &target)))
+	if ((rc = program_operand("run", argc, argv, &t)))
 		return rc;
-	if ((rc = load_program(target, &p)) || (rc = open_board(c, &b)))
+	if ((rc = load_program(t.name, &p)) || (rc = program_setup("run", &t, p, &ro, &pg)) ||
+	    (rc = open_board(c, &b)))
 		goto out;
-	progress_begin(&pg, "run %s", target);
+	progress_begin(&pg, "run %s", t.name);
 	int st = hpm_run(b, p, &ro, NULL, 0, &r);
 	progress_end(&pg);
 	if (st != HPM_OK) {
@@ -50,21 +52,35 @@ int cmd_run(const struct cli *c, int argc, char **argv)
 		goto out;
 	}
 	const hpm_info *in = hpm_get_info(b);
-	printf("\n Run of '%s' (%s-mode, entry 0x%08x, size %u%s) on %s:\n\n", hpm_program_name(p),
-	       mode_name(ro.mode), (unsigned)hpm_program_entry(p), (unsigned)ro.a0,
-	       ro.a0 ? "" : " = default", in->link);
+	if (hpm_program_takes_args(p))
+		printf("\n Run of '%s' (%s-mode, entry 0x%08x, %u argument%s) on %s:\n\n",
+		       hpm_program_name(p), mode_name(ro.mode), (unsigned)hpm_program_entry(p),
+		       (unsigned)t.argc - 1, t.argc == 2 ? "" : "s", in->link);
+	else
+		printf("\n Run of '%s' (%s-mode, entry 0x%08x, size %u%s) on %s:\n\n", hpm_program_name(p),
+		       mode_name(ro.mode), (unsigned)hpm_program_entry(p), (unsigned)ro.a0,
+		       ro.a0 ? "" : " = default", in->link);
 	printf("   exit reason:     %s\n", exit_reason_name(r.reason));
 	printf("   exit code:       %u\n", (unsigned)r.code);
 	printf("   mode at exit:    %s\n", mode_name((enum hpm_privilege)r.priv));
 	if (r.reason == HPM_EXIT_REASON_TRAP)
-		printf("   trap:            mcause 0x%x, mepc 0x%08x, mtval 0x%x\n", (unsigned)r.mcause,
-		       (unsigned)r.mepc, (unsigned)r.mtval);
+		printf("   trap:            %s, pc 0x%08x (mcause 0x%x, mtval 0x%x)\n",
+		       trap_name(r.mcause, r.mtval, why, sizeof why), (unsigned)r.mepc,
+		       (unsigned)r.mcause, (unsigned)r.mtval);
 	printf("   cycles:          %s\n", fmt_count(r.snap.value[0], num));
 	printf("   instructions:    %s\n", fmt_count(r.snap.value[2], num));
+	uint64_t sc, si;
+	if (hpm_program_takes_args(p) && hpm_startup_cost(b, p, &sc, &si) == HPM_OK) {
+		printf("   start-up:        %s cycles", fmt_count(sc, num));
+		printf(", %s instructions before main (crt0: .bss clear, constructors)\n",
+		       fmt_count(si, num));
+	}
 	printf("   elapsed (mtime): %s cycles (%.9f s board time)\n\n", fmt_count(r.elapsed, num),
 	       (double)r.elapsed / in->clock_hz);
-	if (run_failure(&r, why, sizeof why))
-		rc = fail("run: %s: %s", hpm_program_name(p), why);
+	if (run_failure(&r, why, sizeof why)) {
+		fail("run: %s: %s", hpm_program_name(p), why);
+		rc = program_exit_status(&r);
+	}
 out:
 	hpm_close(b);
 	hpm_program_free(p);

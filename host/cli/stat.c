@@ -1,5 +1,6 @@
 /* hpmctl stat: count events on a workload like perf stat, in perf's human,
  * CSV (-x) and JSON (-j) formats. */
+#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
@@ -58,6 +59,7 @@ struct row {
 };
 
 struct stat_out {
+	FILE *f;               /* stdout, or -o FILE */
 	const char *name;      /* the workload as given */
 	enum hpm_privilege mode;
 	unsigned repeat;
@@ -120,21 +122,21 @@ static void set_metrics(struct row *rows, size_t n)
 static void print_stamp(const struct stat_out *o, const char *before, const char *after)
 {
 	if (o->interval)
-		printf(o->csv_sep || o->json ? "%s%llu.%09llu%s" : "%s%6llu.%09llu%s", before,
+		fprintf(o->f, o->csv_sep || o->json ? "%s%llu.%09llu%s" : "%s%6llu.%09llu%s", before,
 		       (unsigned long long)(o->at_ns / 1000000000u),
 		       (unsigned long long)(o->at_ns % 1000000000u), after);
 }
 
 static void print_heading(const struct stat_out *o)
 {
-	printf("\n Performance counter stats for '%s'", o->name);
+	fprintf(o->f, "\n Performance counter stats for '%s'", o->name);
 	if (o->mode != HPM_MODE_USER && o->repeat > 1)
-		printf(" (%s-mode, %u runs)", mode_name(o->mode), o->repeat);
+		fprintf(o->f, " (%s-mode, %u runs)", mode_name(o->mode), o->repeat);
 	else if (o->mode != HPM_MODE_USER)
-		printf(" (%s-mode)", mode_name(o->mode));
+		fprintf(o->f, " (%s-mode)", mode_name(o->mode));
 	else if (o->repeat > 1)
-		printf(" (%u runs)", o->repeat);
-	printf(":\n\n");
+		fprintf(o->f, " (%u runs)", o->repeat);
+	fprintf(o->f, ":\n\n");
 }
 
 static void print_human(const struct stat_out *o, const struct row *rows, size_t n)
@@ -158,32 +160,32 @@ static void print_human(const struct stat_out *o, const struct row *rows, size_t
 		size_t end = strlen(line);
 		while (end && line[end - 1] == ' ')
 			line[--end] = '\0';
-		printf("%s\n", line);
+		fprintf(o->f, "%s\n", line);
 	}
 	if (o->interval)
 		return;
 	if (o->repeat > 1)
-		printf("\n%18.9f +- %.9f seconds board time  ( +-%6.2f%% )\n\n", o->seconds, o->seconds_sd,
+		fprintf(o->f, "\n%18.9f +- %.9f seconds board time  ( +-%6.2f%% )\n\n", o->seconds, o->seconds_sd,
 		       o->seconds ? 100.0 * o->seconds_sd / o->seconds : 0.0);
 	else
-		printf("\n%18.9f seconds board time\n\n", o->seconds);
+		fprintf(o->f, "\n%18.9f seconds board time\n\n", o->seconds);
 }
 
-/* perf's -x order: value, unit, event, run time, % running, [variance],
- * metric value, metric unit */
+/* perf 6.1's -x order (tests/cli/perf-6.1-stat.txt): value, unit, event,
+ * [variance], run time, % running, metric value, metric unit */
 static void print_csv(const struct stat_out *o, const struct row *rows, size_t n)
 {
 	const char *s = o->csv_sep;
 	for (size_t i = 0; i < n; i++) {
 		print_stamp(o, "", s);
-		printf("%llu%s%s%s%s%llu%s100.00", (unsigned long long)rows[i].value, s, s,
-		       rows[i].ev->name, s, (unsigned long long)o->runtime_ns, s);
+		fprintf(o->f, "%llu%s%s%s", (unsigned long long)rows[i].value, s, s, rows[i].ev->name);
 		if (o->repeat > 1)
-			printf("%s%.2f%%", s, rows[i].noise);
+			fprintf(o->f, "%s%.2f%%", s, rows[i].noise);
+		fprintf(o->f, "%s%llu%s100.00", s, (unsigned long long)o->runtime_ns, s);
 		if (rows[i].m)
-			printf("%s%.2f%s%s\n", s, rows[i].metric, s, rows[i].m->unit);
+			fprintf(o->f, "%s%.2f%s%s\n", s, rows[i].metric, s, rows[i].m->unit);
 		else
-			printf("%s%s\n", s, s);
+			fprintf(o->f, "%s%s\n", s, s);
 	}
 }
 
@@ -191,20 +193,20 @@ static void print_csv(const struct stat_out *o, const struct row *rows, size_t n
 static void print_json(const struct stat_out *o, const struct row *rows, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
-		printf("{");
+		fprintf(o->f, "{");
 		print_stamp(o, "\"interval\" : ", ", ");
-		printf("\"counter-value\" : \"%llu\", \"unit\" : \"\", \"event\" : ",
+		fprintf(o->f, "\"counter-value\" : \"%llu\", \"unit\" : \"\", \"event\" : ",
 		       (unsigned long long)rows[i].value);
-		json_string(stdout, rows[i].ev->name);
+		json_string(o->f, rows[i].ev->name);
 		if (o->repeat > 1)
-			printf(", \"variance\" : %.2f", rows[i].noise);
-		printf(", \"event-runtime\" : %llu, \"pcnt-running\" : 100.00",
+			fprintf(o->f, ", \"variance\" : %.2f", rows[i].noise);
+		fprintf(o->f, ", \"event-runtime\" : %llu, \"pcnt-running\" : 100.00",
 		       (unsigned long long)o->runtime_ns);
 		if (rows[i].m) {
-			printf(", \"metric-value\" : \"%f\", \"metric-unit\" : ", rows[i].metric);
-			json_string(stdout, rows[i].m->unit);
+			fprintf(o->f, ", \"metric-value\" : %f, \"metric-unit\" : ", rows[i].metric);
+			json_string(o->f, rows[i].m->unit);
 		}
-		printf("}\n");
+		fprintf(o->f, "}\n");
 	}
 }
 
@@ -234,34 +236,51 @@ static int print_interval(void *ctx, const hpm_interval *iv)
 	ip->lost += iv->lost;
 	progress_clear(ip->pg);
 	if (!ip->started++ && !ip->o->json && !ip->o->csv_sep)
-		printf("#           time             counts unit events\n");
+		fprintf(ip->o->f, "#           time             counts unit events\n");
 	if (ip->o->json)
 		print_json(ip->o, ip->rows, ip->n);
 	else if (ip->o->csv_sep)
 		print_csv(ip->o, ip->rows, ip->n);
 	else
 		print_human(ip->o, ip->rows, ip->n);
-	fflush(stdout);
-	return ferror(stdout);
+	fflush(ip->o->f);
+	/* Ctrl-C: this interval was the last (the run is aborted at its next tick) */
+	return ferror(ip->o->f) || interrupted;
 }
 
 static const char stat_help[] =
-	"usage: hpmctl stat [-e EVENTS] [-r N | -I T] [-x SEP | -j] [--mode u|s|m] [--size N]\n"
-	"                   [--budget N] <workload|file.elf>\n\n"
+	"usage: hpmctl stat [-e EVENTS] [-r N | -I T] [-x SEP | -j] [-o FILE] [-q] [--mode u|s|m]\n"
+	"                   [--size N] [--budget N] <workload|file.elf> [-- ARGS]\n\n"
 	"Counts events on one run of the workload (exact 64-bit counts) and prints\n"
 	"them like perf stat. More events than counters are counted by replaying\n"
-	"the workload (exact: the core is deterministic); pcnt-running is 100.00.\n\n"
+	"the workload (exact: the core is deterministic); pcnt-running is 100.00.\n"
+	"A program built with hpm-cc gets ARGS as argv; its output appears as it\n"
+	"runs, and its exit code is hpmctl's (its counts are printed either way).\n\n"
 	"  -e, --event EVENTS       events: names or aliases (hpmctl list), raw\n"
 	"                           selectors r<hex>, modifiers :u :k :m (modes\n"
-	"                           counted), {a,b} groups (default:\n"
-	"                           " DEFAULT_EVENTS ")\n"
+	"                           counted), {a,b} groups; -e may be repeated\n"
+	"                           (default: " DEFAULT_EVENTS ")\n"
 	"  -r, --repeat N           run N times, print the mean and ( +- spread )\n"
 	"  -I, --interval-print T   print the counts of every T of board time: T in\n"
 	"                           ms (perf), or Nms, Nus; each interval's sampling\n"
 	"                           tick costs the workload 2 cycles (U, S) or 8 (M)\n"
 	"  -x, --field-separator S  CSV in perf's column order, separated by S\n"
 	"  -j, --json               one JSON object per event, perf's keys\n"
+	"  -o, --output FILE        write the counts to FILE instead of stdout\n"
+	"  -q, --quiet              no 'link auto' notice\n"
 	RUN_OPTIONS_HELP;
+
+/* The start-up line of a program built with hpm-cc (human output). */
+static void print_startup(const struct stat_out *o, hpm_board *b, const hpm_program *p)
+{
+	uint64_t cycles, instret;
+	char c[32], i[32];
+	if (!hpm_program_takes_args(p) || hpm_startup_cost(b, p, &cycles, &instret) != HPM_OK)
+		return;
+	fprintf(o->f, "%18s      start-up cycles before main (crt0: .bss clear, constructors)\n"
+		"%18s      start-up instructions before main, both counted above\n\n",
+		fmt_count(cycles, c), fmt_count(instret, i));
+}
 
 int cmd_stat(const struct cli *c, int argc, char **argv)
 {
@@ -271,58 +290,84 @@ int cmd_stat(const struct cli *c, int argc, char **argv)
 		{ "interval-print", required_argument, NULL, 'I' },
 		{ "field-separator", required_argument, NULL, 'x' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		RUN_LONG_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
-	struct stat_out o = { .repeat = 1 };
+	struct stat_out o = { .f = stdout, .repeat = 1 };
+	struct cli cl = *c;
 	hpm_run_opts ro = { 0 };
-	const char *events = DEFAULT_EVENTS, *interval = NULL, *target;
+	const char *interval = NULL, *outname = NULL;
+	struct target t;
+	char *events = NULL;
 	hpm_evlist *l = NULL;
 	hpm_program *p = NULL;
 	hpm_board *b = NULL;
 	hpm_count *counts = NULL;
 	struct row *rows = NULL;
 	uint64_t *vals = NULL;
-	struct progress pg;
+	hpm_run_result first;
+	struct progress pg = { 0 };
 	uint64_t v, every = 0;
 	unsigned per_second = 0;
 	int opt, rc;
 
-	while ((opt = getopt_long(argc, argv, ":e:r:I:x:jh", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":e:r:I:x:jo:qh", longopts, NULL)) != -1) {
 		switch (opt) {
-		case 'e': events = optarg; break;
+		case 'e':
+			if ((rc = add_events(&events, optarg)))
+				goto out;
+			break;
 		case 'I': interval = optarg; break;
 		case 'x': o.csv_sep = optarg; break;
 		case 'j': o.json = 1; break;
-		case 'h': fputs(stat_help, stdout); return EXIT_OK;
+		case 'o': outname = optarg; break;
+		case 'q': cl.quiet = 1; break;
+		case 'h': fputs(stat_help, stdout); rc = EXIT_OK; goto out;
 		case 'r':
-			if (parse_u64(optarg, &v) || v < 1 || v > MAX_REPEAT)
-				return usage_error("stat", "-r '%s': expected 1..%d", optarg, MAX_REPEAT);
+			if (parse_u64(optarg, &v) || v < 1 || v > MAX_REPEAT) {
+				rc = usage_error("stat", "-r '%s': expected 1..%d", optarg, MAX_REPEAT);
+				goto out;
+			}
 			o.repeat = (unsigned)v;
 			break;
 		case OPT_MODE: case OPT_SIZE: case OPT_BUDGET:
 			if ((rc = run_option("stat", opt, optarg, &ro)))
-				return rc;
+				goto out;
 			break;
 		default:
-			return bad_option("stat", opt, argv);
+			rc = bad_option("stat", opt, argv);
+			goto out;
 		}
 	}
-	if ((rc = one_operand("stat", argc, argv, &target)))
-		return rc;
-	if (o.csv_sep && o.json)
-		return usage_error("stat", "-x and -j cannot be combined");
-	if (interval && parse_interval(interval, 1000, &every, &per_second))
-		return usage_error("stat", "-I '%s': expected milliseconds, or a time like 5ms or 200us", interval);
-	if (interval && o.repeat > 1)
-		return usage_error("stat", "-I and -r cannot be combined");
+	if ((rc = program_operand("stat", argc, argv, &t)))
+		goto out;
+	rc = EXIT_USAGE;
+	if (o.csv_sep && o.json) {
+		usage_error("stat", "-x and -j cannot be combined");
+		goto out;
+	}
+	if (interval && interval_option("stat", interval, &every, &per_second))
+		goto out;
+	if (interval && o.repeat > 1) {
+		usage_error("stat", "-I and -r cannot be combined");
+		goto out;
+	}
 	/* everything that can be checked without the board first */
-	if ((rc = parse_events(events, &l)) || (rc = load_program(target, &p)) ||
-	    (rc = open_board(c, &b)))
+	if ((rc = parse_events(events ? events : DEFAULT_EVENTS, &l)) || (rc = load_program(t.name, &p)) ||
+	    (rc = program_setup("stat", &t, p, &ro, &pg)))
+		goto out;
+	if (outname && !(o.f = fopen(outname, "w"))) {
+		o.f = stdout;
+		rc = fail("stat: cannot write %s: %s", outname, strerror(errno));
+		goto out;
+	}
+	if ((rc = open_board(&cl, &b)))
 		goto out;
 
-	size_t n = hpm_evlist_len(l), nout;
+	size_t n = hpm_evlist_len(l), nout = 0;
 	uint32_t hz = hpm_get_info(b)->clock_hz;
 	counts = calloc((size_t)o.repeat * n, sizeof *counts);
 	rows = calloc(n, sizeof *rows);
@@ -335,34 +380,47 @@ int cmd_stat(const struct cli *c, int argc, char **argv)
 		rows[i].ev = hpm_evlist_at(l, i);
 	o.name = hpm_program_name(p);
 	o.mode = ro.mode;
+	catch_interrupt();
 
 	if (interval) {
 		struct interval_print ip = { &o, rows, n, vals, 0, hz, 0, &pg, 0 };
 		ro.interval = interval_cycles(every, per_second, hz);
 		o.interval = 1;
-		progress_begin(&pg, "stat %s", target);
-		int st = hpm_stat_interval(b, p, l, &ro, print_interval, &ip, counts, &nout, NULL);
+		progress_begin(&pg, "stat %s", t.name);
+		int st = hpm_stat_interval(b, p, l, &ro, print_interval, &ip, counts, &nout, &first);
 		progress_end(&pg);
-		if (st != HPM_OK)
-			rc = fail("%s", ferror(stdout) ? "stat: writing the output failed" : hpm_errmsg(b));
-		else if (ip.lost)
+		if (interrupted)
+			rc = EXIT_FAIL;
+		else if (st == HPM_E_RUN && nout)
+			rc = program_failed("stat", p, &first);
+		else if (st != HPM_OK)
+			rc = fail("%s", ferror(o.f) ? "stat: writing the output failed" : hpm_errmsg(b));
+		else
+			rc = EXIT_OK;
+		if (!rc && ip.lost)
 			fprintf(stderr, "hpmctl: stat: %u samples lost; their intervals are merged into the next (counts stay exact)\n",
 				(unsigned)ip.lost);
 		goto out;
 	}
 
-	progress_begin(&pg, "stat %s", target);
-	for (unsigned r = 0; r < o.repeat && !rc; r++) {
+	/* Ctrl-C ends the runs after the one in progress: those done are printed */
+	unsigned done = 0;
+	int st = HPM_OK;
+	progress_begin(&pg, "stat %s", t.name);
+	for (unsigned r = 0; r < o.repeat && st == HPM_OK && !interrupted; r++) {
 		if (o.repeat > 1)
-			progress_set(&pg, "stat %s: run %u of %u", target, r + 1, o.repeat);
-		if (hpm_stat(b, p, l, &ro, counts + (size_t)r * n, &nout, NULL) != HPM_OK)
-			rc = EXIT_FAIL;
+			progress_set(&pg, "stat %s: run %u of %u", t.name, r + 1, o.repeat);
+		st = hpm_stat(b, p, l, &ro, counts + (size_t)r * n, &nout, r ? NULL : &first);
+		done += st == HPM_OK || (st == HPM_E_RUN && nout);
 	}
 	progress_end(&pg);
-	if (rc) {
-		rc = fail("%s", hpm_errmsg(b));
+	if (!done) {
+		rc = interrupted ? EXIT_FAIL : fail("%s", hpm_errmsg(b));
 		goto out;
 	}
+	if (st != HPM_OK && !(st == HPM_E_RUN && nout))
+		fail("%s", hpm_errmsg(b));
+	o.repeat = done;
 
 	/* vals[r * (n+1) + i]: event i of run r; column n: that run's cycles */
 	for (unsigned r = 0; r < o.repeat; r++) {
@@ -386,13 +444,21 @@ int cmd_stat(const struct cli *c, int argc, char **argv)
 	} else {
 		print_heading(&o);
 		print_human(&o, rows, n);
+		print_startup(&o, b, p);
 	}
+	if (st == HPM_E_RUN)
+		rc = program_failed("stat", p, &first);
+	else
+		rc = st == HPM_OK || interrupted ? EXIT_OK : EXIT_FAIL;
 out:
+	if (o.f != stdout && fclose(o.f) && rc == EXIT_OK)
+		rc = fail("stat: writing %s failed", outname);
 	free(vals);
 	free(rows);
 	free(counts);
 	hpm_close(b);
 	hpm_program_free(p);
 	hpm_evlist_free(l);
-	return rc;
+	free(events);
+	return finish_interrupt(rc);
 }

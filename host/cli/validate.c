@@ -285,9 +285,11 @@ static const char validate_help[] =
 	"expected (reference) and actual (board) per event, OK or MISMATCH.\n"
 	"The events are compared in packs of as many as the board has counters.\n"
 	"Exits 1 if any count differs or any run fails; after a lost board\n"
-	"(no reply, unplugged) nothing more runs.\n\n"
+	"(no reply, unplugged) nothing more runs. Ctrl-C ends the workload in\n"
+	"progress and prints the summary so far.\n\n"
 	"  --all                    every built-in workload (hpmctl list --workloads)\n"
-	"  -e, --event EVENTS       events to compare (default: every catalogue event)\n"
+	"  -e, --event EVENTS       events to compare, -e may be repeated (default:\n"
+	"                           every catalogue event)\n"
 	"  -x, --field-separator S  CSV: workload, event, expected, actual, status\n"
 	"  -j, --json               one JSON object per event\n"
 	"  --junit FILE             also write a JUnit XML report (CI test reporters):\n"
@@ -328,7 +330,11 @@ int cmd_validate(const struct cli *c, int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, ":e:x:jh", longopts, NULL)) != -1) {
 		switch (opt) {
 		case OPT_ALL: all = 1; break;
-		case 'e': events = optarg; break;
+		case 'e':
+			if ((rc = add_events(&every, optarg)))
+				goto out;
+			events = every;
+			break;
 		case 'x': vo.sep = optarg; break;
 		case 'j': vo.json = 1; break;
 		case OPT_JUNIT:
@@ -383,7 +389,7 @@ int cmd_validate(const struct cli *c, int argc, char **argv)
 		snprintf(name, sizeof name, "%.*s", (int)(eq - props[i]), props[i]);
 		junit_property(junit, name, "%s", eq + 1);
 	}
-	hpm_open_opts oo = { .verbose = 1 };    /* "auto" says what it picked */
+	hpm_open_opts oo = { .verbose = !c->quiet };    /* "auto" says what it picked */
 	char err[512];
 	if ((rc = hpm_open(&b, c->link, &oo, err, sizeof err)) != HPM_OK) {
 		fail("%s", err[0] ? err : "cannot open the board");
@@ -399,12 +405,18 @@ int cmd_validate(const struct cli *c, int argc, char **argv)
 	if (junit)
 		junit_identity(junit, hpm_get_info(b), every ? NULL : events, &vo.run);
 
-	unsigned total = 0, ok = 0, mismatch = 0, notrun = 0;
+	unsigned total = 0, ok = 0, mismatch = 0, notrun = 0, asked = 0;
+	if (all)
+		while (hpm_workload_at(asked, NULL))
+			asked++;
+	else
+		asked = (unsigned)(argc - optind);
 	struct vstate v = { .b = b, .l = l, .vo = &vo, .pg = &pg, .junit = junit };
+	/* Ctrl-C: the workload in progress ends, then the summary so far */
+	catch_interrupt();
 	progress_begin(&pg, "validate");
-	for (size_t i = 0; all ? (wl = hpm_workload_at(i, NULL)) != NULL : optind + (int)i < argc; i++) {
-		if (!all)
-			wl = argv[optind + i];
+	for (size_t i = 0; !interrupted && i < asked; i++) {
+		wl = all ? hpm_workload_at(i, NULL) : argv[optind + i];
 		notrun += v.lost;
 		int r = validate_one(&v, wl);
 		total++;
@@ -414,7 +426,10 @@ int cmd_validate(const struct cli *c, int argc, char **argv)
 	progress_end(&pg);
 	if (notrun)
 		fail("validate: the board was lost: %u of %u workloads not run", notrun, total);
-	if (total > 1 && !vo.json && !vo.sep)
+	if (interrupted && !vo.json && !vo.sep)
+		printf("\n validate: interrupted after %u of %u workloads: %u OK, %u MISMATCH, %u failed to run\n\n",
+		       total, asked, ok, mismatch, total - ok - mismatch);
+	else if (total > 1 && !vo.json && !vo.sep)
 		printf("\n validate: %u workloads: %u OK, %u MISMATCH, %u failed to run\n\n", total, ok,
 		       mismatch, total - ok - mismatch);
 	rc = ok == total ? EXIT_OK : EXIT_FAIL;
@@ -429,5 +444,5 @@ out:
 	hpm_close(b);
 	hpm_evlist_free(l);
 	free(every);
-	return rc;
+	return finish_interrupt(rc);
 }

@@ -335,6 +335,58 @@ static int stream_arm(hpm_board *b, uint64_t interval, uint32_t mask)
 	return hpm_transact(b, HPM_T_STREAM, req, hpm_pack_stream(req, &s), rep, &rlen);
 }
 
+/* main's arguments for an SDK program (docs/monitor.md): the strings and
+ * the argv[] array, NULL-terminated, at the top of the RAM; a0 = argc,
+ * a1 = argv. crt0 puts the stack below them. */
+static int write_args(hpm_board *b, const hpm_program *p, const hpm_run_opts *o,
+		      uint32_t *a0, uint32_t *a1)
+{
+	uint8_t block[HPM_ARGS_MAX];
+	const char *self[1] = { p->name };
+	const char *const *argv = o->argc ? o->argv : self;
+	unsigned argc = o->argc ? o->argc : 1;
+	size_t strings = 0;
+
+	for (unsigned i = 0; i < argc; i++) {
+		if (!argv[i])
+			return hpm_fail(b, HPM_E_ARG, "argv[%u] is NULL", i);
+		strings += strlen(argv[i]) + 1;
+	}
+	size_t table = 4 * ((size_t)argc + 1);
+	size_t size = (table + strings + 15) & ~(size_t)15;
+	if (argc > HPM_ARGS_MAX / 4 || size > HPM_ARGS_MAX)
+		return hpm_fail(b, HPM_E_ARG, "%s: the arguments take %zu bytes, at most %d fit",
+				p->name, table + strings, HPM_ARGS_MAX);
+	uint32_t top = b->info.ram_base + b->info.ram_size, base = top - (uint32_t)size;
+	if (p->mem_end > base - HPM_ARGS_STACK_MIN)
+		return hpm_fail(b, HPM_E_ARG, "%s: no room for the arguments above the program and its stack",
+				p->name);
+	memset(block, 0, size);
+	uint32_t at = base + (uint32_t)table;
+	for (unsigned i = 0; i < argc; i++) {
+		size_t n = strlen(argv[i]) + 1;
+		hpm_put32(block + 4 * i, at);
+		memcpy(block + (at - base), argv[i], n);
+		at += (uint32_t)n;
+	}
+	*a0 = argc;
+	*a1 = base;
+	return hpm_mem_write(b, base, block, size);
+}
+
+int hpm_startup_cost(hpm_board *b, const hpm_program *p, uint64_t *cycles, uint64_t *instret)
+{
+	uint8_t w[8];
+	if (!p->startup)
+		return hpm_fail(b, HPM_E_NOTFOUND, "%s: no start-up record (not built with hpm-cc)", p->name);
+	int rc = hpm_mem_read(b, p->startup, w, sizeof w);
+	if (rc)
+		return rc;
+	*cycles = hpm_get32(w);
+	*instret = hpm_get32(w + 4);
+	return HPM_OK;
+}
+
 int hpm_run(hpm_board *b, const hpm_program *p, const hpm_run_opts *o,
 	    const uint64_t *sel, unsigned nsel, hpm_run_result *r)
 {
@@ -358,9 +410,21 @@ int hpm_run(hpm_board *b, const hpm_program *p, const hpm_run_opts *o,
 			return hpm_fail(b, HPM_E_ELF, "%s: segment 0x%08x+0x%x does not fit the board's RAM (0x%08x+0x%x)",
 					p->name, s->addr, s->len, b->info.ram_base, b->info.ram_size);
 	}
+	if (p->mem_end && p->mem_end - b->info.ram_base > b->info.ram_size)
+		return hpm_fail(b, HPM_E_ELF, "%s: too big: it needs %u bytes of RAM (.bss included), the board has %u",
+				p->name, p->mem_end - b->info.ram_base, b->info.ram_size);
+	if (o->argc && !p->sdk_args)
+		return hpm_fail(b, HPM_E_ARG, "%s: takes no arguments (only programs built with hpm-cc do)",
+				p->name);
 	/* upload every time: a run changes the program's data */
 	for (size_t i = 0; i < p->nseg; i++) {
 		int rc = hpm_mem_write(b, p->seg[i].addr, p->seg[i].data, p->seg[i].len);
+		if (rc)
+			return rc;
+	}
+	uint32_t a0 = o->a0, a1 = o->a1;
+	if (p->sdk_args) {
+		int rc = write_args(b, p, o, &a0, &a1);
 		if (rc)
 			return rc;
 	}
@@ -377,8 +441,8 @@ int hpm_run(hpm_board *b, const hpm_program *p, const hpm_run_opts *o,
 	run.tohost = p->tohost;
 	run.mcountinhibit = 0;
 	run.mcounteren = 0xffffffffu;
-	run.a0 = o->a0;
-	run.a1 = o->a1;
+	run.a0 = a0;
+	run.a1 = a1;
 	for (unsigned i = 0; i < nsel; i++)
 		run.mhpmevent[i] = sel[i];
 	b->run_opts = o;

@@ -130,15 +130,16 @@ static int parse_base(const char *base, const char *tok, hpm_evspec *e, char *er
 			e->fixed = 2;
 		return HPM_OK;
 	}
-	if (base[0] == 'r' && base[1]) {
-		const char *h = base + 1;
-		if (h[0] == '0' && (h[1] == 'x' || h[1] == 'X'))
-			h += 2;
-		size_t len = strlen(h);
-		int ok = len >= 1 && len <= 16;
-		for (size_t i = 0; ok && i < len; i++)
-			ok = isxdigit((unsigned char)h[i]) != 0;
-		if (!ok) {
+	/* r<hex> or r0x<hex> is raw; another name starting with r is unknown */
+	const char *h = base + 1;
+	int prefix = h[0] == '0' && (h[1] == 'x' || h[1] == 'X');
+	size_t len = strlen(h + 2 * prefix);
+	int hex = len >= 1;
+	for (size_t i = 0; hex && i < len; i++)
+		hex = isxdigit((unsigned char)h[2 * prefix + i]) != 0;
+	if (base[0] == 'r' && (hex || prefix)) {
+		h += 2 * prefix;
+		if (!hex || len > 16) {
 			snprintf(err, errlen, "bad raw event '%s': expected r<hex>, up to 16 hex digits", tok);
 			return HPM_E_EVENT;
 		}

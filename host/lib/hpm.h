@@ -1,15 +1,28 @@
 /* libhpm: measure a RISC-V hpm-overlay board from the host.
  *
- *   hpm_board *b;
- *   if (hpm_open(&b, "auto", NULL) != HPM_OK) ...   // USB board, else simulated
- *   hpm_evlist *ev;  hpm_evlist_parse(&ev, "cycles,instructions,loads", err, sizeof err);
- *   hpm_program *p;  hpm_program_load(&p, "matmul", err, sizeof err);
- *   hpm_count c[HPM_MAX_COUNTS]; size_t n;
- *   hpm_stat(b, p, ev, NULL, c, &n);                 // exact 64-bit counts
+ * Usage (the lines between EXAMPLE and END compile as the body of main();
+ * tests/run.sh, suite install, builds and runs them against the installed
+ * library: cc my.c $(pkg-config --cflags --libs libhpm)):
+ *
+ * EXAMPLE
+ *   hpm_board *b;  hpm_evlist *ev;  hpm_program *p;
+ *   hpm_count c[HPM_MAX_COUNTS];  size_t n;  char err[256];
+ *   if (hpm_open(&b, "auto", NULL, err, sizeof err) != HPM_OK)    // USB board, else simulated
+ *       return fprintf(stderr, "%s\n", err), 1;
+ *   if (hpm_evlist_parse(&ev, "cycles,instructions,loads", err, sizeof err) != HPM_OK ||
+ *       hpm_program_load(&p, "matmul", err, sizeof err) != HPM_OK)
+ *       return fprintf(stderr, "%s\n", err), 1;
+ *   if (hpm_stat(b, p, ev, NULL, c, &n, NULL) != HPM_OK)           // exact 64-bit counts
+ *       return fprintf(stderr, "%s\n", hpm_errmsg(b)), 1;
+ *   for (size_t i = 0; i < n; i++)
+ *       printf("%llu %s\n", (unsigned long long)c[i].value, c[i].ev->name);
+ *   hpm_program_free(p);  hpm_evlist_free(ev);  hpm_close(b);
+ * END
  *
  * Every function returns HPM_OK (0) or a negative enum hpm_errcode;
  * hpm_errmsg(b) then holds one line saying what went wrong. There is no
- * global state: everything hangs off the handle.
+ * global state: everything hangs off the handle. The shared library's
+ * soname is libhpm.so.1.
  */
 #ifndef HPM_H
 #define HPM_H
@@ -166,6 +179,9 @@ int  hpm_program_load(hpm_program **out, const char *name_or_path, char *err, si
 void hpm_program_free(hpm_program *p);
 const char *hpm_program_name(const hpm_program *p);
 uint32_t hpm_program_entry(const hpm_program *p);
+/* 1 if p was built with the SDK (hpm-cc): its main takes argc/argv
+ * (hpm_run_opts.argc/argv), not a workload size. */
+int hpm_program_takes_args(const hpm_program *p);
 
 /* Built-in workloads (fw/workloads): name, one-line description, NULL past
  * the end. They are found in $HPM_WORKLOADS, next to the program
@@ -203,6 +219,10 @@ typedef struct hpm_interval_sample {
 
 typedef int (*hpm_sample_cb)(void *ctx, const hpm_sample *s);  /* non-zero: abort the run */
 
+/* What the program writes to fd 1 (stdout) or 2 (stderr) with the write
+ * system call (docs/monitor.md), as it arrives during the run. */
+typedef void (*hpm_output_cb)(void *ctx, int fd, const void *data, size_t len);
+
 typedef struct hpm_run_opts {
 	enum hpm_privilege mode;        /* default U */
 	uint64_t budget;           /* workload cycles; 0 = 2^40 */
@@ -210,6 +230,13 @@ typedef struct hpm_run_opts {
 	uint64_t interval;         /* 0: no streaming; else cycles between samples */
 	hpm_sample_cb on_sample;   /* called for each sample (interval != 0) */
 	void *ctx;
+	hpm_output_cb on_output;   /* the program's output; NULL: dropped */
+	void *output_ctx;
+	/* Programs built with the SDK (hpm_program_takes_args): main's argv.
+	 * argc 0 gives argv = { the program's name }. a0/a1 are then argc and
+	 * argv's address, set by hpm_run. */
+	unsigned argc;
+	const char *const *argv;
 } hpm_run_opts;
 
 typedef struct hpm_run_outcome {
@@ -232,6 +259,11 @@ int hpm_run(hpm_board *b, const hpm_program *p, const hpm_run_opts *o,
 
 int hpm_snapshot_read(hpm_board *b, hpm_snapshot *s);
 
+/* After a run of an SDK program: the cycles and instructions its start-up
+ * code (crt0: .bss clear, constructors) counted before calling main, read
+ * from the board's RAM. HPM_E_NOTFOUND for other programs. */
+int hpm_startup_cost(hpm_board *b, const hpm_program *p, uint64_t *cycles, uint64_t *instret);
+
 /* ---- perf-stat style measurement ---- */
 
 #define HPM_MAX_COUNTS 128
@@ -247,7 +279,10 @@ typedef struct hpm_count {
  * board has counters (a "{...}" group always shares a run); the workload is
  * replayed once per run, which is exact because the core is deterministic
  * (every run's cycles and instructions are checked equal). out[] follows the
- * order of l. r (may be NULL) gets the first run's result. */
+ * order of l. r (may be NULL) gets the first run's result. A program that
+ * fails (HPM_E_RUN: a non-zero exit code, a trap, the budget) the same way
+ * in every replay still gets out[], *nout and r filled: exact counts of the
+ * failing run. */
 int hpm_stat(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
              const hpm_run_opts *o, hpm_count *out, size_t *nout, hpm_run_result *r);
 

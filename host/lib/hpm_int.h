@@ -8,6 +8,8 @@
 #include "link.h"
 
 #define HPM_ATTEMPTS 5
+#define HPM_ARGS_MAX 2048        /* bytes of main's arguments (docs/monitor.md) */
+#define HPM_ARGS_STACK_MIN 1024  /* stack left between the program and them */
 
 struct hpm_board {
 	struct hpm_link *link;
@@ -58,6 +60,9 @@ struct hpm_segment {
 struct hpm_program {
 	char name[256];
 	uint32_t entry, tohost;
+	uint32_t mem_end;          /* end of the loaded image, .bss included */
+	uint32_t sdk_args;         /* __hpm_sdk_args, 0: not an SDK program */
+	uint32_t startup;          /* __hpm_startup, 0: none */
 	size_t nseg;
 	struct hpm_segment seg[16];
 };

@@ -130,7 +130,9 @@ int hpm_link_spawn_open(enum hpm_link_kind kind, const char *prog,
 
 	*out = NULL;
 	if (access(prog, X_OK)) {
-		snprintf(err, errlen, "%s: %s (run 'make' first?)", prog, strerror(errno));
+		snprintf(err, errlen, "%s: %s (set %s to the %s, or run 'make')", prog, strerror(errno),
+			 kind == HPM_LINK_REF ? "HPM_REF" : "HPM_SIM",
+			 kind == HPM_LINK_REF ? "reference model hpm-ref" : "simulated board hpm-sim");
 		return -1;
 	}
 	argv[n++] = prog;
@@ -150,7 +152,15 @@ int hpm_link_spawn_open(enum hpm_link_kind kind, const char *prog,
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_adddup2(&fa, in[0], 0);
 	posix_spawn_file_actions_adddup2(&fa, outp[1], 1);
-	int rc = posix_spawn(&s->pid, prog, &fa, NULL, (char *const *)argv, environ);
+	/* its own process group: a Ctrl-C at the terminal goes to the caller,
+	 * which may still want the board (hpmctl prints the counts so far);
+	 * hpm_close ends and reaps it, and it exits at the end of its input */
+	posix_spawnattr_t at;
+	posix_spawnattr_init(&at);
+	posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP);
+	posix_spawnattr_setpgroup(&at, 0);
+	int rc = posix_spawn(&s->pid, prog, &fa, &at, (char *const *)argv, environ);
+	posix_spawnattr_destroy(&at);
 	posix_spawn_file_actions_destroy(&fa);
 	close(in[0]);
 	close(outp[1]);

@@ -40,6 +40,26 @@ static int check_range(void *ctx, uint32_t addr, const void *src, size_t len)
 	       len > WL_RAM_SIZE - (addr - WL_RAM_BASE) ? -1 : 0;
 }
 
+/* The end of the highest PT_LOAD (.bss included) of an image the loader
+ * refused, if its headers can be read: how much RAM it would need. */
+static uint64_t image_end(const uint8_t *buf, size_t len)
+{
+	uint64_t end = 0;
+	if (len < 52 || memcmp(buf, "\177ELF", 4) || buf[4] != 1 || buf[5] != 1)
+		return 0;
+	uint32_t phoff = hpm_get32(buf + 28);
+	unsigned phentsize = hpm_get16(buf + 42), phnum = hpm_get16(buf + 44);
+	if (phentsize != 32 || phoff > len || (uint64_t)phnum * 32 > len - phoff)
+		return 0;
+	for (unsigned i = 0; i < phnum; i++) {
+		const uint8_t *ph = buf + phoff + (size_t)i * 32;
+		uint64_t e = (uint64_t)hpm_get32(ph + 12) + hpm_get32(ph + 20);
+		if (hpm_get32(ph) == 1 && hpm_get32(ph + 12) >= WL_RAM_BASE && e > end)
+			end = e;
+	}
+	return end;
+}
+
 /* Reads the whole file (at most 64 MiB, the ELF loader's limit). */
 static int read_file(const char *path, uint8_t **out, size_t *out_len, char *err, size_t errlen)
 {
@@ -115,6 +135,7 @@ void hpm_program_free(hpm_program *p)
 }
 
 const char *hpm_program_name(const hpm_program *p) { return p->name; }
+int hpm_program_takes_args(const hpm_program *p) { return p->sdk_args != 0; }
 uint32_t hpm_program_entry(const hpm_program *p) { return p->entry; }
 
 static int is_workload(const char *s)
@@ -164,7 +185,11 @@ int hpm_program_load(hpm_program **out, const char *name_or_path, char *err, siz
 		return HPM_E_NOMEM;
 	}
 	if (hpm_elf_load_buf(image, len, path, check_range, NULL, &inf, err, errlen)) {
-		if (strstr(err, "write") || !err[0])
+		uint64_t end = image_end(image, len);
+		if (end > WL_RAM_BASE + WL_RAM_SIZE)
+			snprintf(err, errlen, "%s: too big: it needs %llu bytes of RAM from 0x%08x (.bss included), the board has %u",
+				 path, (unsigned long long)(end - WL_RAM_BASE), WL_RAM_BASE, WL_RAM_SIZE);
+		else if (strstr(err, "write") || !err[0])
 			snprintf(err, errlen, "%s: a segment lies outside the workload RAM 0x%08x..0x%08x",
 				 path, WL_RAM_BASE, WL_RAM_BASE + WL_RAM_SIZE - 1);
 		rc = HPM_E_ELF;
@@ -188,6 +213,9 @@ int hpm_program_load(hpm_program **out, const char *name_or_path, char *err, siz
 	snprintf(p->name, sizeof p->name, "%s", name_or_path);
 	p->entry = inf.entry;
 	p->tohost = inf.has_tohost ? inf.tohost & ~3u : 0;
+	p->mem_end = inf.mem_end;
+	p->sdk_args = inf.has_sdk_args ? inf.sdk_args : 0;
+	p->startup = inf.has_startup ? inf.startup : 0;
 	*out = p;
 	return HPM_OK;
 }

@@ -1,6 +1,7 @@
 /* The host end of the link protocol: framing, stop-and-wait requests with
  * the documented timeouts and retries, and asynchronous frames (BOOT,
  * SAMPLE) arriving in between (docs/protocol.md sections 1, 2, 6.4). */
+#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,7 +90,7 @@ int hpm_wait_boot(hpm_board *b, int timeout_ms)
 	for (;;) {
 		int64_t left = deadline - now_ms();
 		if (left <= 0)
-			return hpm_fail(b, HPM_E_TIMEOUT, "%s: no BOOT frame within %d ms",
+			return hpm_fail(b, HPM_E_TIMEOUT, "%s: no BOOT frame within %d ms (is it an hpm-overlay board?)",
 					b->link->name, timeout_ms);
 		int n = fill(b, (int)left);
 		if (n < 0)
@@ -156,6 +157,13 @@ int hpm_transact(hpm_board *b, uint8_t type, const void *body, size_t len,
 							hpm_type_name(type));
 				if (f.seq != seq)
 					continue;       /* late or duplicated reply */
+				if ((f.type == HPM_T_OUTPUT || f.type == HPM_T_OUTPUT + 1) &&
+				    type == HPM_T_RUN) {
+					if (b->run_opts && b->run_opts->on_output)
+						b->run_opts->on_output(b->run_opts->output_ctx,
+								       f.type - HPM_T_OUTPUT + 1, f.body, f.len);
+					continue;
+				}
 				if (f.type == HPM_T_SAMPLE) {
 					deliver_sample(b, &f);
 					if (deadline >= 0)
@@ -185,8 +193,8 @@ int hpm_transact(hpm_board *b, uint8_t type, const void *body, size_t len,
 			}
 		}
 	}
-	return hpm_fail(b, HPM_E_TIMEOUT, "link: no reply to %s (seq %u) after %d attempts",
-			hpm_type_name(type), seq, HPM_ATTEMPTS);
+	return hpm_fail(b, HPM_E_TIMEOUT, "link: no reply to %s (seq %u) after %d attempts of %d ms (a slow link needs a longer HPM_TIMEOUT_MS)",
+			hpm_type_name(type), seq, HPM_ATTEMPTS, timeout);
 }
 
 int hpm_find_path(const char *env, const char *rel, const char *fallback,
@@ -199,19 +207,29 @@ int hpm_find_path(const char *env, const char *rel, const char *fallback,
 		snprintf(buf, len, "%s", e);
 		return 0;
 	}
+	/* relative to the running program's directory, then to the bin/
+	 * directory next to the shared libhpm (PREFIX/lib/../bin), so that any
+	 * program linked against an installed libhpm finds the installed tree */
+	char bases[2][1024];
+	Dl_info dl;
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	bases[0][0] = bases[1][0] = '\0';
 	if (n > 0) {
 		exe[n] = '\0';
 		char *slash = strrchr(exe, '/');
-		if (slash) {
-			*slash = '\0';
-			for (const char *r = rel; *r; r += strlen(r) + 1) {
-				snprintf(buf, len, "%s/%s", exe, r);
-				if (access(buf, F_OK) == 0)
-					return 0;
-			}
-		}
+		if (slash)
+			snprintf(bases[0], sizeof bases[0], "%.*s", (int)(slash - exe), exe);
 	}
+	if (dladdr((void *)hpm_find_path, &dl) && dl.dli_fname && strchr(dl.dli_fname, '/')) {
+		const char *slash = strrchr(dl.dli_fname, '/');
+		snprintf(bases[1], sizeof bases[1], "%.*s/../bin", (int)(slash - dl.dli_fname), dl.dli_fname);
+	}
+	for (int i = 0; i < 2; i++)
+		for (const char *r = rel; bases[i][0] && *r; r += strlen(r) + 1) {
+			snprintf(buf, len, "%s/%s", bases[i], r);
+			if (access(buf, F_OK) == 0)
+				return 0;
+		}
 	/* a program (no '/' in fallback's last part) may be on $PATH */
 	const char *path = getenv("PATH");
 	const char *base = strrchr(fallback, '/');

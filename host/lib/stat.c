@@ -97,11 +97,12 @@ typedef void (*run_hook)(void *ctx, unsigned run, hpm_run_opts *o);
  * o->budget is a normal end (every replay stops at the same cycle). */
 static int count_runs(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
 		      const hpm_run_opts *o, const struct plan *pl, int budget_ends,
-		      run_hook before, void *ctx, hpm_count *out, hpm_run_result *first)
+		      run_hook before, void *ctx, hpm_count *out, size_t *nout, hpm_run_result *first)
 {
 	static const hpm_run_opts defaults;
 	uint64_t cycles0 = 0, instret0 = 0;
 	uint32_t ticks0 = 0;
+	char failure[sizeof b->err] = "";
 
 	for (unsigned run = 0; run < pl->nruns; run++) {
 		uint64_t sel[HPM_NHPM];
@@ -113,14 +114,22 @@ static int count_runs(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
 				sel[pl->vidx[i] - 3] = hpm_evlist_at(l, i)->selector;
 				nsel = pl->vidx[i] - 2 > nsel ? pl->vidx[i] - 2 : nsel;
 			}
+		if (run)
+			ro.on_output = NULL;   /* a replay prints the same again */
 		if (before)
 			before(ctx, run, &ro);
 		int rc = hpm_run(b, p, &ro, sel, nsel, &r);
 		if (rc)
 			return rc;
+		/* a program that fails the same way in every replay still has
+		 * exact counts: they are filled, and the failure returned last */
 		if (!(budget_ends && ro.budget && r.reason == HPM_EXIT_REASON_BUDGET) &&
-		    (rc = check_exit(b, p, &r)))
-			return rc;
+		    (rc = check_exit(b, p, &r))) {
+			if (r.reason == HPM_EXIT_REASON_ABORTED)
+				return rc;
+			if (run == 0)
+				snprintf(failure, sizeof failure, "%s", b->err);
+		}
 		if (run == 0) {
 			cycles0 = r.snap.value[0];
 			instret0 = r.snap.value[2];
@@ -151,6 +160,9 @@ static int count_runs(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
 			out[i] = (hpm_count){ e, r.snap.value[idx], r.snap.value[0], run };
 		}
 	}
+	*nout = pl->n;
+	if (failure[0])
+		return hpm_fail(b, HPM_E_RUN, "%s", failure);
 	return HPM_OK;
 }
 
@@ -162,10 +174,8 @@ int hpm_stat(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
 
 	if (rc)
 		return rc;
-	if ((rc = count_runs(b, p, l, o, &pl, 0, NULL, NULL, out, first)))
-		return rc;
-	*nout = pl.n;
-	return HPM_OK;
+	*nout = 0;
+	return count_runs(b, p, l, o, &pl, 0, NULL, NULL, out, nout, first);
 }
 
 /* ---- intervals: the samples of every replay, merged by sample number ---- */
@@ -306,7 +316,13 @@ int hpm_stat_interval(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
 	}
 	/* a stop by the callback or a full memory aborts the run: that, not
 	 * the aborted run, is the error */
-	rc = count_runs(b, p, l, o, &pl, 1, sample_run, &iv, out, &r0);
+	size_t counted = 0;
+	char failure[sizeof b->err] = "";
+	rc = count_runs(b, p, l, o, &pl, 1, sample_run, &iv, out, &counted, &r0);
+	if (rc == HPM_E_RUN && counted) {   /* a failing program: its intervals still count */
+		snprintf(failure, sizeof failure, "%s", b->err);
+		rc = HPM_OK;
+	}
 	if (!rc && iv.runs)
 		rc = merge(&iv, p);
 	/* the end of the run, unless it fell on the last sample */
@@ -324,6 +340,8 @@ int hpm_stat_interval(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
 	*nout = pl.n;
 	if (first)
 		*first = r0;
+	if (failure[0])
+		rc = hpm_fail(b, HPM_E_RUN, "%s", failure);
 out:
 	for (unsigned run = 0; iv.runs && run < pl.nruns; run++) {
 		free(iv.runs[run].seq);

@@ -169,6 +169,8 @@ int hpm_elf_load_buf(const uint8_t *f, size_t n, const char *path,
             continue;
         if (!in_mem(paddr, memsz))
             FAILV("segment outside fw/ram at", paddr);
+        if (paddr + memsz > inf.mem_end)
+            inf.mem_end = paddr + memsz;
         nload++;
     }
     if (nload == 0)
@@ -214,6 +216,12 @@ int hpm_elf_load_buf(const uint8_t *f, size_t n, const char *path,
                 if (strcmp(s, "tohost") == 0) {
                     inf.has_tohost = 1;
                     inf.tohost = val;
+                } else if (strcmp(s, "__hpm_sdk_args") == 0) {
+                    inf.has_sdk_args = 1;
+                    inf.sdk_args = val;
+                } else if (strcmp(s, "__hpm_startup") == 0) {
+                    inf.has_startup = 1;
+                    inf.startup = val;
                 } else if (strcmp(s, "begin_signature") == 0) {
                     has_b = 1;
                     vb = val;

@@ -129,6 +129,11 @@ typedef struct hpm_elf_info {
     uint32_t entry;
     int      has_tohost;  uint32_t tohost;
     int      has_sig;     uint32_t sig_begin, sig_end;
+    uint32_t mem_end;     /* end of the highest loaded byte, .bss included */
+    /* the SDK (fw/sdk): __hpm_sdk_args marks a program that takes argc/argv
+     * (docs/monitor.md), __hpm_startup is where crt0 notes its own cost */
+    int      has_sdk_args; uint32_t sdk_args;
+    int      has_startup;  uint32_t startup;
 } hpm_elf_info;
 
 /* Loads a 32-bit little-endian RISC-V ELF's PT_LOAD segments through the

@@ -22,7 +22,12 @@ import os
 import pty
 import re
 import select
+import shutil
+import signal
+import struct
 import subprocess
+import tempfile
+import time
 import xml.etree.ElementTree as ET
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
@@ -111,8 +116,8 @@ def parse_perf_csv(text, sep=","):
         if len(rec) == 7:
             value, unit, event, runtime, pcnt, mval, munit = rec
             var = None
-        elif len(rec) == 8:
-            value, unit, event, runtime, pcnt, var, mval, munit = rec
+        elif len(rec) == 8:       # -r: perf 6.1 puts the variance after the event
+            value, unit, event, var, runtime, pcnt, mval, munit = rec
         else:
             raise ValueError("CSV row with %d columns: %r" % (len(rec), rec))
         rows.append(dict(value=int(value), unit=unit, event=event, runtime=int(runtime), pcnt=pcnt,
@@ -384,9 +389,13 @@ def stat_interval(info):
     report(rc == 0 and not err and 0 < got["instructions"] < full["instructions"] and len(brows) >= 2 * len(names),
            "stat -I --budget 50000 on a 1-counter board: exit 0, the intervals up to the budget (instructions %d of %d)"
            % (got.get("instructions", -1), full["instructions"]), "exit %d: %s" % (rc, short(err)))
+    # a run stopped by the budget is a failure, but its counts are exact and printed (issue 12)
     rc, out, err = run(SIM + ["stat", "--budget", "50000", "-e", ev] + wl)
-    why = one_line_error(rc, out, err, 1)
-    report(why is None and "budget" in err, "stat --budget 50000 (no -I): exit 1, one line: " + err.strip(), why)
+    why = one_line_error(rc, "", err, 1)
+    counts, _ = parse_human_stat(out)
+    report(why is None and "budget" in err and 0 < counts.get("instructions", 0) < full["instructions"],
+           "stat --budget 50000 (no -I): exit 1, one line, the counts up to the budget (instructions %d of %d): %s"
+           % (counts.get("instructions", -1), full["instructions"], err.strip()), why or short(out))
     for args, code, want in [
         (["stat", "-I", "5", "-r", "2", "alu"], 2, "cannot be combined"),
         (["stat", "-I", "5x", "alu"], 2, "expected milliseconds"),
@@ -519,8 +528,8 @@ def record(info):
     for f in (csvf, jsonf, svgf):
         if os.path.exists(f):
             os.remove(f)
-    out = expect_ok(SIM + ["record", "-I", "10000", "-e", ev, "-o", csvf, "--plot", svgf] + wl)
-    out2 = expect_ok(SIM + ["record", "-I", "10000", "-e", ev, "-o", jsonf] + wl)
+    out = expect_ok(SIM + ["record", "-I", "10000cycles", "-e", ev, "-o", csvf, "--plot", svgf] + wl)
+    out2 = expect_ok(SIM + ["record", "-I", "10000cycles", "-e", ev, "-o", jsonf] + wl)
     stat_out = expect_ok(SIM + ["stat", "-x", ",", "-e", ev] + wl)
     if out is None or out2 is None or stat_out is None:
         return
@@ -580,11 +589,11 @@ def record(info):
     # the full board's
     one = dict(ENV, HPM_SIM=os.path.join(BUILD, "bin", "hpm-sim-1x40"))
     replayf = os.path.join(OUT, "record-1x40.csv")
-    out3 = expect_ok(SIM + ["record", "-I", "10000", "-e", ev, "-o", replayf] + wl, env=one)
+    out3 = expect_ok(SIM + ["record", "-I", "10000cycles", "-e", ev, "-o", replayf] + wl, env=one)
     if out3 is not None:
         with open(replayf, newline="") as f:
             rrows = list(csv.DictReader(f))
-        rc, out4, err4 = run(SIM + ["record", "-I", "10000", "--budget", "30000", "-e", ev, "-o", replayf] + wl, env=one)
+        rc, out4, err4 = run(SIM + ["record", "-I", "10000cycles", "--budget", "30000", "-e", ev, "-o", replayf] + wl, env=one)
         with open(replayf, newline="") as f:
             brows = list(csv.DictReader(f))
         report(rc == 0 and "budget exhausted" in out4 and "3 replays merged" in out4
@@ -595,7 +604,7 @@ def record(info):
         report(rrows == crows and "3 replays merged" in out3,
                "record on a 1-counter board (hpm-sim-1x40, 3 replays merged): the same %d rows as one run on 29 counters" % len(crows),
                "%d rows vs %d; %s" % (len(rrows), len(crows), short(out3)))
-    rc, out, err = run(SIM + ["record", "-I", "10", "-o", csvf] + wl)
+    rc, out, err = run(SIM + ["record", "-I", "10cycles", "-o", csvf] + wl)
     why = one_line_error(rc, out, err, 1)
     report(why is None and "minimum" in err, "record: -I below the board's min interval refused: " + err.strip(), why or err)
 
@@ -967,7 +976,9 @@ def arg_errors():
     x86 = "/bin/true"
     cases = [
         (["stat", "-e", "bogus", "alu"], 1, "unknown event"),
-        (["stat", "-e", "rzz", "alu"], 1, "bad raw event"),
+        (["stat", "-e", "rzz", "alu"], 1, "unknown event"),
+        (["stat", "-e", "r0xzz", "alu"], 1, "bad raw event"),
+        (["stat", "-e", "r12345678901234567", "alu"], 1, "bad raw event"),
         (["stat", "-e", "r8000000000000003", "alu"], 1, "must be 0"),
         (["stat", "-e", "cycles:x", "alu"], 1, "unknown modifier 'x'"),
         (["stat", "-e", "loads:uu", "alu"], 1, "repeated modifier"),
@@ -997,7 +1008,9 @@ def arg_errors():
         (["csr", "write", "mtvec"], 2, "write needs"),
         (["csr", "frob", "mtvec"], 2, "unknown operation"),
         (["list", "--json", "--workloads"], 2, "cannot be combined"),
-        (["--link", "bogus", "info"], 1, "unknown link"),
+        (["--link", "bogus", "info"], 2, "unknown link"),
+        (["stat", "-I", "99999999999", "alu"], 2, "too large"),
+        (["record", "-I", "99999999999ms", "-o", "out.csv", "alu"], 2, "too large"),
     ]
     for args, code, want in cases:
         rc, out, err = run(args)
@@ -1007,7 +1020,393 @@ def arg_errors():
         report(why is None, "%s: exit %d, one line: %s" % (cmdline(args), code, err.strip()), why)
 
 
-TESTS = ["help", "list", "info", "stat", "repeat", "interval", "modifiers", "narrow", "main", "topdown", "record", "validate_all", "fault", "csr", "run", "errors", "junit", "hil", "ci"]
+# ---- issue 12: your own programs (SDK), perf habits, installation ----
+
+PERF_FIXTURE = os.path.join(ROOT, "tests", "cli", "perf-6.1-stat.txt")
+
+
+def perf_fixture():
+    """{command: [lines]}: real perf stat output recorded as facts."""
+    cmds, cur = {}, None
+    for line in open(PERF_FIXTURE):
+        line = line.rstrip("\n")
+        if line.startswith("#"):
+            continue
+        if line.startswith("$ "):
+            cur = line[2:]
+            cmds[cur] = []
+        elif cur:
+            cmds[cur].append(line)
+    return cmds
+
+
+def perf_order():
+    """-x, and -j field order and types as perf 6.1 prints them (fixture)."""
+    fx = perf_fixture()
+    pick = lambda fmt, rep: next(v for k, v in fx.items() if fmt in k and ("-r" in k) == rep)
+    for rep in (False, True):
+        prow = next(csv.reader([pick("-x,", rep)[0]]))
+        pvar = [i for i, f in enumerate(prow) if f.endswith("%")]
+        args = SIM + ["stat", "-x", ",", "-e", "cycles,instructions", "--size", "100", "alu"] + (["-r", "2"] if rep else [])
+        rc, out, err = run(args)
+        hrows = list(csv.reader(io.StringIO(out)))
+        hvar = [[i for i, f in enumerate(r) if f.endswith("%")] for r in hrows]
+        ok = rc == 0 and len(hrows) == 2 and all(len(r) == len(prow) for r in hrows) and all(v == pvar for v in hvar)
+        # the fields after the variance (or the event): run time, then 100.00
+        at = (pvar[0] if pvar else 2) + 1
+        ok = ok and prow[at].isdigit() and all(r[at].isdigit() and r[at + 1] == prow[at + 1] == "100.00" for r in hrows)
+        report(ok, "stat -x,%s: %d fields, variance at %s, then run time and 100.00, as perf 6.1 (%s)"
+               % (" -r 2" if rep else "", len(prow), pvar or "none", PERF_FIXTURE.split("/")[-1]),
+               "perf %r, hpmctl %r %s" % (prow, hrows, short(err)))
+        pobj = json.loads(pick("-j", rep)[0], object_pairs_hook=list)
+        rc, out, err = run(args[:2] + ["stat", "-j"] + args[5:])
+        hobj = [json.loads(l, object_pairs_hook=list) for l in out.splitlines() if l.strip()]
+        ins = hobj[1] if rc == 0 and len(hobj) == 2 else []
+        keys = lambda o: [k for k, _ in o]
+        types = lambda o: [type(v).__name__ for _, v in o]
+        report(keys(ins) == keys(pobj) and types(ins) == types(pobj),
+               "stat -j%s: keys and value types in perf 6.1's order (metric-value a number)" % (" -r 2" if rep else ""),
+               "perf %s, hpmctl %s %s" % (list(zip(keys(pobj), types(pobj))), list(zip(keys(ins), types(ins))), short(err)))
+    # the fixture is a fact about perf: where perf runs here, it still holds
+    try:
+        p = subprocess.run(["perf", "stat", "-x,", "-r", "2", "-e", "task-clock", "true"], capture_output=True, text=True, timeout=60)
+        live = next(csv.reader([p.stderr.strip().splitlines()[-1]])) if p.returncode == 0 else None
+    except (OSError, IndexError, subprocess.TimeoutExpired):
+        live = None
+    if live is not None:
+        rec = next(csv.reader([pick("-x,", True)[0]]))
+        report(len(live) == len(rec) and live[3].endswith("%") and rec[3].endswith("%"),
+               "the installed perf prints -x, -r like the fixture: " + ",".join(live), repr(rec))
+
+
+def children(pid):
+    kids = set()
+    for t in os.listdir("/proc/%d/task" % pid) if os.path.isdir("/proc/%d/task" % pid) else []:
+        try:
+            kids |= {int(k) for k in open("/proc/%d/task/%s/children" % (pid, t)).read().split()}
+        except OSError:
+            pass
+    return kids
+
+
+def run_interrupted(args, ready, env=None, limit=600):
+    """hpmctl with stderr on a pseudo-terminal (progress shows there); SIGINT
+    once ready(stdout, stderr). Returns (rc, stdout, stderr, children seen,
+    whether SIGINT was sent). limit only bounds a hung run."""
+    master, slave = pty.openpty()
+    p = subprocess.Popen([HPMCTL] + args, cwd=ROOT, env=env or ENV, stdout=subprocess.PIPE, stderr=slave)
+    os.close(slave)
+    out, err, sent, kids = b"", b"", False, set()
+    fds = [p.stdout.fileno(), master]
+    deadline = time.monotonic() + limit
+    while fds and time.monotonic() < deadline:
+        for fd in select.select(fds, [], [], 0.1)[0]:
+            try:
+                data = os.read(fd, 65536)
+            except OSError:
+                data = b""
+            if not data:
+                fds.remove(fd)
+            elif fd == master:
+                err += data
+            else:
+                out += data
+        if not sent and p.poll() is None:
+            kids |= children(p.pid)
+            if ready(out.decode(errors="replace"), err.decode(errors="replace")):
+                os.kill(p.pid, signal.SIGINT)
+                sent = True
+    if p.poll() is None:
+        p.kill()
+    p.wait(60)
+    os.close(master)
+    return p.returncode, out.decode(), err.decode(errors="replace"), kids, sent
+
+
+def reaped(kids):
+    """None if every child seen is gone (not running, not a zombie)."""
+    left = [k for k in kids if os.path.exists("/proc/%d" % k)]
+    return "children left: %s" % [open("/proc/%d/stat" % k).read().split()[2] + ":%d" % k for k in left] if left else None
+
+
+def interrupts():
+    """Ctrl-C: stat (-r), stat -I and validate print what they have, die of SIGINT, reap hpm-sim."""
+    rc, ref, err = run(SIM + ["stat", "-x", ",", "-e", "cycles,instructions", "--size", "2000", "alu"])
+    want = {r["event"]: r["value"] for r in parse_perf_csv(ref)} if rc == 0 else None
+    rc, out, err, kids, sent = run_interrupted(SIM + ["stat", "-r", "50", "-e", "cycles,instructions", "--size", "2000", "alu"],
+                                               lambda o, e: "run 3 of 50" in e)
+    m = re.search(r"Performance counter stats for 'alu' \((\d+) runs\)", out)
+    counts, _ = parse_human_stat(out)
+    report(sent and rc == -signal.SIGINT and m and 3 <= int(m.group(1)) < 50 and counts == want and "( +-  0.00% )" in out
+           and kids and reaped(kids) is None,
+           "stat -r 50, Ctrl-C during run 3: the %s runs so far printed, exact, killed by SIGINT, hpm-sim reaped" % (m.group(1) if m else "?"),
+           "sent %s rc %s kids %s %s; %s | %s" % (sent, rc, kids, reaped(kids), short(out), short(err)))
+    rc, out, err, kids, sent = run_interrupted(SIM + ["stat", "-I", "1", "-x", ",", "-e", "cycles", "--size", "300000", "alu"],
+                                               lambda o, e: o.count("\n") >= 3)
+    rows = list(csv.reader(io.StringIO(out)))
+    full = 300000 * 49 // 24000        # alu runs about 49 cycles per size unit: far more intervals
+    report(sent and rc == -signal.SIGINT and 3 <= len(rows) < full and all(r[3] == "cycles" for r in rows)
+           and kids and reaped(kids) is None,
+           "stat -I 1, Ctrl-C: the %d intervals so far, the run aborted at its next tick, SIGINT, hpm-sim reaped" % len(rows),
+           "sent %s rc %s %s; %s | %s" % (sent, rc, reaped(kids), short(out), short(err)))
+    wls = ["alu", "mul", "div", "crc", "sort", "interp", "branchy", "ptrchase"]
+    rc, out, err, kids, sent = run_interrupted(SIM + ["validate", "-e", "cycles,loads", "--size", "100"] + wls,
+                                               lambda o, e: " alu: OK" in o)
+    m = re.search(r"validate: interrupted after (\d+) of 8 workloads: (\d+) OK, 0 MISMATCH, 0 failed to run", out)
+    report(sent and rc == -signal.SIGINT and m and m.group(1) == m.group(2) and 1 <= int(m.group(1)) < 8
+           and kids and reaped(kids) is None,
+           "validate, Ctrl-C after the first workload: summary so far (%s of 8), SIGINT, reference and board reaped"
+           % (m.group(1) if m else "?"), "sent %s rc %s %s; %s | %s" % (sent, rc, reaped(kids), short(out), short(err)))
+
+
+def perf_habits(info):
+    """-e twice, perf's generic aliases, list PATTERN, -o, -q, -I units, messages."""
+    wl = ["--size", "2000", "alu"]
+    rc, out, err = run(SIM + ["stat", "-x", ",", "-e", "cycles", "-e", "instructions,loads"] + wl)
+    rows = parse_perf_csv(out) if rc == 0 else []
+    report([r["event"] for r in rows] == ["cycles", "instructions", "loads"], "stat -e cycles -e instructions,loads: -e accumulates",
+           short(out + err))
+    alias = {"cpu-cycles": "cycles", "branch-instructions": "branches", "stalled-cycles-frontend": "fetch-stall-cycles",
+             "stalled-cycles-backend": "topdown-be-bound"}
+    rc, out, err = run(SIM + ["stat", "-x", ",", "-e", ",".join(list(alias) + list(alias.values()))] + ["--size", "2000", "matmul"])
+    v = {r["event"]: r["value"] for r in parse_perf_csv(out)} if rc == 0 else {}
+    report(v and all(v[a] == v[n] for a, n in alias.items()) and v["branch-instructions"] > 0 and v["stalled-cycles-backend"] > 0,
+           "perf's generic names count exactly their catalogue events: " + ", ".join("%s=%s" % (a, n) for a, n in alias.items()),
+           short(out + err))
+    out = expect_ok(["list"])
+    if out is not None:
+        lines = {l.split()[0]: l for l in out.splitlines() if l.startswith("  ")}
+        report(all(" OR %s " % a in lines.get(n, "") + " " for a, n in alias.items()),
+               "hpmctl list shows the perf aliases (name OR alias)", short(out))
+    out = expect_ok(["list", "stalled", "topdown-*-bound"])
+    if out is not None:
+        names = [l.split()[0] for l in out.splitlines() if l.startswith("  ")]
+        report(names == ["fetch-stall-cycles", "topdown-fe-bound", "topdown-be-bound", "topdown-mem-bound", "topdown-core-bound"],
+               "hpmctl list stalled 'topdown-*-bound': only matching names or aliases", repr(names))
+    rc, out, err = run(SIM + ["stat", "-e", "rcycles", "alu"])
+    report(rc == 1 and "unknown event 'rcycles'" in err, "stat -e rcycles: an unknown event, not a bad raw one", err.strip())
+    # -o FILE: the counts go to the file, stdout stays empty
+    f = os.path.join(OUT, "stat-o.csv")
+    rc, out, err = run(SIM + ["stat", "-o", f, "-x", ",", "-e", "cycles"] + wl)
+    fv = parse_perf_csv(open(f).read()) if rc == 0 and os.path.exists(f) else []
+    report(rc == 0 and out == "" and [r["event"] for r in fv] == ["cycles"] and rows and fv[0]["value"] == rows[0]["value"],
+           "stat -o FILE -x,: the CSV in FILE, nothing on stdout", short(out + err))
+    # -q: no 'link auto' notice (the default link is auto)
+    rc, out, err = run(["stat", "-e", "cycles"] + wl)
+    rcq, outq, errq = run(["-q", "stat", "-e", "cycles"] + wl)
+    rcq2, outq2, errq2 = run(["stat", "-q", "-e", "cycles"] + wl)
+    report(rc == rcq == rcq2 == 0 and "link auto" in err and errq == "" and errq2 == "",
+           "hpmctl -q stat / stat -q: no 'link auto' notice (without -q: %s)" % err.strip(), errq + errq2)
+    # -I means milliseconds in stat and record alike (perf)
+    csvf = os.path.join(OUT, "units.csv")
+    hz = info.get("clock-hz", 24000000)
+    rc, out, err = run(SIM + ["record", "-I", "1", "-e", "cycles", "-o", csvf] + wl)
+    m = re.search(r"samples every (\d+) cycles", out)
+    rc2, out2, err2 = run(SIM + ["stat", "-I", "1", "-x", ",", "-e", "cycles"] + wl)
+    firsts = [r for r in csv.reader(io.StringIO(out2))][:1]
+    rec = list(csv.DictReader(open(csvf))) if rc == 0 else []
+    report(m and int(m.group(1)) == hz // 1000 and firsts and rec and firsts[0][0] == rec[0]["interval"]
+           and int(firsts[0][1]) == int(rec[0]["counter-value"]),
+           "-I 1 is 1 ms in record and stat alike (%s cycles at %d Hz; same first interval)" % (m.group(1) if m else "?", hz),
+           short(out + err + out2 + err2))
+    rc, out, err = run(SIM + ["record", "-I", "20000cycles", "-e", "cycles", "-o", csvf] + wl)
+    report(rc == 0 and "samples every 20000 cycles" in out, "record -I 20000cycles: cycles need their unit", short(out + err))
+    # messages that name what to change
+    env = dict(ENV, HPM_SIM="/nonexistent/hpm-sim")
+    rc, out, err = run(["--link", "sim", "stat", "alu"], env=env)
+    why = one_line_error(rc, out, err, 1)
+    report(why is None and "HPM_SIM" in err, "a missing simulator names HPM_SIM: " + err.strip(), why)
+    mute = os.path.join(OUT, "mute-board.py")
+    open(mute, "w").write(MUTE_BOARD)
+    os.chmod(mute, 0o755)
+    rc, out, err = run(["--link", "sim", "info"], env=dict(ENV, HPM_SIM=mute, HPM_TIMEOUT_MS="100"))
+    why = one_line_error(rc, out, err, 1)
+    report(why is None and "HPM_TIMEOUT_MS" in err and "100 ms" in err, "a reply time-out names HPM_TIMEOUT_MS: " + err.strip(), why)
+    for size in (130000, 200000):
+        big = os.path.join(OUT, "big%d.elf" % size)
+        open(big, "wb").write(tiny_elf(size))
+        rc, out, err = run(["stat", big])
+        why = one_line_error(rc, out, err, 1)
+        report(why is None and "needs %d bytes" % size in err and "the board has 126976" in err,
+               "a program too big for the RAM says both sizes: " + err.strip(), why)
+
+
+# A board that boots and then never answers (for the time-out message).
+MUTE_BOARD = r"""#!/usr/bin/env python3
+import struct, sys, zlib
+def cobs(data):
+    out, block = bytearray(), bytearray()
+    for x in data:
+        if x == 0:
+            out += bytes([len(block) + 1]) + block
+            block = bytearray()
+        else:
+            block.append(x)
+            if len(block) == 254:
+                out += b"\xff" + block
+                block = bytearray()
+    return bytes(out + bytes([len(block) + 1]) + block)
+frame = bytes([0xC1, 0]) + struct.pack("<HH", 1, 0x100)
+sys.stdout.buffer.write(b"\0" + cobs(frame + struct.pack("<I", zlib.crc32(frame))) + b"\0")
+sys.stdout.buffer.flush()
+while sys.stdin.buffer.read1(4096):
+    pass
+"""
+
+
+def tiny_elf(memsz):
+    """An RV32 executable at 0x80000000 whose one segment needs memsz bytes."""
+    code = struct.pack("<I", 0x0000006f)                      # j .
+    ehdr = b"\x7fELF" + bytes([1, 1, 1]) + bytes(9) + struct.pack(
+        "<HHIIIIIHHHHHH", 2, 243, 1, 0x80000000, 52, 0, 0, 52, 32, 1, 40, 0, 0)
+    phdr = struct.pack("<IIIIIIII", 1, 84, 0x80000000, 0x80000000, len(code), memsz, 7, 4)
+    return ehdr + phdr + code
+
+
+HELLO_C = r"""#include <stdio.h>
+#include <string.h>
+int main(int argc, char **argv)
+{
+    printf("hello from the board: %d arguments\n", argc - 1);
+    for (int i = 1; i < argc; i++)
+        printf("arg %d: %s\n", i, argv[i]);
+    fprintf(stderr, "to stderr\n");
+    return argc > 1 && !strcmp(argv[1], "fail") ? 3 : 0;
+}
+"""
+
+TRAP_C = r"""#include <stdio.h>
+int main(int argc, char **argv)
+{
+    printf("before the trap\n");
+    if (argc > 1 && argv[1][0] == 'b')
+        __asm__ volatile("ebreak");
+    return *(volatile int *)0x40000000;
+}
+"""
+
+
+def installed():
+    """make install into a temporary PREFIX, then from another directory with
+    no HPM_* variables: hpm-cc builds printf programs, hpmctl runs and counts
+    them (exact against the reference board), pkg-config links libhpm.so.1,
+    the hpm.h example finds hpm-sim and the workloads, man renders."""
+    prefix = os.path.join(OUT, "prefix")
+    shutil.rmtree(prefix, ignore_errors=True)
+    p = subprocess.run(["make", "-s", "install", "PREFIX=" + prefix], cwd=ROOT, capture_output=True, text=True)
+    if not report(p.returncode == 0, "make install PREFIX=" + prefix, short(p.stdout + p.stderr)):
+        return
+    work = tempfile.mkdtemp(prefix="hpm-user-")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("HPM_")}
+    env["PATH"] = os.path.join(prefix, "bin") + ":/usr/bin:/bin"
+    sh = lambda cmd, **kw: subprocess.run(cmd, cwd=work, env=dict(env, **kw), capture_output=True, text=True, timeout=900)
+    open(os.path.join(work, "hello.c"), "w").write(HELLO_C)
+    open(os.path.join(work, "trap.c"), "w").write(TRAP_C)
+    p = sh(["hpm-cc", "-O2", "-o", "hello.elf", "hello.c"])
+    p2 = sh(["hpm-cc", "-O2", "-o", "trap.elf", "trap.c"])
+    if not report(p.returncode == p2.returncode == 0, "installed hpm-cc builds hello.c and trap.c (printf, picolibc) in one command",
+                  short(p.stderr + p2.stderr)):
+        return
+    p = sh(["hpmctl", "--link", "sim", "run", "--", "hello.elf", "a", "b c"])
+    out_lines = "hello from the board: 2 arguments\narg 1: a\narg 2: b c\n"
+    report(p.returncode == 0 and p.stdout.startswith(out_lines) and "to stderr\n" in p.stderr and "start-up:" in p.stdout,
+           "hpmctl run -- hello.elf a 'b c': argv reaches main, stdout and stderr shown, exit 0", short(p.stdout + p.stderr))
+    p = sh(["hpmctl", "--link", "sim", "run", "--", "hello.elf", "fail"])
+    report(p.returncode == 3 and "arg 1: fail" in p.stdout and "exited with code 3" in p.stderr,
+           "hpmctl run -- hello.elf fail: hpmctl's exit code is the program's (3)", "exit %d %s" % (p.returncode, short(p.stderr)))
+    ev = ",".join(EVENTS)
+    res = {}
+    for link in ("sim", "ref"):
+        f = os.path.join(work, "counts-%s.csv" % link)
+        p = sh(["hpmctl", "--link", link, "stat", "-x", ",", "-o", f, "-e", ev, "--", "hello.elf", "fail", "x"])
+        rows = parse_perf_csv(open(f).read()) if os.path.exists(f) else []
+        res[link] = (p.returncode, p.stdout, {r["event"]: r["value"] for r in rows})
+    (rs, os_, cs), (rr, or_, cr) = res["sim"], res["ref"]
+    report(rs == rr == 3 and os_ == or_ == "hello from the board: 2 arguments\narg 1: fail\narg 2: x\n"
+           and len(cs) == len(EVENTS) and cs == cr and cs["instructions"] > 0,
+           "stat -o -x, -e <all %d events> -- hello.elf fail x: output as it runs, exit 3, counts equal the reference board's" % len(EVENTS),
+           "sim exit %d %r %s / ref exit %d %r" % (rs, os_, {k: (cs.get(k), cr.get(k)) for k in cs if cs.get(k) != cr.get(k)}, rr, or_))
+    human = {}
+    for link in ("sim", "ref"):
+        p = sh(["hpmctl", "--link", link, "stat", "-e", "cycles,instructions", "hello.elf"])
+        m = re.findall(r"^\s+([\d,]+)\s+start-up (cycles|instructions) before main", p.stdout, re.M)
+        human[link] = (p.returncode, m)
+    report(human["sim"][0] == 0 and len(human["sim"][1]) == 2 and human["sim"] == human["ref"],
+           "stat shows the start-up's own cycles and instructions (crt0) before main, as the reference board does: %s" % (human["sim"][1],),
+           repr(human))
+    p = sh(["hpmctl", "--link", "sim", "validate", "hello.elf"])
+    report(p.returncode == 0 and "hello.elf: OK (%d events equal)" % len(EVENTS) in p.stdout,
+           "validate hello.elf: every event equal on the board and the reference", short(p.stdout + p.stderr))
+    for arg, want in ((None, "load access fault at 0x40000000"), ("b", "breakpoint")):
+        p = sh(["hpmctl", "--link", "sim", "stat", "-e", "cycles,exceptions", "--", "trap.elf"] + ([arg] if arg else []))
+        counts, _ = parse_human_stat(p.stdout)
+        # exceptions: the write system call of the printf, then the trap
+        report(p.returncode == 1 and want in p.stderr and counts.get("exceptions") == 2 and counts.get("cycles", 0) > 0
+               and p.stdout.startswith("before the trap\n"),
+               "stat on a program that traps: counts printed, the reason named (%s), exit 1" % want,
+               "exit %d %s | %s" % (p.returncode, short(p.stdout), short(p.stderr)))
+    # pkg-config: the shared library, and the hpm.h usage example, from another directory
+    so = os.path.join(prefix, "lib", "libhpm.so.1")
+    p = sh(["readelf", "-d", so])
+    report(os.path.islink(so) and "Library soname: [libhpm.so.1]" in p.stdout, "installed lib/libhpm.so.1 has soname libhpm.so.1",
+           short(p.stdout))
+    hdr = open(os.path.join(prefix, "include", "hpm.h")).read()
+    body = re.search(r"^ \* EXAMPLE\n(.*?)^ \* END", hdr, re.S | re.M)
+    src = os.path.join(work, "example.c")
+    open(src, "w").write("#include <stdio.h>\n#include <hpm.h>\nint main(void)\n{\n%s\treturn 0;\n}\n"
+                         % "".join(l[3:] + "\n" for l in (body.group(1).splitlines() if body else [])))
+    pc = sh(["pkg-config", "--cflags", "--libs", "libhpm"], PKG_CONFIG_PATH=os.path.join(prefix, "lib", "pkgconfig"))
+    p = sh(["cc", "-std=c11", "-Wall", "-Wextra", "-Werror", "-o", "example", "example.c"] + pc.stdout.split())
+    needed = sh(["readelf", "-d", "example"]).stdout if p.returncode == 0 else ""
+    report(body and pc.returncode == 0 and p.returncode == 0 and "Shared library: [libhpm.so.1]" in needed,
+           "cc example.c $(pkg-config --cflags --libs libhpm): hpm.h's usage example compiles and links libhpm.so.1",
+           short(pc.stdout + p.stderr))
+    if p.returncode == 0:
+        r = sh([os.path.join(work, "example")])
+        got = {l.split()[1]: int(l.split()[0]) for l in r.stdout.splitlines() if len(l.split()) == 2}
+        q = sh(["hpmctl", "--link", "ref", "stat", "-x", ",", "-e", "cycles,instructions,loads", "matmul"])
+        want = {x["event"]: x["value"] for x in parse_perf_csv(q.stdout)} if q.returncode == 0 else None
+        report(r.returncode == 0 and got == want, "the example, run with no HPM_* variables, finds the installed hpm-sim and "
+               "workloads: matmul's counts equal the reference's", "exit %d %r vs %r %s" % (r.returncode, got, want, short(r.stderr)))
+    page = os.path.join(prefix, "share", "man", "man1", "hpmctl.1")
+    p = sh(["man", "--warnings", "-l", page], MANWIDTH="80")
+    p2 = sh(["man", "hpmctl"], MANPATH=os.path.join(prefix, "share", "man"), MANWIDTH="80")
+    report(p.returncode == 0 and p.stderr == "" and "SYNOPSIS" in p.stdout and "hpm-cc" in p.stdout and p2.stdout == p.stdout,
+           "man -l share/man/man1/hpmctl.1 renders without warnings; MANPATH=PREFIX/share/man man hpmctl finds it",
+           short(p.stderr + p2.stderr))
+    shutil.rmtree(work, ignore_errors=True)
+
+
+def plot_many(info):
+    """record --plot with 31 series: a distinct style and a legend row for each, inside the chart; lines drawn over the frame."""
+    svgf, csvf = os.path.join(OUT, "plot31.svg"), os.path.join(OUT, "plot31.csv")
+    ev = ",".join(EVENTS + ["r3", "r4"])
+    out = expect_ok(SIM + ["record", "-I", "10000cycles", "-e", ev, "-o", csvf, "--plot", svgf, "--size", "2000", "alu"])
+    if out is None:
+        return
+    ns = "{http://www.w3.org/2000/svg}"
+    root = ET.parse(svgf).getroot()
+    height = float(root.get("height"))
+    kids = list(root)
+    frame = next(i for i, e in enumerate(kids) if e.tag == ns + "rect" and e.get("fill") == "none")
+    paths = [(i, e) for i, e in enumerate(kids) if e.tag == ns + "path"]
+    style = lambda e: (e.get("stroke"), e.get("stroke-dasharray"))
+    legend = [e for e in kids if e.tag == ns + "line" and e.get("stroke-width") == "3"]
+    texts = [e for e in kids if e.tag == ns + "text" and float(e.get("y", 0)) <= height]
+    fr = kids[frame]
+    bottom = float(fr.get("y")) + float(fr.get("height"))
+    # wfi-cycles is 0 throughout: its line must lie above the bottom edge, drawn after the frame
+    wfi = paths[EVENTS.index("wfi-cycles")][1]
+    ys = [float(y) for y in re.findall(r"M[\d.]+,([\d.]+)|V([\d.]+)", wfi.get("d")) for y in y if y]
+    report(len(paths) == 31 and len({style(e) for _, e in paths}) == 31 and [style(e) for e in legend] == [style(e) for _, e in paths]
+           and all(float(e.get("y1")) < height - 20 for e in legend) and len(texts) >= 31 and fr.get("stroke") != "black"
+           and all(i > frame for i, _ in paths) and ys and all(bottom - 8 <= y < bottom - 1 for y in ys),
+           "record --plot with 31 events: 31 distinct colour/dash styles, a legend row each inside the chart, lines over a grey frame and off its edge",
+           "paths %d styles %d legend %d height %s frame %s wfi y %s" % (len(paths), len({style(e) for _, e in paths}), len(legend), height, fr.get("stroke"), ys[:3]))
+
+
+TESTS = ["help", "list", "info", "stat", "repeat", "interval", "modifiers", "narrow", "main", "topdown", "record", "validate_all", "fault", "csr", "run", "errors",
+         "junit", "hil", "ci", "perf_order", "habits", "interrupts", "plot_many", "installed"]
 
 
 def main():
@@ -1024,6 +1423,8 @@ def main():
         "topdown": lambda: topdown(info), "record": lambda: record(info), "validate_all": validate_all,
         "fault": validate_fault, "csr": csr_cmds, "run": lambda: run_cmd(info),
         "junit": lambda: junit_reports(info), "hil": hil_target, "ci": ci_files,
+        "perf_order": perf_order, "habits": lambda: perf_habits(info), "interrupts": interrupts,
+        "plot_many": lambda: plot_many(info), "installed": installed,
     }
     for name in TESTS:
         if only and name not in only:

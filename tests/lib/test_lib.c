@@ -105,7 +105,9 @@ static void test_evlist(void)
 	parse_bad("{a,b}", "unknown event 'a'");
 	parse_bad("cycles,,loads", "empty event name");
 	parse_bad("", "empty event name");
-	parse_bad("rzz", "bad raw event 'rzz'");
+	parse_bad("rzz", "unknown event 'rzz'");          /* not hex: a name, unknown */
+	parse_bad("rcycles", "unknown event 'rcycles'");
+	parse_bad("r0xzz", "bad raw event 'r0xzz'");
 	parse_bad("r", "unknown event 'r'");
 	parse_bad("r12345678901234567", "bad raw event");
 	parse_bad("r8000000000000001", "bits 63..60");

@@ -1,0 +1,57 @@
+/* crt0.S: start-up of a program built with the SDK (hpm-cc). The monitor
+ * enters _start in U, S or M mode with a0 = argc and a1 = argv, which the
+ * host wrote at the top of the RAM (docs/monitor.md, "Programs built with
+ * the SDK"); the stack starts below them. Sets gp, sp and tp (picolibc's
+ * errno is thread-local), clears .tbss and .bss, runs the constructors,
+ * notes in __hpm_startup what all this counted, calls main(argc, argv) and
+ * passes its result to exit(). */
+    .section .text.init, "ax"
+    .globl _start
+_start:
+    .option push
+    .option norelax
+    la      gp, __global_pointer$
+    .option pop
+    la      sp, __stack_top
+    beqz    a1, 1f
+    andi    sp, a1, -16
+1:  la      tp, __tls_base
+    mv      s0, a0
+    mv      s1, a1
+    /* clear .tbss and .bss (word aligned by hpm.ld) */
+    la      t0, __bss_start
+    la      t1, __bss_end
+2:  bgeu    t0, t1, 3f
+    sw      zero, 0(t0)
+    addi    t0, t0, 4
+    j       2b
+3:  call    __libc_init_array
+    /* the start-up's own cost: counted cycles and instructions so far
+     * (hpm_startup_cost, hpmctl's "start-up" line) */
+    rdinstret t1
+    rdcycle t0
+    la      t2, __hpm_startup
+    sw      t0, 0(t2)
+    sw      t1, 4(t2)
+    mv      a0, s0
+    mv      a1, s1
+    li      a2, 0
+    call    main
+    call    exit
+4:  j       4b
+
+/* ABI marker: the host passes argc/argv to programs that define it */
+    .globl  __hpm_sdk_args
+    .set    __hpm_sdk_args, 1
+
+    .section .bss.hpm_startup, "aw", @nobits
+    .balign 4
+    .globl  __hpm_startup
+__hpm_startup:
+    .zero   8
+
+/* keeps .tdata from being empty, so tp = __tls_base is the TLS segment */
+    .section .tdata.hpm_anchor, "awT", @progbits
+    .balign 8
+__hpm_tls_anchor:
+    .word   0
