@@ -573,9 +573,12 @@ suite_link() {
     link_run sim --link sim
     link_run ref --link ref --quick
     link_run tty --link tty-sim --quick
-    # the iCEBreaker's configuration (docs/board.md): two 32-bit counters, so
-    # every multi-event measurement is a replay
-    link_run ref-2x32 --link ref --hpm-num 2 --hpm-width 32 --quick
+    # the iCEBreaker's configuration (the board top's default, docs/board.md):
+    # few narrow counters, so every multi-event measurement is a replay
+    local bnum bwidth
+    bnum=$(sed -n 's/.*parameter integer HPM_NUM *= *\([0-9]*\).*/\1/p' hw/board/icebreaker_top.v)
+    bwidth=$(sed -n 's/.*parameter integer HPM_WIDTH *= *\([0-9]*\).*/\1/p' hw/board/icebreaker_top.v)
+    link_run "ref-${bnum}x$bwidth" --link ref --hpm-num "$bnum" --hpm-width "$bwidth" --quick
     for v in 29x8 1x40; do
         [ -x "$BUILD/bin/hpm-sim-$v" ] && link_run "sim-$v" --link sim --quick --sim "$BUILD/bin/hpm-sim-$v"
     done

@@ -26,8 +26,8 @@ module icebreaker_top #(
     parameter integer UART_BAUD = 3000000,
     parameter integer RST_BITS  = 8,
     // the largest HPM that fits beside the core and meets the clock
-    // (docs/board.md): two 32-bit mhpmcounters (in DSPs) with their selectors
-    parameter integer HPM_NUM   = 2,
+    // (docs/board.md): one 32-bit mhpmcounter (in a DSP) with its selector
+    parameter integer HPM_NUM   = 1,
     parameter integer HPM_WIDTH = 32,
     // SB_MAC16 blocks for counters: all 8 but the multiplier's
     parameter integer HPM_DSP   = 7
