@@ -182,7 +182,7 @@ $(BOARD_GATE_BIN): $(BOARD_GATE_V) $(BOARD_GATE_CELLS) hw/board/gate_pll.v hw/si
 	@$(VERILATOR) $(BOARD_GATE_VFLAGS) -Mdir $(BOARD_GATE_DIR)/obj $(BOARD_GATE_V) $(BOARD_GATE_CELLS) \
 	  hw/board/gate_pll.v $(abspath hw/sim/gate_main.cpp) > $(BOARD_GATE_DIR)/verilator.log 2>&1 || \
 	  { echo "make sim-gate: verilator failed: $$(grep -m1 '%Error' $(BOARD_GATE_DIR)/verilator.log)" >&2; exit 1; }
-	@$(MAKE) -s -C $(BOARD_GATE_DIR)/obj -f Vicebreaker_top.mk OPT_FAST=-O1 OPT_SLOW=-O1 Vicebreaker_top > $(BOARD_GATE_DIR)/cc.log 2>&1 || \
+	@$(MAKE) -s -C $(BOARD_GATE_DIR)/obj -f Vicebreaker_top.mk -j2 OPT_FAST=-O1 OPT_SLOW=-O1 Vicebreaker_top > $(BOARD_GATE_DIR)/cc.log 2>&1 || \
 	  { echo "make sim-gate: C++ build failed ($(BOARD_GATE_DIR)/cc.log)" >&2; exit 1; }
 	@cp $(BOARD_GATE_DIR)/obj/Vicebreaker_top $@.tmp && mv -f $@.tmp $@
 
