@@ -60,7 +60,7 @@ const char *hpm_strerror(int err);          /* static text for an error code */
 typedef struct hpm_board hpm_board;
 
 typedef struct hpm_open_opts {
-	uint32_t baud;        /* tty/usb: 0 = 3000000 */
+	uint32_t baud;        /* tty/usb: 0 = 1500000 (the iCEBreaker build) */
 	const char *sim_path; /* hpm-sim to spawn; NULL = $HPM_SIM, else next to
 	                         the running program, else build/bin/hpm-sim */
 	const char *ref_path; /* hpm-ref for the "ref" link and hpm_validate; NULL

@@ -51,7 +51,7 @@ int hpm_link_tty_open(const char *path, uint32_t baud, struct hpm_link **out,
  * libusb-1.0 straight to the FT2232H's channel B (interface 1). */
 #define HPM_USB_VID_DEFAULT 0x0403u
 #define HPM_USB_PID_DEFAULT 0x6010u
-#define HPM_USB_BAUD_DEFAULT 3000000u
+#define HPM_USB_BAUD_DEFAULT 1500000u
 int hpm_link_usb_open(const char *spec, uint32_t baud, struct hpm_link **out,
                       char *err, size_t errlen);
 

@@ -23,7 +23,7 @@ module icebreaker_top #(
     parameter [2:0]  PLL_DIVQ   = 3'd5,
     parameter [2:0]  PLL_FILTER = 3'd1,
     parameter        PLL_HALF   = 1,
-    parameter integer UART_BAUD = 3000000,
+    parameter integer UART_BAUD = 1500000,
     parameter integer RST_BITS  = 8,
     // the largest HPM that fits beside the core and meets the clock
     // (docs/board.md): one 32-bit mhpmcounter (in a DSP) with its selector

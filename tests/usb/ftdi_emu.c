@@ -49,6 +49,9 @@
 #include <umockdev.h>
 #include <unistd.h>
 
+/* the rate libhpm sets by default (host/lib/link.h), the iCEBreaker build's */
+#define HPM_EMU_BAUD_DEFAULT 1500000u
+
 extern char **environ;
 
 #define DEVNODE       "/dev/bus/usb/001/004"
@@ -1133,7 +1136,7 @@ static void usage(FILE *f)
 	      "  --board CMD          board on channel B's UART (sh -c; default build/bin/hpm-sim,\n"
 	      "                       or $HPM_SIM); `cat` is a loopback\n"
 	      "  --board-log FILE     the board's stderr (default: ours)\n"
-	      "  --baud N             rate the driver must set (default 3000000)\n"
+	      "  --baud N             rate the driver must set (default 1500000, libhpm's)\n"
 	      "  --serial S           the chip's serial number string (default HPMEMU01)\n"
 	      "  --mute-serial S      a second FT2232H, serial S, on port 1-2 with nothing\n"
 	      "                       behind channel B (a board without its bitstream)\n"
@@ -1157,7 +1160,7 @@ int main(int argc, char **argv)
 
 	E.board_cmd = getenv("HPM_SIM") ? getenv("HPM_SIM") : "build/bin/hpm-sim";
 	E.serial = "HPMEMU01";
-	E.want_baud = 3000000;
+	E.want_baud = HPM_EMU_BAUD_DEFAULT;
 	E.unplug_after = -1;
 	E.unplug_ms = -1;
 	for (i = 1; i < argc; i++) {

@@ -9,7 +9,7 @@
  *                                    write fails): "usb: board unplugged"
  *   usb_link_test [opts] unplug-idle it disappears while a read waits
  *   usb_link_test [opts] ping [N]    N framed PINGs to the firmware monitor (hpm-sim)
- *   opts: --spec S (after "usb", default ""), --baud N (default 3000000)
+ *   opts: --spec S (after "usb", default ""), --baud N (default 0: libhpm's 1500000)
  *
  * Run the device tests under tests/usb/ftdi_emu (umockdev). The last line is
  * "usb-MODE: N passed, M failed"; the exit status is 0 only if all passed.
@@ -158,7 +158,7 @@ static int test_open(void)
 	for (size_t k = 0; k < sizeof good / sizeof good[0]; k++) {
 		err[0] = 0;
 		int r = hpm_link_usb_open(good[k], 0, &l, err, sizeof err);
-		check(r == 0 && l && l->baud == 3000000 && strstr(l->name, "0403:6010 bus 1 dev 4"),
+		check(r == 0 && l && l->baud == 1500000 && strstr(l->name, "0403:6010 bus 1 dev 4"),
 		      "open 'usb%s': %s", good[k], r ? err : l->name);
 		if (r == 0)
 			l->ops->close(l);
