@@ -364,6 +364,13 @@ int hpm_run(hpm_board *b, const hpm_program *p, const hpm_run_opts *o,
 		if (rc)
 			return rc;
 	}
+	for (unsigned i = 0; o->period && i < nsel; i++) {
+		uint64_t per = o->period[i];
+		if (per && (per < HPM_MIN_PERIOD ||
+			    (b->info.hpm_width < 64 && per > 1ull << b->info.hpm_width)))
+			return hpm_fail(b, HPM_E_ARG, "sampling period %llu: it must be at least %u and at most 2^%u (the counters' width)",
+					(unsigned long long)per, HPM_MIN_PERIOD, b->info.hpm_width);
+	}
 	uint32_t mask = 0x5u | (((1u << nsel) - 1u) << 3);
 	int rc = stream_arm(b, o->interval, mask);
 	if (rc)
@@ -379,9 +386,14 @@ int hpm_run(hpm_board *b, const hpm_program *p, const hpm_run_opts *o,
 	run.mcounteren = 0xffffffffu;
 	run.a0 = o->a0;
 	run.a1 = o->a1;
-	for (unsigned i = 0; i < nsel; i++)
+	for (unsigned i = 0; i < nsel; i++) {
 		run.mhpmevent[i] = sel[i];
+		run.period[i] = o->period ? o->period[i] : 0;
+		if (run.period[i])
+			run.flags = HPM_RUN_PROFILE;
+	}
 	b->run_opts = o;
+	b->next_record = b->records_seen = 0;
 	b->next_sample_seq = 0;
 	b->lost_samples = 0;
 	b->aborting = 0;
@@ -405,6 +417,11 @@ int hpm_run(hpm_board *b, const hpm_program *p, const hpm_run_opts *o,
 	r->lost_samples = b->lost_samples + (res.samples > b->next_sample_seq ?
 					     res.samples - b->next_sample_seq : 0);
 	r->elapsed = res.elapsed;
+	r->records = res.records;
+	if (b->records_seen > res.records)
+		return hpm_fail(b, HPM_E_PROTOCOL, "run: %u profile and region frames for %u records (duplicated frames)",
+				(unsigned)b->records_seen, (unsigned)res.records);
+	r->lost_records = res.records - b->records_seen;
 	convert_snapshot(b, &res.snap, &r->snap);
 	return HPM_OK;
 }

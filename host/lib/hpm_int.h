@@ -25,6 +25,7 @@ struct hpm_board {
 	/* RUN in progress: samples are delivered here */
 	const hpm_run_opts *run_opts;
 	uint32_t next_sample_seq, lost_samples;
+	uint32_t next_record, records_seen;   /* PROFILE and REGION frames */
 	int aborting;
 };
 
@@ -57,12 +58,24 @@ struct hpm_segment {
 };
 struct hpm_program {
 	char name[256];
+	char path[1200];
 	uint32_t entry, tohost;
 	size_t nseg;
 	struct hpm_segment seg[16];
+	size_t nsym;
+	hpm_symbol *sym;           /* code symbols by address; names in symstr */
+	char *symstr;
 };
 
+/* The NUL-terminated string at addr in p's file-backed bytes, or -1. */
+int hpm_program_string(const hpm_program *p, uint32_t addr, char *buf, size_t len);
+
+/* profile.c: a RUN's PROFILE and REGION frames (session.c) */
+void hpm_deliver_profile(hpm_board *b, const struct hpm_frame *f);
+void hpm_deliver_region(hpm_board *b, const struct hpm_frame *f);
+
 /* stat.c */
+int hpm_check_exit(hpm_board *b, const hpm_program *p, const hpm_run_result *r);
 uint64_t hpm_extend(const hpm_info *in, uint64_t raw, uint32_t wraps);
 
 #endif
