@@ -67,7 +67,23 @@ struct stat_out {
 	double seconds, seconds_sd;
 	int interval;          /* -I: rows are intervals ending at board time `at` */
 	uint64_t at_ns;
+	const char *region;    /* --regions: the rows are this region's */
+	uint64_t calls;
 };
+
+/* --regions in -x and -j: the region and its calls lead each line */
+static void print_region(const struct stat_out *o, const char *sep)
+{
+	if (!o->region)
+		return;
+	if (sep) {
+		printf("%s%s%llu%s", o->region, sep, (unsigned long long)o->calls, sep);
+		return;
+	}
+	printf("\"region\" : ");
+	json_string(stdout, o->region);
+	printf(", \"calls\" : %llu, ", (unsigned long long)o->calls);
+}
 
 /* mean rounded to the nearest integer, without overflow */
 static uint64_t mean_u64(const uint64_t *v, size_t n, size_t stride)
@@ -176,6 +192,7 @@ static void print_csv(const struct stat_out *o, const struct row *rows, size_t n
 	const char *s = o->csv_sep;
 	for (size_t i = 0; i < n; i++) {
 		print_stamp(o, "", s);
+		print_region(o, s);
 		printf("%llu%s%s%s%s%llu%s100.00", (unsigned long long)rows[i].value, s, s,
 		       rows[i].ev->name, s, (unsigned long long)o->runtime_ns, s);
 		if (o->repeat > 1)
@@ -193,6 +210,7 @@ static void print_json(const struct stat_out *o, const struct row *rows, size_t 
 	for (size_t i = 0; i < n; i++) {
 		printf("{");
 		print_stamp(o, "\"interval\" : ", ", ");
+		print_region(o, NULL);
 		printf("\"counter-value\" : \"%llu\", \"unit\" : \"\", \"event\" : ",
 		       (unsigned long long)rows[i].value);
 		json_string(stdout, rows[i].ev->name);
@@ -261,7 +279,67 @@ static const char stat_help[] =
 	"                           tick costs the workload 2 cycles (U, S) or 8 (M)\n"
 	"  -x, --field-separator S  CSV in perf's column order, separated by S\n"
 	"  -j, --json               one JSON object per event, perf's keys\n"
+	"  --regions                also per region of the program (hpm_region.h):\n"
+	"                           calls and counts between its BEGIN and END\n"
+	"                           markers, which are included (docs/hpm.md);\n"
+	"                           -x and -j lines start with region and calls\n"
 	RUN_OPTIONS_HELP;
+
+/* --regions: the whole program, then each region, in the chosen format */
+static int stat_regions(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
+			const hpm_run_opts *ro, struct stat_out *o, struct row *rows)
+{
+	size_t n = hpm_evlist_len(l), nout, nreg;
+	uint32_t hz = hpm_get_info(b)->clock_hz;
+	hpm_count *counts = calloc(n, sizeof *counts);
+	hpm_region *regs = calloc(HPM_MAX_REGIONS, sizeof *regs);
+	struct progress pg;
+	int rc = EXIT_OK;
+
+	if (!counts || !regs) {
+		free(counts);
+		free(regs);
+		return fail("out of memory");
+	}
+	progress_begin(&pg, "stat --regions %s", o->name);
+	int st = hpm_stat_regions(b, p, l, ro, counts, &nout, regs, HPM_MAX_REGIONS, &nreg, NULL);
+	progress_end(&pg);
+	if (st != HPM_OK) {
+		rc = fail("%s", hpm_errmsg(b));
+		goto out;
+	}
+	for (size_t r = 0; r <= nreg; r++) {
+		uint64_t cycles = r ? regs[r - 1].cycles : counts[0].cycles;
+		for (size_t i = 0; i < n; i++)
+			rows[i].value = r ? regs[r - 1].value[i] : counts[i].value;
+		set_metrics(rows, n);
+		o->runtime_ns = cycles_to_ns(cycles, hz);
+		o->seconds = (double)cycles / hz;
+		o->region = r ? regs[r - 1].name : NULL;
+		o->calls = r ? regs[r - 1].calls : 1;
+		if (o->json) {
+			print_json(o, rows, n);
+		} else if (o->csv_sep) {
+			print_csv(o, rows, n);
+		} else {
+			if (r)
+				printf(" Region '%s' (%llu call%s):\n\n", regs[r - 1].name,
+				       (unsigned long long)regs[r - 1].calls, regs[r - 1].calls == 1 ? "" : "s");
+			else
+				print_heading(o);
+			print_human(o, rows, n);
+		}
+	}
+	if (!o->json && !o->csv_sep && nreg)
+		printf(" Each region includes its markers: %s per call (docs/hpm.md, Regions).\n\n",
+		       o->mode == HPM_MODE_MACHINE ? "12 cycles, 9 instructions" : "6 cycles, 4 instructions");
+	if (!nreg)
+		fprintf(stderr, "hpmctl: stat: %s has no region markers (hpm_region.h)\n", o->name);
+out:
+	free(counts);
+	free(regs);
+	return rc;
+}
 
 int cmd_stat(const struct cli *c, int argc, char **argv)
 {
@@ -272,10 +350,12 @@ int cmd_stat(const struct cli *c, int argc, char **argv)
 		{ "field-separator", required_argument, NULL, 'x' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "regions", no_argument, NULL, OPT_FIRST_FREE },
 		RUN_LONG_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
 	struct stat_out o = { .repeat = 1 };
+	int regions = 0;
 	hpm_run_opts ro = { 0 };
 	const char *events = DEFAULT_EVENTS, *interval = NULL, *target;
 	hpm_evlist *l = NULL;
@@ -296,6 +376,7 @@ int cmd_stat(const struct cli *c, int argc, char **argv)
 		case 'x': o.csv_sep = optarg; break;
 		case 'j': o.json = 1; break;
 		case 'h': fputs(stat_help, stdout); return EXIT_OK;
+		case OPT_FIRST_FREE: regions = 1; break;
 		case 'r':
 			if (parse_u64(optarg, &v) || v < 1 || v > MAX_REPEAT)
 				return usage_error("stat", "-r '%s': expected 1..%d", optarg, MAX_REPEAT);
@@ -317,6 +398,8 @@ int cmd_stat(const struct cli *c, int argc, char **argv)
 		return usage_error("stat", "-I '%s': expected milliseconds, or a time like 5ms or 200us", interval);
 	if (interval && o.repeat > 1)
 		return usage_error("stat", "-I and -r cannot be combined");
+	if (regions && (interval || o.repeat > 1))
+		return usage_error("stat", "--regions cannot be combined with -I or -r");
 	/* everything that can be checked without the board first */
 	if ((rc = parse_events(events, &l)) || (rc = load_program(target, &p)) ||
 	    (rc = open_board(c, &b)))
@@ -335,6 +418,10 @@ int cmd_stat(const struct cli *c, int argc, char **argv)
 		rows[i].ev = hpm_evlist_at(l, i);
 	o.name = hpm_program_name(p);
 	o.mode = ro.mode;
+	if (regions) {
+		rc = stat_regions(b, p, l, &ro, &o, rows);
+		goto out;
+	}
 
 	if (interval) {
 		struct interval_print ip = { &o, rows, n, vals, 0, hz, 0, &pg, 0 };
