@@ -264,7 +264,7 @@ static int print_interval(void *ctx, const hpm_interval *iv)
 }
 
 static const char stat_help[] =
-	"usage: hpmctl stat [-e EVENTS] [-r N | -I T] [-x SEP | -j] [--mode u|s|m] [--size N]\n"
+	"usage: hpmctl stat [-e EVENTS] [-r N | -I T | --regions] [-x SEP | -j] [--mode u|s|m] [--size N]\n"
 	"                   [--budget N] <workload|file.elf>\n\n"
 	"Counts events on one run of the workload (exact 64-bit counts) and prints\n"
 	"them like perf stat. More events than counters are counted by replaying\n"
