@@ -771,7 +771,7 @@ static void test_profile_regions(hpm_board *b)
 	const hpm_info *in = hpm_get_info(b);
 	hpm_evlist *l;
 	hpm_program *p;
-	hpm_count c[4], plain[4];
+	hpm_count c[8], plain[8];
 	hpm_run_result r;
 	size_t n;
 	char err[256];
@@ -802,18 +802,20 @@ static void test_profile_regions(hpm_board *b)
 	hpm_region reg[HPM_MAX_REGIONS];
 	size_t nreg = 0;
 	o.a0 = 1;
-	if (hpm_evlist_parse(&l, "cycles,instructions,exceptions", err, sizeof err) ||
+	/* three programmable events: replays on the narrow configurations */
+	if (hpm_evlist_parse(&l, "cycles,instructions,exceptions,loads,stores", err, sizeof err) ||
 	    hpm_program_load(&p, "regions", err, sizeof err)) {
 		CHECK("regions: setup", 0, "%s", err);
 		return;
 	}
 	rc = hpm_stat(b, p, l, &o, plain, &n, NULL);
 	rc2 = hpm_stat_regions(b, p, l, &o, c, &n, reg, HPM_MAX_REGIONS, &nreg, NULL);
-	CHECK("regions: empty, fill, scan, divide; the empty one counts 6 cycles, 4 instructions, 1 exception; the program as stat",
+	CHECK("regions: empty, fill, scan, divide; the empty one counts 6 cycles, 4 instructions, 1 exception; fill 256 stores per call; the program as stat",
 	      !rc && !rc2 && nreg == 4 && !strcmp(reg[0].name, "empty") && !strcmp(reg[3].name, "divide") &&
 	      reg[0].calls == 1 && reg[0].value[0] == 6 && reg[0].value[1] == 4 && reg[0].value[2] == 1 &&
 	      reg[0].cycles == 6 && c[0].value == plain[0].value && c[2].value == plain[2].value &&
-	      reg[2].value[0] > reg[3].value[0],
+	      reg[2].value[0] > reg[3].value[0] && !strcmp(reg[1].name, "fill") &&
+	      reg[1].value[4] == 256 * reg[1].calls && reg[1].value[3] == 0,
 	      "rc %d %d, %zu regions, empty %" PRIu64 "/%" PRIu64 "/%" PRIu64 ": %s", rc, rc2, nreg,
 	      nreg ? reg[0].value[0] : 0, nreg ? reg[0].value[1] : 0, nreg ? reg[0].value[2] : 0,
 	      hpm_errmsg(b));
