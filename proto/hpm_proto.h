@@ -243,7 +243,7 @@ static inline uint64_t hpm_get64(const uint8_t *p)
 #define HPM_MEM_WRITTEN_LEN 12u   /* MEM_WRITE reply */
 #define HPM_RUN_HDR_LEN     64u
 #define HPM_RUN_LEN(n)      (HPM_RUN_HDR_LEN + 8u * (n))
-#define HPM_RUN_PROFILE_LEN(n) (HPM_RUN_HDR_LEN + 16u * (n))   /* with periods */
+#define HPM_RUN_PROFILE_LEN(n) (HPM_RUN_HDR_LEN + 16u * (n))   /* with periods: n <= 28 */
 #define HPM_SNAPSHOT_LEN    380u
 #define HPM_RUN_RESULT_HDR_LEN 40u
 #define HPM_RUN_RESULT_LEN  (HPM_RUN_RESULT_HDR_LEN + HPM_SNAPSHOT_LEN)   /* 420 */

@@ -366,6 +366,9 @@ int hpm_run(hpm_board *b, const hpm_program *p, const hpm_run_opts *o,
 	}
 	for (unsigned i = 0; o->period && i < nsel; i++) {
 		uint64_t per = o->period[i];
+		if (HPM_RUN_PROFILE_LEN(nsel) > HPM_MAX_BODY)
+			return hpm_fail(b, HPM_E_ARG, "a sampling run takes at most %u counters (the RUN request's size), not %u",
+					(HPM_MAX_BODY - HPM_RUN_HDR_LEN) / 16, nsel);
 		if (per && (per < HPM_MIN_PERIOD ||
 			    (b->info.hpm_width < 64 && per > 1ull << b->info.hpm_width)))
 			return hpm_fail(b, HPM_E_ARG, "sampling period %llu: it must be at least %u and at most 2^%u (the counters' width)",
