@@ -163,17 +163,20 @@ size_t hpm_program_symbols(const hpm_program *p, const hpm_symbol **syms)
 	return p->nsym;
 }
 
-/* The sized symbol that contains addr, else the last unsized one at or
- * below it (an assembly label such as _start). */
+/* The sized symbol that contains addr, else an unsized one (an assembly
+ * label such as _start) at or below it with no other symbol in between. */
 const hpm_symbol *hpm_program_symbol(const hpm_program *p, uint32_t addr)
 {
 	const hpm_symbol *sized = NULL, *label = NULL;
 	for (size_t i = 0; i < p->nsym && p->sym[i].addr <= addr; i++) {
 		const hpm_symbol *s = &p->sym[i];
-		if (!s->size)
+		if (!s->size) {
 			label = s;
-		else if (addr - s->addr < s->size)
-			sized = s;
+		} else {
+			label = NULL;
+			if (addr - s->addr < s->size)
+				sized = s;
+		}
 	}
 	return sized ? sized : label;
 }
