@@ -366,6 +366,9 @@ int hpm_run(hpm_board *b, const hpm_program *p, const hpm_run_opts *o,
 	}
 	for (unsigned i = 0; o->period && i < nsel; i++) {
 		uint64_t per = o->period[i];
+		if (per && b->info.fw_version < HPM_FW_SAMPLING)
+			return hpm_fail(b, HPM_E_CONFIG, "the board's monitor (firmware %u.%u) cannot sample: it needs firmware 1.1 (make prog)",
+					b->info.fw_version >> 8, b->info.fw_version & 0xff);
 		if (HPM_RUN_PROFILE_LEN(nsel) > HPM_MAX_BODY)
 			return hpm_fail(b, HPM_E_ARG, "a sampling run takes at most %u counters (the RUN request's size), not %u",
 					(HPM_MAX_BODY - HPM_RUN_HDR_LEN) / 16, nsel);

@@ -8,6 +8,7 @@
 #include "link.h"
 
 #define HPM_ATTEMPTS 5
+#define HPM_FW_SAMPLING 0x0101     /* the first monitor with PROFILE and REGION */
 
 struct hpm_board {
 	struct hpm_link *link;

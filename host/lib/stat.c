@@ -450,6 +450,9 @@ int hpm_stat_regions(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
 
 	if (rc)
 		return rc;
+	if (b->info.fw_version < HPM_FW_SAMPLING)
+		return hpm_fail(b, HPM_E_CONFIG, "the board's monitor (firmware %u.%u) has no region markers: it needs firmware 1.1 (make prog)",
+				b->info.fw_version >> 8, b->info.fw_version & 0xff);
 	rg.max = maxregions < HPM_MAX_REGIONS ? maxregions : HPM_MAX_REGIONS;
 	rg.n = calloc(pl.nruns, sizeof *rg.n);
 	rg.acc = calloc((size_t)pl.nruns * (rg.max ? rg.max : 1), sizeof *rg.acc);
