@@ -818,11 +818,10 @@ def profile():
     counts, _ = parse_record_counts(outs.get("sim", ""))
     rows = [re.match(r"^\s+([\d.]+)%\s+(\d+)\s+(\S+)$", l) for l in table.splitlines() if not l.startswith("#")]
     rows = [m for m in rows if m]
-    first = [m for m in rows][:len(rows)]
     per_event = [l for l in table.splitlines() if l.startswith("# Samples:")]
     want = [counts["cycles"][1], counts["branches"][1]]
     got = [int(re.match(r"# Samples: (\d+)", l).group(1)) for l in per_event]
-    syms = set(m.group(3) for m in first)
+    syms = set(m.group(3) for m in rows)
     report(got == want and syms <= {"workload_main", "_start", "update_table", "update_bitwise", "gf2_mul", "x_pow", "times_x"} and
            abs(sum(float(m.group(1)) for m in rows) - 200.0) < 0.1 and sum(int(m.group(2)) for m in rows) == sum(want),
            "report: one table per sampled event, %r samples, symbols %s, overheads add to 100%%" % (want, sorted(syms)),
