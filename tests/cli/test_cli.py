@@ -1392,7 +1392,7 @@ int main(int argc, char **argv)
     HPM_REGION_BEGIN("empty");
     HPM_REGION_END("empty");
     printf("done %s\n", argv[argc - 1]);
-    return 0;
+    return argc > 2 ? 5 : 0;
 }
 """
 
@@ -1418,6 +1418,13 @@ def installed_regions(sh, work):
            and got.get(("empty", "exceptions")) == (1, 1),
            "stat --regions -- regions.elf x (SDK program): output, 3 calls of 'work', the empty region 6 cycles and 4 instructions, board = reference",
            "sim %r ref %r" % (res["sim"], res["ref"][1][:200]))
+    # a failing program keeps its counts and regions, as plain stat does
+    p = sh(["hpmctl", "--link", "sim", "stat", "--regions", "-x", ",", "-e", "cycles", "--", "regions.elf", "x", "fail"])
+    rows = [r for r in csv.reader(io.StringIO(p.stdout)) if len(r) == 9]
+    got = {r[0]: (int(r[1]), int(r[2])) for r in rows}
+    report(p.returncode == 5 and "exited with code 5" in p.stderr and got.get("work", (0,))[0] == 3 and got.get("empty") == (1, 6),
+           "stat --regions -- regions.elf x fail: exit 5 (the program's), its regions still printed",
+           "exit %d %s | %s" % (p.returncode, short(p.stdout), short(p.stderr)))
 
 
 def plot_many(info):
