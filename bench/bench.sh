@@ -157,7 +157,13 @@ far slower than the same request on the FPGA; *board cycles* is the time the
 request takes on the board itself (mtime read through \`CSR_READ time\` before and
 after, minus a bare read), i.e. divide by the 24 MHz clock for the real board at
 3 Mbaud. A pipe loses no bytes, so no sample is ever lost on this link; the
-interval table shows the sampling rate the simulated board sustains.
+interval table shows the sampling rate the simulated board sustains. In the
+sampling-profile table, *board cycles per sample* is the extra board time of
+the sampled run over the unsampled one per sample (the PROFILE frame on the
+wire and the monitor's work, counters stopped), *samples per board second*
+what the link sustains at the board's clock, and *workload cycles per
+sample* the exact cost in the workload's own counts (2 in U-mode,
+docs/hpm.md Sampling).
 
 LINK
 "$BUILD/bench/link" --link sim --count 20

@@ -6,7 +6,9 @@
  * three batches) and board cycles (the monitor's mtime, read with CSR_READ
  * of `time` around the request, minus a bare CSR_READ's own cost); then
  * interval streaming at shrinking intervals: samples per second and lost
- * samples.
+ * samples; then sampling profiles (record -c) at shrinking periods: samples
+ * per second, board cycles per sample, and the exact cost per sample in
+ * workload cycles (against the same run without sampling).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -82,6 +84,59 @@ static int on_sample(void *ctx, const hpm_sample *s)
 	return 0;
 }
 
+struct prof_stats { unsigned n; };
+
+static int on_prof(void *ctx, const hpm_prof_sample *s)
+{
+	(void)s;
+	((struct prof_stats *)ctx)->n++;
+	return 0;
+}
+
+/* `cycles` sampled on alu (size 4000) every P cycles; board time around each
+ * run with CSR_READ of `time`, against the same run unsampled */
+static int profile_rates(hpm_board *b, const hpm_program *p)
+{
+	static const uint64_t periods[] = { 20000, 5000, 1000, 256 };
+	hpm_evlist *l;
+	char err[256];
+	hpm_count c[1];
+	size_t n;
+	hpm_run_result r;
+	uint32_t t0, t1;
+	hpm_run_opts o = { .a0 = 4000 };
+
+	if (hpm_evlist_parse(&l, "cycles", err, sizeof err))
+		return -1;
+	if (hpm_csr_read(b, CSR_TIME, &t0) || hpm_stat(b, p, l, &o, c, &n, &r) ||
+	    hpm_csr_read(b, CSR_TIME, &t1))
+		goto fail;
+	uint32_t base_board = t1 - t0;
+	uint64_t plain_cycles = c[0].value;
+	printf("\nSampling profiles (`record -c`) of `cycles` on `alu --size 4000` (%" PRIu64
+	       " cycles unsampled), one PROFILE frame per sample:\n\n"
+	       "| period (cycles) | samples | samples per wall second | board cycles per sample | samples per board second | workload cycles per sample | run wall s |\n"
+	       "|---:|---:|---:|---:|---:|---:|---:|\n", plain_cycles);
+	for (size_t i = 0; i < sizeof periods / sizeof periods[0]; i++) {
+		struct prof_stats st = { 0 };
+		double w0 = now();
+		if (hpm_csr_read(b, CSR_TIME, &t0) ||
+		    hpm_profile(b, p, l, &periods[i], &o, on_prof, &st, c, &n, &r) ||
+		    hpm_csr_read(b, CSR_TIME, &t1))
+			goto fail;
+		double dt = now() - w0;
+		double per = st.n ? (double)((t1 - t0) - base_board) / st.n : 0.0;
+		printf("| %" PRIu64 " | %u | %.0f | %.0f | %.0f | %.3f | %.2f |\n", periods[i], st.n, st.n / dt,
+		       per, per > 0 ? hpm_get_info(b)->clock_hz / per : 0.0,
+		       r.ticks ? (double)(c[0].value - plain_cycles) / r.ticks : 0.0, dt);
+	}
+	hpm_evlist_free(l);
+	return 0;
+fail:
+	hpm_evlist_free(l);
+	return -1;
+}
+
 int main(int argc, char **argv)
 {
 	const char *link = "sim";
@@ -143,6 +198,8 @@ int main(int argc, char **argv)
 		printf("| %" PRIu64 " | %u | %u | %.0f | %.2f |\n", intervals[i], st.n,
 		       r.lost_samples, st.n / dt, dt);
 	}
+	if (profile_rates(b, p))
+		fprintf(stderr, "bench link: %s\n", hpm_errmsg(b));
 	hpm_program_free(p);
 	hpm_close(b);
 	return 0;

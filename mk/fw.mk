@@ -68,8 +68,12 @@ FW_MONITOR_OBJS = $(patsubst fw/%.c,$(FW_BUILD)/%.o,$(wildcard fw/monitor/*.c)) 
                    $(patsubst fw/%.S,$(FW_BUILD)/%.o,$(wildcard fw/monitor/*.S)) \
                    $(FW_BUILD)/monitor/hpm_proto.o
 
-# the monitor needs only crt0 and the string functions from the runtime
-FW_MONITOR_RT := $(FW_CRT0) $(FW_BUILD)/lib/string.o
+# the monitor needs only crt0 without _exit, the default trap vector and
+# tohost (every EBR byte counts)
+FW_MONITOR_RT := $(FW_BUILD)/common/crt0_monitor.o
+$(FW_BUILD)/common/crt0_monitor.o: fw/common/crt0.S
+	@mkdir -p $(dir $@)
+	$(FW_CC) $(FW_ASFLAGS) -DHPM_MONITOR -c $< -o $@
 $(FW_MONITOR_ELF): $(FW_MONITOR_RT) $(FW_MONITOR_OBJS) $(FW_EBR_LD)
 	$(FW_CC) $(FW_LDFLAGS) $(FW_MONITOR_OPT) -march=rv32im_zicsr_zifencei -T $(FW_EBR_LD) -Wl,-Map,$(FW_BUILD)/monitor.map -o $@ $(FW_MONITOR_RT) $(FW_MONITOR_OBJS) $(FW_LIBS)
 	@$(RV_PREFIX)size $@ | awk 'NR == 2 { printf "monitor: %d of 8192 EBR bytes (text %d, data %d); bss %d in MONRAM\n", $$1 + $$2, $$1, $$2, $$3 }'

@@ -175,6 +175,27 @@ fuzz-program-short: $(FUZZ_PROGRAM) $(WL_ELFS)
 fuzz: fuzz-program
 test-build: $(FUZZ_PROGRAM)
 
+# the prof.data reader (hpmctl report, annotate) on arbitrary bytes
+FUZZ_PROFDATA := $(BUILD)/tests/fuzz_profdata
+.PHONY: fuzz-profdata fuzz-profdata-short
+$(FUZZ_PROFDATA): tests/lib/fuzz_profdata.c $(HPM_LIB_SRCS) $(wildcard $(HPM_LIB_DIR)/*.h) $(EV_H)
+	@mkdir -p $(@D)
+	clang $(filter-out -MMD -MP -Wno-format-truncation,$(HPM_LIB_CFLAGS)) -O1 -fsanitize=fuzzer,address,undefined \
+	  -fno-sanitize-recover=all -o $@ $< $(HPM_LIB_SRCS) $(HPM_LIB_LIBS)
+define profdata_fuzz_run
+	@mkdir -p $(BUILD)/tests/fuzz-profdata-corpus
+	@$(BIN)/hpmctl --link ref record -e cycles -c 256 -e loads -c 300 -e stores --size 64 -o $(BUILD)/tests/fuzz-profdata-corpus/seed crc > /dev/null
+	@$(FUZZ_PROFDATA) -max_total_time=$(1) -max_len=4096 $(BUILD)/tests/fuzz-profdata-corpus \
+	  > $(BUILD)/tests/fuzz-profdata.log 2>&1 || { tail -30 $(BUILD)/tests/fuzz-profdata.log; exit 1; }
+	@awk '/^Done [0-9]+ runs/ { print "fuzz-profdata: " $$2 " executions in " $$5 " s, no failure" }' $(BUILD)/tests/fuzz-profdata.log
+endef
+fuzz-profdata: $(FUZZ_PROFDATA) host $(WL_ELFS)
+	$(call profdata_fuzz_run,$(or $(FUZZ_SECONDS),60))
+fuzz-profdata-short: $(FUZZ_PROFDATA) host $(WL_ELFS)
+	$(call profdata_fuzz_run,5)
+fuzz: fuzz-profdata
+test-build: $(FUZZ_PROFDATA)
+
 # A deliberately wrong board for validate's negative test: the RTL built with
 # an event include in which 'loads' and 'stores' trade bus positions, while
 # the monitor reports the true catalogue hash. It counts stores under the

@@ -2,6 +2,7 @@
 # programs"): start-up code, system layer under picolibc, linker script,
 # headers and the hpm-cc wrapper.
 #   make sdk  -> build/sdk/share/hpm-overlay/sdk/{crt0.o,hpm_sys.o,hpm.ld,include/}
+#                (include/: fw/sdk/include and fw/include/hpm_region.h)
 #                build/sdk/bin/hpm-cc
 # `make install` copies both trees under PREFIX. The build tree's hpm-cc
 # works too (it finds the SDK relative to itself).
@@ -12,8 +13,10 @@ SDK_TREE     := $(BUILD)/sdk
 SDK_DIR      := $(SDK_TREE)/share/hpm-overlay/sdk
 HPM_CC       := $(SDK_TREE)/bin/hpm-cc
 SDK_HDRS     := $(wildcard fw/sdk/include/*.h)
+# the region markers (hpmctl stat --regions) are shared with the workloads
 SDK_FILES    := $(SDK_DIR)/crt0.o $(SDK_DIR)/hpm_sys.o $(SDK_DIR)/hpm.ld \
-                $(patsubst fw/sdk/include/%,$(SDK_DIR)/include/%,$(SDK_HDRS))
+                $(patsubst fw/sdk/include/%,$(SDK_DIR)/include/%,$(SDK_HDRS)) \
+                $(SDK_DIR)/include/hpm_region.h
 SDK_CFLAGS   := -march=rv32im_zicsr_zifencei -mabi=ilp32 -mcmodel=medany -O2 -g -std=gnu11 \
                 -Wall -Wextra -Werror -ffunction-sections -fdata-sections \
                 -isystem $(PICOLIBC_DIR)/include -Ifw/sdk/include
@@ -32,6 +35,9 @@ $(SDK_DIR)/hpm.ld: fw/sdk/hpm.ld
 	@mkdir -p $(@D)
 	cp $< $@
 $(SDK_DIR)/include/%.h: fw/sdk/include/%.h
+	@mkdir -p $(@D)
+	cp $< $@
+$(SDK_DIR)/include/hpm_region.h: fw/include/hpm_region.h
 	@mkdir -p $(@D)
 	cp $< $@
 $(HPM_CC): fw/sdk/hpm-cc.in

@@ -390,7 +390,10 @@ size_t hpm_pack_run(uint8_t *b, const struct hpm_run *s)
 	put_fields(b, s, run_desc, NFIELDS(run_desc));
 	b[6] = (uint8_t)n;
 	put_array64(b + HPM_RUN_HDR_LEN, s->mhpmevent, n);
-	return HPM_RUN_LEN(n);
+	if (!(s->flags & HPM_RUN_PROFILE))
+		return HPM_RUN_LEN(n);
+	put_array64(b + HPM_RUN_LEN(n), s->period, n);
+	return HPM_RUN_PROFILE_LEN(n);
 }
 
 int hpm_unpack_run(const uint8_t *b, size_t len, struct hpm_run *s)
@@ -400,12 +403,14 @@ int hpm_unpack_run(const uint8_t *b, size_t len, struct hpm_run *s)
 	if (len < HPM_RUN_HDR_LEN)
 		return HPM_E_LENGTH;
 	n = b[6];
-	if (n > HPM_NHPM || len != HPM_RUN_LEN(n))
+	if (n > HPM_NHPM || len != (b[5] & HPM_RUN_PROFILE ? HPM_RUN_PROFILE_LEN(n) : HPM_RUN_LEN(n)))
 		return HPM_E_LENGTH;
 	get_fields(b, s, run_desc, NFIELDS(run_desc));
+	for (unsigned i = 0; i < HPM_NHPM; i++)
+		s->mhpmevent[i] = s->period[i] = 0;
 	get_array64(b + HPM_RUN_HDR_LEN, s->mhpmevent, n);
-	for (unsigned i = n; i < HPM_NHPM; i++)
-		s->mhpmevent[i] = 0;
+	if (b[5] & HPM_RUN_PROFILE)
+		get_array64(b + HPM_RUN_LEN(n), s->period, n);
 	return HPM_PROTO_OK;
 }
 
@@ -436,7 +441,7 @@ int hpm_unpack_snapshot(const uint8_t *b, size_t len, struct hpm_snapshot *s)
 static const uint16_t run_result_desc[] = {
 	FLD(run_result, reason), FLD(run_result, priv), RSV(2), FLD(run_result, code),
 	FLD(run_result, mcause), FLD(run_result, mepc), FLD(run_result, mtval),
-	FLD(run_result, ticks), FLD(run_result, samples), RSV(4),
+	FLD(run_result, ticks), FLD(run_result, samples), FLD(run_result, records),
 	FLD(run_result, elapsed),
 };
 

@@ -67,7 +67,9 @@ enum hpm_type {
 	/* asynchronous, monitor -> host */
 	HPM_T_SAMPLE      = 0xc0,
 	HPM_T_BOOT        = 0xc1,
-	HPM_T_OUTPUT      = 0xc4,   /* write system call: 0xc4 stdout, 0xc5 stderr */
+	HPM_T_PROFILE     = 0xc2,  /* async: a batch of profile samples (6.7) */
+	HPM_T_REGION      = 0xc3,  /* async: a region marker's counter values (6.8) */
+	HPM_T_OUTPUT      = 0xc4,  /* write system call: 0xc4 stdout, 0xc5 stderr */
 	HPM_T_ERROR       = 0xff,
 };
 
@@ -103,6 +105,11 @@ enum hpm_exit {
 #define HPM_ECALL_WRITE     64u        /* a7 value of the write system call */
 #define HPM_RESET_MAGIC     0x54455352u  /* "RSET" */
 #define HPM_STREAM_SILENT   (1u << 0)  /* STREAM flag: ticks without SAMPLE frames */
+#define HPM_RUN_PROFILE     (1u << 0)  /* RUN flag: periods follow the selectors (6.7) */
+#define HPM_PROF_MIN_PERIOD 256u       /* smallest sampling period, events */
+#define HPM_PROF_BATCH      63u        /* samples per PROFILE frame at most */
+#define HPM_PROF_REC_LEN    8u         /* u32 pc, u32 counter | mode << 8 */
+#define HPM_ECALL_REGION    0x48504du  /* a7 of a region marker ecall ("HPM") */
 #define HPM_INFO_F_SSTC     (1u << 0)  /* INFO features */
 #define HPM_NCOUNTERS       32         /* value[] index: 0 mcycle, 1 mtime, 2 minstret, 3..31 hpm */
 #define HPM_NHPM            29
@@ -238,6 +245,7 @@ static inline uint64_t hpm_get64(const uint8_t *p)
 #define HPM_MEM_WRITTEN_LEN 12u   /* MEM_WRITE reply */
 #define HPM_RUN_HDR_LEN     64u
 #define HPM_RUN_LEN(n)      (HPM_RUN_HDR_LEN + 8u * (n))
+#define HPM_RUN_PROFILE_LEN(n) (HPM_RUN_HDR_LEN + 16u * (n))   /* with periods: n <= 28 */
 #define HPM_SNAPSHOT_LEN    380u
 #define HPM_RUN_RESULT_HDR_LEN 40u
 #define HPM_RUN_RESULT_LEN  (HPM_RUN_RESULT_HDR_LEN + HPM_SNAPSHOT_LEN)   /* 420 */
@@ -294,7 +302,7 @@ struct hpm_mem_written {
 struct hpm_run {
 	uint32_t entry;
 	uint8_t mode;       /* enum hpm_mode */
-	uint8_t flags;      /* 0 in version 1 */
+	uint8_t flags;      /* HPM_RUN_PROFILE or 0 */
 	uint8_t n_events;   /* selectors for mhpmevent3 .. 3+n_events-1 */
 	uint64_t budget;    /* workload cycles, >= 1 */
 	uint32_t tohost;    /* 0: none */
@@ -302,6 +310,8 @@ struct hpm_run {
 	uint32_t a0, a1;
 	uint64_t mcyclecfg, minstretcfg;
 	uint64_t mhpmevent[HPM_NHPM];
+	uint64_t period[HPM_NHPM];   /* HPM_RUN_PROFILE: sample counter 3+i every
+	                                period[i] events (0: not sampled) */
 };
 
 struct hpm_snapshot {
@@ -317,6 +327,7 @@ struct hpm_run_result {
 	uint32_t code;
 	uint32_t mcause, mepc, mtval;
 	uint32_t ticks, samples;
+	uint32_t records;            /* profile samples + region markers taken */
 	uint64_t elapsed;            /* workload mtime cycles */
 	struct hpm_snapshot snap;
 };

@@ -23,6 +23,8 @@ _start:
 2:  li      a0, 0
     li      a1, 0
     call    main
+#ifndef HPM_MONITOR
+    /* the monitor's main never returns and it has its own trap vector */
     .globl  _exit
 _exit:
     beqz    a0, 3f
@@ -70,3 +72,4 @@ crt0_signature_range:
 tohost:   .word 0, 0
     .globl  fromhost
 fromhost: .word 0, 0
+#endif

@@ -8,6 +8,11 @@
  * mon_regs hold the monitor's ra, sp, s0..s11 while a workload runs, so a
  * trap "returns" from enter_workload().
  */
+    /* offsets into .bss.entry (checked at its end) */
+    .equ    IN_WORKLOAD_OFF, 4 * (33 + 14 + 1)  /* in_workload - wl_regs */
+    .equ    CSR_TRAPPED_OFF, 8                  /* csr_trapped - mon_t1 */
+    .equ    MON_INHIBIT_OFF, 12                 /* mon_inhibit - mon_t1 */
+
     .section .text.trap, "ax"
     .globl  trap_vector
     .balign 4
@@ -52,8 +57,7 @@ trap_vector:
     li      t1, -1
     csrrw   t1, mscratch, t1        /* workload t0; mscratch back to -1 */
     sw      t1, 20(t0)
-    la      t1, in_workload
-    sw      zero, 0(t1)
+    sw      zero, IN_WORKLOAD_OFF(t0)
 
     la      t0, mon_regs            /* return from enter_workload() */
     lw      ra, 0(t0)
@@ -78,16 +82,13 @@ trap_vector:
 monitor_trap:
     la      t0, mon_t1
     sw      t1, 0(t0)
-    la      t0, csr_trapped
     li      t1, 1
-    sw      t1, 0(t0)
-    la      t0, mon_inhibit
-    lw      t1, 0(t0)
+    sw      t1, CSR_TRAPPED_OFF(t0)
+    lw      t1, MON_INHIBIT_OFF(t0)
     csrw    mcountinhibit, t1
     csrr    t1, mepc
     addi    t1, t1, 4
     csrw    mepc, t1
-    la      t0, mon_t1
     lw      t1, 0(t0)
     li      t0, -1
     csrrw   t0, mscratch, t0        /* the monitor's t0; mscratch = -1 */
@@ -114,10 +115,9 @@ enter_workload:
     sw      s9, 44(t0)
     sw      s10, 48(t0)
     sw      s11, 52(t0)
-    la      t0, in_workload
-    li      t1, 1
-    sw      t1, 0(t0)
     la      t0, wl_regs
+    li      t1, 1
+    sw      t1, IN_WORKLOAD_OFF(t0)
     sw      a0, 128(t0)
     lw      t1, 20(t0)
     csrw    mscratch, t1
@@ -168,9 +168,13 @@ csr_tramp:
     .section .bss.entry, "aw", @nobits
     .balign 4
     .globl  wl_regs, in_workload, csr_trapped, mon_inhibit
+    /* reached by offsets from wl_regs and mon_t1: keep them in one section */
 wl_regs:     .space 4 * 33
 mon_regs:    .space 4 * 14
 mon_t1:      .space 4
 in_workload: .space 4
 csr_trapped: .space 4
 mon_inhibit: .space 4
+    .if in_workload - wl_regs != IN_WORKLOAD_OFF || csr_trapped - mon_t1 != CSR_TRAPPED_OFF || mon_inhibit - mon_t1 != MON_INHIBIT_OFF
+    .error "entry.S: the .bss.entry offsets changed"
+    .endif

@@ -10,12 +10,13 @@
 #define GPIO_CLOCK_HZ_REG   HPM_REG32(HPM_GPIO_BASE + 0x8u)
 #define CLOCK_HZ_DEFAULT    24000000u
 
-uint32_t wraps[HPM_NCOUNTERS];
+struct hpm_sample live;
+uint32_t records;
 uint32_t final_of;
 
 /* Executes one "csrrX a0, csr, a1" through the patched trampoline, so any
  * CSR number can be reached. Returns -1 if the access trapped. */
-int csr_access(unsigned op, uint16_t csr, uint32_t in, uint32_t *out)
+int csr_access(unsigned op, unsigned csr, uint32_t in, uint32_t *out)
 {
 	uint32_t rs1 = op == CSR_OP_READ ? 0u : 11u;
 	uint32_t funct3 = op == CSR_OP_READ ? CSR_OP_SET : op;
@@ -35,12 +36,12 @@ int csr_access(unsigned op, uint16_t csr, uint32_t in, uint32_t *out)
 	return 0;
 }
 
-static void csr_put(uint16_t csr, uint32_t v)
+static void csr_put(unsigned csr, uint32_t v)
 {
 	csr_access(CSR_OP_WRITE, csr, v, 0);
 }
 
-static uint32_t csr_get(uint16_t csr)
+static uint32_t csr_get(unsigned csr)
 {
 	uint32_t v = 0;
 	csr_access(CSR_OP_READ, csr, 0, &v);
@@ -93,55 +94,67 @@ void hpm_init(void)
 }
 
 /* A host write to a counter restarts its wrap count. */
-void counter_written(uint16_t csr)
+void counter_written(unsigned csr)
 {
 	unsigned n = csr & 0x1fu;
 	if ((csr & ~0x9fu) == 0xb00u && n >= 3)
-		wraps[n] = 0;
+		live.wraps[n] = 0;
 }
 
-/* Counts one wrap per OF bit set, clears them and LCOFIP. Returns the OF
- * bits seen. */
-uint32_t account_wraps(void)
+/* Counts one wrap per OF bit set, clears them and LCOFIP. A counter with a
+ * sampling period (period[n - 3] != 0) also gives a profile sample: mepc and
+ * the mode the workload was in, sent at once, and restarts its period from
+ * the wrap (docs/protocol.md 6.7). Returns the OF bits seen. */
+uint32_t account_wraps(const uint64_t *period, uint8_t seq)
 {
 	uint32_t of = csr_read(0xda0) & board.present;   /* scountovf */
 	for (unsigned n = 3; n < HPM_NCOUNTERS; n++) {
 		if (of >> n & 1u) {
-			wraps[n]++;
-			csr_access(CSR_OP_CLEAR, (uint16_t)CSR_MHPMEVENTH(n), 1u << 31, 0);
+			uint64_t p = period[n - 3];
+			live.wraps[n]++;
+			csr_access(CSR_OP_CLEAR, CSR_MHPMEVENTH(n), 1u << 31, 0);
+			if (p) {
+				uint32_t rec[3] = { records++, csr_read(mepc),
+						    n | (csr_read(mstatus) & (3u << 11)) };
+				write_counter(n, read_counter(n) - p);
+				send_frame(HPM_T_PROFILE, seq, rec, sizeof rec);
+			}
 		}
 	}
 	csr_clear(mip, MIP_LCOFIP);
 	return of;
 }
 
-/* value[n] for each set bit of mask: 64-bit reads with hi-lo-hi (the
- * counters are stopped, but a host may have enabled them while idle). */
+/* Counter n as 64 bits, read hi-lo-hi (the counters are stopped, but a host
+ * may have enabled them while idle). */
+uint64_t read_counter(unsigned n)
+{
+	uint32_t hi, lo;
+	do {
+		hi = csr_get(CSR_MHPMCOUNTERH(n));
+		lo = csr_get(CSR_MHPMCOUNTER(n));
+	} while (csr_get(CSR_MHPMCOUNTERH(n)) != hi);
+	return (uint64_t)hi << 32 | lo;
+}
+
+void write_counter(unsigned n, uint64_t v)
+{
+	csr_put(CSR_MHPMCOUNTER(n), (uint32_t)v);
+	csr_put(CSR_MHPMCOUNTERH(n), (uint32_t)(v >> 32));
+}
+
+/* value[n] for each set bit of mask, 0 for the others */
 void read_counters(uint32_t mask, uint64_t *value)
 {
-	for (unsigned n = 0; n < HPM_NCOUNTERS; n++) {
-		uint32_t hi, lo;
-		if (!(mask >> n & 1u))
-			continue;
-		if (n == 1) {
-			value[n] = hpm_mtime64();
-			continue;
-		}
-		do {
-			hi = csr_get((uint16_t)CSR_MHPMCOUNTERH(n));
-			lo = csr_get((uint16_t)CSR_MHPMCOUNTER(n));
-		} while (csr_get((uint16_t)CSR_MHPMCOUNTERH(n)) != hi);
-		value[n] = (uint64_t)hi << 32 | lo;
-	}
+	for (unsigned n = 0; n < HPM_NCOUNTERS; n++)
+		value[n] = !(mask >> n & 1u) ? 0 : n == 1 ? hpm_mtime64() : read_counter(n);
 }
 
 void take_snapshot(struct hpm_snapshot *s)
 {
 	s->present = board.present;
 	s->overflowed = final_of | (csr_read(0xda0) & board.present);
-	for (unsigned n = 0; n < HPM_NCOUNTERS; n++)
-		s->value[n] = 0;
 	read_counters(board.present, s->value);
 	for (unsigned i = 0; i < HPM_NHPM; i++)
-		s->wraps[i] = wraps[3 + i];
+		s->wraps[i] = live.wraps[3 + i];
 }

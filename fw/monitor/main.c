@@ -12,7 +12,7 @@
 #include "hpm_events.h"
 #include "monitor.h"
 
-#define FW_VERSION 0x0100u           /* 1.0 */
+#define FW_VERSION 0x0101u           /* 1.1: sampling, region markers, write call */
 #define MIN_INTERVAL 1000u           /* cycles; a sample takes longer to send */
 
 struct board board;                  /* probed at boot */

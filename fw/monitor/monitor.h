@@ -27,14 +27,19 @@ struct stream_cfg {
 };
 extern struct stream_cfg stream;
 
-/* hpm.c */
-int  csr_access(unsigned op, uint16_t csr, uint32_t in, uint32_t *out);
+/* hpm.c; CSR numbers are unsigned, not uint16_t: no zero-extension at every
+ * call (144 EBR bytes) */
+int  csr_access(unsigned op, unsigned csr, uint32_t in, uint32_t *out);
 void hpm_init(void);
-void counter_written(uint16_t csr);
+void counter_written(unsigned csr);
 void take_snapshot(struct hpm_snapshot *s);
-void read_counters(uint32_t mask, uint64_t *value);
-uint32_t account_wraps(void);
-extern uint32_t wraps[HPM_NCOUNTERS];
+void read_counters(uint32_t mask, uint64_t *value);   /* others 0 */
+uint64_t read_counter(unsigned n);
+void write_counter(unsigned n, uint64_t v);
+uint32_t account_wraps(const uint64_t *period, uint8_t seq);
+extern uint32_t records;     /* profile samples + region markers this run */
+/* the wrap counts (live.wraps[n]), and the values of the frame being sent */
+extern struct hpm_sample live;
 extern uint32_t final_of;
 
 /* run.c: executes a RUN request; returns 0 with the 420-byte reply in out,

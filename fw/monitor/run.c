@@ -37,17 +37,16 @@ static int tohost_set(uint32_t tohost, uint32_t *code)
 	return *code != 0;
 }
 
-static void send_sample(uint8_t seq, uint32_t sample_seq)
+/* A SAMPLE-layout frame: word (the sample number, or a region marker's a0),
+ * mask, the counters of mask and their wrap counts. */
+static void send_values(uint8_t type, uint8_t seq, uint32_t word, uint32_t mask)
 {
-	struct hpm_sample s;
 	uint8_t body[HPM_MAX_BODY];
 
-	s.sample_seq = sample_seq;
-	s.mask = stream.mask;
-	read_counters(stream.mask, s.value);
-	for (unsigned n = 3; n < HPM_NCOUNTERS; n++)
-		s.wraps[n] = wraps[n];
-	send_frame(HPM_T_SAMPLE, seq, body, hpm_pack_sample(body, &s));
+	live.sample_seq = word;
+	live.mask = mask;
+	read_counters(mask, live.value);
+	send_frame(type, seq, body, hpm_pack_sample(body, &live));
 }
 
 static void program_counters(const struct hpm_run *r)
@@ -55,15 +54,14 @@ static void program_counters(const struct hpm_run *r)
 	uint32_t minh = r->mode == HPM_MODE_M ? 0 : MINH_HI;
 
 	for (unsigned n = 3; n < HPM_NCOUNTERS; n++)
-		wraps[n] = 0;
+		live.wraps[n] = 0;
 	final_of = 0;
 	for (unsigned i = 0; i < board.hpm_num; i++) {
 		uint64_t sel = i < r->n_events ? r->mhpmevent[i] : 0;
-		csr_access(CSR_OP_WRITE, (uint16_t)(0x323u + i), (uint32_t)sel, 0);
-		csr_access(CSR_OP_WRITE, (uint16_t)(0x723u + i),
+		csr_access(CSR_OP_WRITE, 0x323u + i, (uint32_t)sel, 0);
+		csr_access(CSR_OP_WRITE, 0x723u + i,
 			   ((uint32_t)(sel >> 32) & ~(1u << 31)) | minh, 0);
-		csr_access(CSR_OP_WRITE, (uint16_t)(0xb03u + i), 0, 0);
-		csr_access(CSR_OP_WRITE, (uint16_t)(0xb83u + i), 0, 0);
+		write_counter(3 + i, -r->period[i]);
 	}
 	csr_write(0x721, ((uint32_t)(r->mcyclecfg >> 32) & CFG_HI_MASK) | minh);
 	csr_write(0x722, ((uint32_t)(r->minstretcfg >> 32) & CFG_HI_MASK) | minh);
@@ -77,14 +75,14 @@ static void program_counters(const struct hpm_run *r)
 static int check_run(const struct hpm_frame *f, struct hpm_run *r, uint32_t *arg)
 {
 	if (hpm_unpack_run(f->body, f->len, r) != HPM_PROTO_OK) {
-		*arg = f->len > 6 && f->body[6] <= HPM_NHPM ? HPM_RUN_LEN(f->body[6]) : 0;
+		*arg = f->len > 6 ? HPM_RUN_HDR_LEN + (8u << (f->body[5] & HPM_RUN_PROFILE)) * f->body[6] : 0;
 		return HPM_ERR_BAD_LENGTH;
 	}
 	*arg = 4;
 	if (r->mode != HPM_MODE_U && r->mode != HPM_MODE_S && r->mode != HPM_MODE_M)
 		return HPM_ERR_BAD_ARG;
 	*arg = 5;
-	if (r->flags)
+	if (r->flags & ~HPM_RUN_PROFILE)
 		return HPM_ERR_BAD_ARG;
 	*arg = 6;
 	if (r->n_events > board.hpm_num)
@@ -107,7 +105,7 @@ static int check_run(const struct hpm_frame *f, struct hpm_run *r, uint32_t *arg
 int run_workload(const struct hpm_frame *f, uint8_t *out, uint32_t *arg)
 {
 	struct hpm_run r;
-	struct hpm_run_result res = { 0 };
+	struct hpm_run_result res;
 	int err = check_run(f, &r, arg);
 	uint64_t remaining = r.budget, next_sample = stream.interval;
 	uint32_t sample_seq = 0, mcause;
@@ -115,6 +113,9 @@ int run_workload(const struct hpm_frame *f, uint8_t *out, uint32_t *arg)
 
 	if (err)
 		return err;
+	res.code = res.ticks = 0;
+	res.elapsed = 0;
+	records = 0;
 	program_counters(&r);
 	for (unsigned i = 0; i < 32; i++)
 		wl_regs[i] = 0;
@@ -141,7 +142,7 @@ int run_workload(const struct hpm_frame *f, uint8_t *out, uint32_t *arg)
 		res.elapsed += t1 - t0;
 		remaining = t1 - t0 >= remaining ? 0 : remaining - (t1 - t0);
 		mcause = csr_read(mcause);
-		final_of |= account_wraps();
+		final_of |= account_wraps(r.period, f->seq);
 
 		if (!(mcause & CAUSE_INTERRUPT)) {
 			int ecall = mcause == CAUSE_ECALL_U || mcause == CAUSE_ECALL_S ||
@@ -151,7 +152,12 @@ int run_workload(const struct hpm_frame *f, uint8_t *out, uint32_t *arg)
 				res.code = wl_regs[REG_A0];
 				break;
 			}
-			if (ecall && wl_regs[REG_A7] == HPM_ECALL_WRITE) {
+			uint32_t a7 = wl_regs[REG_A7];
+			if (ecall && a7 == HPM_ECALL_REGION) {
+				records++;
+				send_values(HPM_T_REGION, f->seq, wl_regs[REG_A0],
+					    5u | ((1u << r.n_events) - 1u) << 3);
+			} else if (ecall && a7 == HPM_ECALL_WRITE) {
 				/* write(fd 1|2, buf, len): one OUTPUT frame of up
 				 * to HPM_MAX_BODY bytes; a0 = bytes sent, or -1 */
 				uint32_t fd = wl_regs[REG_A0], buf = wl_regs[REG_A1];
@@ -165,20 +171,19 @@ int run_workload(const struct hpm_frame *f, uint8_t *out, uint32_t *arg)
 				} else {
 					wl_regs[REG_A0] = ~0u;
 				}
+			} else if (!ecall || a7) {
+				res.reason = tohost_set(r.tohost, &res.code) ? HPM_EXIT_TOHOST : HPM_EXIT_TRAP;
+				break;
 			}
-			if (ecall && (wl_regs[REG_A7] == 0 || wl_regs[REG_A7] == HPM_ECALL_WRITE)) {
-				/* null system call (and write): resume after it */
-				csr_write(mepc, csr_read(mepc) + 4u);
-				continue;
-			}
-			res.reason = tohost_set(r.tohost, &res.code) ? HPM_EXIT_TOHOST : HPM_EXIT_TRAP;
-			break;
+			/* a region marker, write or the null system call: resume after it */
+			csr_write(mepc, csr_read(mepc) + 4u);
+			continue;
 		}
 		mcause &= ~CAUSE_INTERRUPT;
 		if (mcause == IRQ_M_TIMER) {
 			if (sampling && res.elapsed >= next_sample) {
 				if (!stream.silent)
-					send_sample(f->seq, sample_seq++);
+					send_values(HPM_T_SAMPLE, f->seq, sample_seq++, stream.mask);
 				while (next_sample <= res.elapsed)
 					next_sample += stream.interval;
 			}
@@ -228,6 +233,7 @@ int run_workload(const struct hpm_frame *f, uint8_t *out, uint32_t *arg)
 	res.mepc = csr_read(mepc);
 	res.mtval = csr_read(mtval);
 	res.samples = sample_seq;
+	res.records = records;
 	take_snapshot(&res.snap);
 	hpm_pack_run_result(out, &res);
 	return 0;

@@ -3,8 +3,9 @@
  * 0x80000000, section .text.bare), it enables the user counters, enters the
  * workload's _start in the mode WL_BARE_MPP (0 U, 1 S, 3 M; default U) with
  * a0 = wl_test_size (0 with WL_BARE_DEFAULT: the workload's default size)
- * and implements the two system calls of the workload ABI:
+ * and implements the system calls of the workload ABI:
  *   a7 = 0:  null call, returns to the next instruction, registers unchanged
+ *   a7 = 0x48504d: a region marker (hpm_region.h), here a null call
  *   a7 = 93: exit, tohost = 1 if a0 == 0 else (a0 << 1) | 1
  * Any other trap fails with tohost = ((0x400 | mcause[7:0]) << 1) | 1. */
 #ifndef WL_BARE_MPP
@@ -45,15 +46,17 @@ bare_trap:
     beqz    t1, 1f
     addi    t1, t1, -2
     bnez    t1, bare_fail
-1:  bnez    a7, bare_exit
+1:  bnez    a7, 3f
     /* null call: skip the ecall, restore t1 and t0 */
-    csrr    t1, mepc
+4:  csrr    t1, mepc
     addi    t1, t1, 4
     csrw    mepc, t1
     lw      t1, 0(t0)
     csrr    t0, mscratch
     mret
 
+3:  li      t1, 0x48504d            /* region marker */
+    beq     a7, t1, 4b
 bare_exit:
     li      t1, 93
     bne     a7, t1, bare_fail

@@ -15,6 +15,8 @@ static const struct {
 	{ "stat",     cmd_stat,     "count events on a workload, like perf stat" },
 	{ "topdown",  cmd_topdown,  "top-down breakdown of a workload's slots, levels 1 and 2" },
 	{ "record",   cmd_record,   "sample counters every N cycles into CSV/JSON, optional SVG plot" },
+	{ "report",   cmd_report,   "a sampling profile (record -c) by symbol or pc, folded, JSON" },
+	{ "annotate", cmd_annotate, "a profiled function's disassembly with samples per instruction" },
 	{ "validate", cmd_validate, "compare the board's counts with the reference model" },
 	{ "csr",      cmd_csr,      "read or write a CSR on the board" },
 	{ "run",      cmd_run,      "upload a workload or ELF and run it once" },

@@ -3,6 +3,7 @@
  * samples are merged, exactly), each interval written as CSV or JSON lines
  * (per-interval delta and cumulative count), and optionally an SVG chart of
  * events per cycle over time. */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
@@ -109,7 +110,8 @@ static const char record_help[] =
 	"  -e, --event EVENTS    events, -e may be repeated (default cycles,\n"
 	"                        instructions,loads,stores,branches,branch-misses)\n"
 	"  --plot FILE.svg       also draw each event per cycle over time\n"
-	RUN_OPTIONS_HELP;
+	RUN_OPTIONS_HELP
+	"\nWith -c PERIOD, record takes a sampling profile instead (record -c --help).\n";
 
 int cmd_record(const struct cli *c, int argc, char **argv)
 {
@@ -137,6 +139,10 @@ int cmd_record(const struct cli *c, int argc, char **argv)
 	unsigned per_second;
 	int opt, rc;
 
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "-c") || !strncmp(argv[i], "--count", 7) ||
+		    (!strncmp(argv[i], "-c", 2) && isdigit((unsigned char)argv[i][2])))
+			return cmd_record_profile(c, argc, argv);   /* perf record -c */
 	while ((opt = getopt_long(argc, argv, ":I:o:e:h", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'I': interval = optarg; break;

@@ -69,7 +69,23 @@ struct stat_out {
 	double seconds, seconds_sd;
 	int interval;          /* -I: rows are intervals ending at board time `at` */
 	uint64_t at_ns;
+	const char *region;    /* --regions: the rows are this region's */
+	uint64_t calls;
 };
+
+/* --regions in -x and -j: the region and its calls lead each line */
+static void print_region(const struct stat_out *o, const char *sep)
+{
+	if (!o->region)
+		return;
+	if (sep) {
+		fprintf(o->f, "%s%s%llu%s", o->region, sep, (unsigned long long)o->calls, sep);
+		return;
+	}
+	fprintf(o->f, "\"region\" : ");
+	json_string(o->f, o->region);
+	fprintf(o->f, ", \"calls\" : %llu, ", (unsigned long long)o->calls);
+}
 
 /* mean rounded to the nearest integer, without overflow */
 static uint64_t mean_u64(const uint64_t *v, size_t n, size_t stride)
@@ -178,6 +194,7 @@ static void print_csv(const struct stat_out *o, const struct row *rows, size_t n
 	const char *s = o->csv_sep;
 	for (size_t i = 0; i < n; i++) {
 		print_stamp(o, "", s);
+		print_region(o, s);
 		fprintf(o->f, "%llu%s%s%s", (unsigned long long)rows[i].value, s, s, rows[i].ev->name);
 		if (o->repeat > 1)
 			fprintf(o->f, "%s%.2f%%", s, rows[i].noise);
@@ -195,6 +212,7 @@ static void print_json(const struct stat_out *o, const struct row *rows, size_t 
 	for (size_t i = 0; i < n; i++) {
 		fprintf(o->f, "{");
 		print_stamp(o, "\"interval\" : ", ", ");
+		print_region(o, NULL);
 		fprintf(o->f, "\"counter-value\" : \"%llu\", \"unit\" : \"\", \"event\" : ",
 		       (unsigned long long)rows[i].value);
 		json_string(o->f, rows[i].ev->name);
@@ -249,8 +267,8 @@ static int print_interval(void *ctx, const hpm_interval *iv)
 }
 
 static const char stat_help[] =
-	"usage: hpmctl stat [-e EVENTS] [-r N | -I T] [-x SEP | -j] [-o FILE] [-q] [--mode u|s|m]\n"
-	"                   [--size N] [--budget N] <workload|file.elf> [-- ARGS]\n\n"
+	"usage: hpmctl stat [-e EVENTS] [-r N | -I T | --regions] [-x SEP | -j] [-o FILE] [-q]\n"
+	"                   [--mode u|s|m] [--size N] [--budget N] <workload|file.elf> [-- ARGS]\n\n"
 	"Counts events on one run of the workload (exact 64-bit counts) and prints\n"
 	"them like perf stat. More events than counters are counted by replaying\n"
 	"the workload (exact: the core is deterministic); pcnt-running is 100.00.\n"
@@ -268,6 +286,10 @@ static const char stat_help[] =
 	"  -j, --json               one JSON object per event, perf's keys\n"
 	"  -o, --output FILE        write the counts to FILE instead of stdout\n"
 	"  -q, --quiet              no 'link auto' notice\n"
+	"  --regions                also per region of the program (hpm_region.h):\n"
+	"                           calls and counts between its BEGIN and END\n"
+	"                           markers, which are included (docs/hpm.md);\n"
+	"                           -x and -j lines start with region and calls\n"
 	RUN_OPTIONS_HELP;
 
 /* The start-up line of a program built with hpm-cc (human output). */
@@ -282,6 +304,67 @@ static void print_startup(const struct stat_out *o, hpm_board *b, const hpm_prog
 		fmt_count(cycles, c), fmt_count(instret, i));
 }
 
+/* --regions: the whole program, then each region, in the chosen format */
+static int stat_regions(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
+			const hpm_run_opts *ro, struct stat_out *o, struct row *rows)
+{
+	size_t n = hpm_evlist_len(l), nout = 0, nreg = 0;
+	uint32_t hz = hpm_get_info(b)->clock_hz;
+	hpm_count *counts = calloc(n, sizeof *counts);
+	hpm_region *regs = calloc(HPM_MAX_REGIONS, sizeof *regs);
+	hpm_run_result first;
+	struct progress pg;
+	int rc = EXIT_OK;
+
+	if (!counts || !regs) {
+		free(counts);
+		free(regs);
+		return fail("out of memory");
+	}
+	progress_begin(&pg, "stat --regions %s", o->name);
+	int st = hpm_stat_regions(b, p, l, ro, counts, &nout, regs, HPM_MAX_REGIONS, &nreg, &first);
+	progress_end(&pg);
+	if (st != HPM_OK && !(st == HPM_E_RUN && nout)) {
+		rc = fail("%s", hpm_errmsg(b));
+		goto out;
+	}
+	for (size_t r = 0; r <= nreg; r++) {
+		uint64_t cycles = r ? regs[r - 1].cycles : counts[0].cycles;
+		for (size_t i = 0; i < n; i++)
+			rows[i].value = r ? regs[r - 1].value[i] : counts[i].value;
+		set_metrics(rows, n);
+		o->runtime_ns = cycles_to_ns(cycles, hz);
+		o->seconds = (double)cycles / hz;
+		o->region = r ? regs[r - 1].name : NULL;
+		o->calls = r ? regs[r - 1].calls : 1;
+		if (o->json) {
+			print_json(o, rows, n);
+		} else if (o->csv_sep) {
+			print_csv(o, rows, n);
+		} else {
+			if (r)
+				fprintf(o->f, " Region '%s' (%llu call%s):\n\n", regs[r - 1].name,
+					(unsigned long long)regs[r - 1].calls, regs[r - 1].calls == 1 ? "" : "s");
+			else
+				print_heading(o);
+			print_human(o, rows, n);
+			if (!r)
+				print_startup(o, b, p);
+		}
+	}
+	if (!o->json && !o->csv_sep && nreg)
+		fprintf(o->f, " Each region includes its markers: %s per call (docs/hpm.md, Regions).\n\n",
+			o->mode == HPM_MODE_MACHINE ? "12 cycles, 9 instructions" : "6 cycles, 4 instructions");
+	if (!nreg)
+		fprintf(stderr, "hpmctl: stat: %s has no region markers (hpm_region.h)\n", o->name);
+	if (st == HPM_E_RUN)
+		rc = program_failed("stat", p, &first);
+out:
+	free(counts);
+	free(regs);
+	return rc;
+}
+
 int cmd_stat(const struct cli *c, int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -293,11 +376,13 @@ int cmd_stat(const struct cli *c, int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "regions", no_argument, NULL, OPT_FIRST_FREE },
 		RUN_LONG_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
 	struct stat_out o = { .f = stdout, .repeat = 1 };
 	struct cli cl = *c;
+	int regions = 0;
 	hpm_run_opts ro = { 0 };
 	const char *interval = NULL, *outname = NULL;
 	struct target t;
@@ -326,6 +411,7 @@ int cmd_stat(const struct cli *c, int argc, char **argv)
 		case 'o': outname = optarg; break;
 		case 'q': cl.quiet = 1; break;
 		case 'h': fputs(stat_help, stdout); rc = EXIT_OK; goto out;
+		case OPT_FIRST_FREE: regions = 1; break;
 		case 'r':
 			if (parse_u64(optarg, &v) || v < 1 || v > MAX_REPEAT) {
 				rc = usage_error("stat", "-r '%s': expected 1..%d", optarg, MAX_REPEAT);
@@ -355,6 +441,10 @@ int cmd_stat(const struct cli *c, int argc, char **argv)
 		usage_error("stat", "-I and -r cannot be combined");
 		goto out;
 	}
+	if (regions && (interval || o.repeat > 1)) {
+		usage_error("stat", "--regions cannot be combined with -I or -r");
+		goto out;
+	}
 	/* everything that can be checked without the board first */
 	if ((rc = parse_events(events ? events : DEFAULT_EVENTS, &l)) || (rc = load_program(t.name, &p)) ||
 	    (rc = program_setup("stat", &t, p, &ro, &pg)))
@@ -381,6 +471,10 @@ int cmd_stat(const struct cli *c, int argc, char **argv)
 	o.name = hpm_program_name(p);
 	o.mode = ro.mode;
 	catch_interrupt();
+	if (regions) {
+		rc = stat_regions(b, p, l, &ro, &o, rows);
+		goto out;
+	}
 
 	if (interval) {
 		struct interval_print ip = { &o, rows, n, vals, 0, hz, 0, &pg, 0 };

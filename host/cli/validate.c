@@ -324,7 +324,7 @@ int cmd_validate(const struct cli *c, int argc, char **argv)
 	struct junit *junit = NULL;
 	struct progress pg;
 	struct timespec t0;
-	int opt, rc, all = 0;
+	int opt, rc, all = 0, named = 0;   /* named: -e given */
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	while ((opt = getopt_long(argc, argv, ":e:x:jh", longopts, NULL)) != -1) {
@@ -334,6 +334,7 @@ int cmd_validate(const struct cli *c, int argc, char **argv)
 			if ((rc = add_events(&every, optarg)))
 				goto out;
 			events = every;
+			named = 1;
 			break;
 		case 'x': vo.sep = optarg; break;
 		case 'j': vo.json = 1; break;
@@ -403,7 +404,7 @@ int cmd_validate(const struct cli *c, int argc, char **argv)
 		goto out;
 	}
 	if (junit)
-		junit_identity(junit, hpm_get_info(b), every ? NULL : events, &vo.run);
+		junit_identity(junit, hpm_get_info(b), named ? events : NULL, &vo.run);
 
 	unsigned total = 0, ok = 0, mismatch = 0, notrun = 0, asked = 0;
 	if (all)

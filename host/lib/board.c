@@ -416,6 +416,19 @@ int hpm_run(hpm_board *b, const hpm_program *p, const hpm_run_opts *o,
 	if (o->argc && !p->sdk_args)
 		return hpm_fail(b, HPM_E_ARG, "%s: takes no arguments (only programs built with hpm-cc do)",
 				p->name);
+	for (unsigned i = 0; o->period && i < nsel; i++) {
+		uint64_t per = o->period[i];
+		if (per && b->info.fw_version < HPM_FW_SAMPLING)
+			return hpm_fail(b, HPM_E_CONFIG, "the board's monitor (firmware %u.%u) cannot sample: it needs firmware 1.1 (make prog)",
+					b->info.fw_version >> 8, b->info.fw_version & 0xff);
+		if (HPM_RUN_PROFILE_LEN(nsel) > HPM_MAX_BODY)
+			return hpm_fail(b, HPM_E_ARG, "a sampling run takes at most %u counters (the RUN request's size), not %u",
+					(HPM_MAX_BODY - HPM_RUN_HDR_LEN) / 16, nsel);
+		if (per && (per < HPM_MIN_PERIOD ||
+			    (b->info.hpm_width < 64 && per > 1ull << b->info.hpm_width)))
+			return hpm_fail(b, HPM_E_ARG, "sampling period %llu: it must be at least %u and at most 2^%u (the counters' width)",
+					(unsigned long long)per, HPM_MIN_PERIOD, b->info.hpm_width);
+	}
 	/* upload every time: a run changes the program's data */
 	for (size_t i = 0; i < p->nseg; i++) {
 		int rc = hpm_mem_write(b, p->seg[i].addr, p->seg[i].data, p->seg[i].len);
@@ -443,9 +456,14 @@ int hpm_run(hpm_board *b, const hpm_program *p, const hpm_run_opts *o,
 	run.mcounteren = 0xffffffffu;
 	run.a0 = a0;
 	run.a1 = a1;
-	for (unsigned i = 0; i < nsel; i++)
+	for (unsigned i = 0; i < nsel; i++) {
 		run.mhpmevent[i] = sel[i];
+		run.period[i] = o->period ? o->period[i] : 0;
+		if (run.period[i])
+			run.flags = HPM_RUN_PROFILE;
+	}
 	b->run_opts = o;
+	b->next_record = b->records_seen = 0;
 	b->next_sample_seq = 0;
 	b->lost_samples = 0;
 	b->aborting = 0;
@@ -469,6 +487,11 @@ int hpm_run(hpm_board *b, const hpm_program *p, const hpm_run_opts *o,
 	r->lost_samples = b->lost_samples + (res.samples > b->next_sample_seq ?
 					     res.samples - b->next_sample_seq : 0);
 	r->elapsed = res.elapsed;
+	r->records = res.records;
+	if (b->records_seen > res.records)
+		return hpm_fail(b, HPM_E_PROTOCOL, "run: %u profile and region frames for %u records (duplicated frames)",
+				(unsigned)b->records_seen, (unsigned)res.records);
+	r->lost_records = res.records - b->records_seen;
 	convert_snapshot(b, &res.snap, &r->snap);
 	return HPM_OK;
 }

@@ -223,6 +223,29 @@ typedef int (*hpm_sample_cb)(void *ctx, const hpm_sample *s);  /* non-zero: abor
  * system call (docs/monitor.md), as it arrives during the run. */
 typedef void (*hpm_output_cb)(void *ctx, int fd, const void *data, size_t len);
 
+/* One profile sample (docs/protocol.md 6.7): a sampled counter overflowed
+ * and the monitor was entered with mepc = pc, the next instruction the
+ * workload would have executed, in mode `mode`. */
+typedef struct hpm_prof_sample {
+	uint32_t index;       /* record number in the run (samples and region markers) */
+	uint32_t pc;
+	unsigned mode;        /* enum hpm_privilege */
+	unsigned counter;     /* hpm_run: value[] index 3..31; hpm_profile: event position in l */
+} hpm_prof_sample;
+
+typedef int (*hpm_prof_cb)(void *ctx, const hpm_prof_sample *s);  /* non-zero: abort */
+
+/* A region marker ecall (hpm_region.h): the run's counters, stopped at the
+ * marker, extended to 64 bits: value[0] mcycle, value[2] minstret, value[3..]
+ * the run's selectors. */
+typedef struct hpm_region_mark {
+	uint32_t marker;      /* a0 of the ecall: name address, bit 0 set for END */
+	uint32_t mask;        /* which value[] are filled */
+	uint64_t value[HPM_NUM_VALUES];
+} hpm_region_mark;
+
+typedef int (*hpm_region_cb)(void *ctx, const hpm_region_mark *m);  /* non-zero: abort */
+
 typedef struct hpm_run_opts {
 	enum hpm_privilege mode;        /* default U */
 	uint64_t budget;           /* workload cycles; 0 = 2^40 */
@@ -237,7 +260,14 @@ typedef struct hpm_run_opts {
 	 * argv's address, set by hpm_run. */
 	unsigned argc;
 	const char *const *argv;
+	const uint64_t *period;    /* NULL, or per selector: sample its counter every
+	                              period[i] events (0: not sampled; else at least
+	                              HPM_MIN_PERIOD and at most 2^hpm_width) */
+	hpm_prof_cb on_prof;       /* each profile sample, in order (ctx, as on_sample's) */
+	hpm_region_cb on_region;   /* each region marker, in order (ctx, as on_sample's) */
 } hpm_run_opts;
+
+#define HPM_MIN_PERIOD 256         /* longer than any skid (docs/hpm.md) */
 
 typedef struct hpm_run_outcome {
 	enum hpm_exit_reason reason;
@@ -245,8 +275,10 @@ typedef struct hpm_run_outcome {
 	uint32_t code;                 /* a0 of the exit ecall (0 = workload passed) */
 	uint32_t mcause, mepc, mtval;
 	uint32_t ticks, samples, lost_samples;
+	uint32_t records;              /* profile samples + region markers the board took */
+	uint32_t lost_records;         /* of these, not received (link) */
 	uint64_t elapsed;              /* workload cycles */
-	hpm_snapshot snap;
+	hpm_snapshot snap;             /* sampled counters: raw (hpm_profile corrects) */
 } hpm_run_result;
 
 /* Uploads p's file-backed bytes (every time, verified by read-back CRC; .bss
@@ -320,6 +352,83 @@ int hpm_stat_interval(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
  * equal, HPM_E_MISMATCH otherwise; hw[] and ref[] get both sets. */
 int hpm_validate(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
                  const hpm_run_opts *o, hpm_count *hw, hpm_count *ref, size_t *nout);
+
+/* ---- sampling profiles (perf record -c) ---- */
+
+/* Runs p once with event i of l sampled every period[i] events (0: only
+ * counted). Every event takes a programmable counter when sampled (cycles
+ * and instructions too), so the sampled and counted events must fit the
+ * board's counters together (no replay). cb gets each sample in order, with
+ * counter = the event's position in l. out[] gets the exact count of every
+ * event, the sampling's own cost included (docs/hpm.md "Sampling"). A lost
+ * sample (link) is an error: HPM_E_PROTOCOL. */
+int hpm_profile(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
+                const uint64_t *period, const hpm_run_opts *o, hpm_prof_cb cb,
+                void *ctx, hpm_count *out, size_t *nout, hpm_run_result *r);
+
+/* prof.data (docs/hpmctl.md "prof.data"): a profile as hpmctl record -c
+ * writes it. Samples carry counter = the event's position. */
+typedef struct hpm_profdata_event {
+	char name[64];
+	uint64_t period;       /* 0: counted, not sampled */
+	uint64_t count;        /* exact count of the run */
+} hpm_profdata_event;
+
+typedef struct hpm_profdata {
+	char program[1024];    /* the ELF file that ran (for its symbols) */
+	uint32_t clock_hz;
+	unsigned mode;         /* enum hpm_privilege of the run */
+	uint64_t cycles;       /* mcycle of the run */
+	size_t nevents;
+	hpm_profdata_event event[HPM_MAX_COUNTS];
+	size_t nsamples;
+	hpm_prof_sample *samples;
+} hpm_profdata;
+
+/* Parses a prof.data image (any bytes: a malformed one gives HPM_E_ARG and
+ * a one-line reason in err, *out NULL). */
+int  hpm_profdata_parse(hpm_profdata **out, const void *buf, size_t len, char *err, size_t errlen);
+int  hpm_profdata_load(hpm_profdata **out, const char *path, char *err, size_t errlen);
+int  hpm_profdata_save(const hpm_profdata *d, const char *path, char *err, size_t errlen);
+void hpm_profdata_free(hpm_profdata *d);
+
+/* ---- regions (hpm_region.h) ---- */
+
+#define HPM_MAX_REGIONS   32      /* distinct region names per program */
+#define HPM_REGION_NAME   64      /* longest name kept, NUL included */
+
+typedef struct hpm_region {
+	char name[HPM_REGION_NAME];
+	uint64_t calls;                   /* outermost BEGIN..END pairs */
+	uint64_t cycles;                  /* workload cycles inside (mcycle) */
+	uint64_t value[HPM_MAX_COUNTS];   /* event i of l inside the region */
+} hpm_region;
+
+/* hpm_stat with the workload's region markers: regions[0..*nregions) get,
+ * in order of first BEGIN, each region's calls and counts of every event of
+ * l between its BEGIN and END markers, summed over the calls (a nested or
+ * recursive BEGIN of an open region only deepens it). Replays (more events
+ * than counters) must agree on every region's calls, cycles and
+ * instructions. The markers' own cost is included (docs/hpm.md "Regions").
+ * An END without BEGIN, a region left open or more than maxregions regions:
+ * HPM_E_RUN with the reason. A program that fails (as for hpm_stat) still
+ * gets out[], *nout, the regions it closed and r filled, and HPM_E_RUN. */
+int hpm_stat_regions(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
+                     const hpm_run_opts *o, hpm_count *out, size_t *nout,
+                     hpm_region *regions, size_t maxregions, size_t *nregions,
+                     hpm_run_result *r);
+
+/* The symbol table of p's ELF file (empty for a program without one):
+ * functions and objects sorted by address. hpm_program_symbol returns the
+ * symbol that contains addr (NULL if none). */
+typedef struct hpm_symbol {
+	const char *name;
+	uint32_t addr, size;
+} hpm_symbol;
+
+size_t hpm_program_symbols(const hpm_program *p, const hpm_symbol **syms);
+const hpm_symbol *hpm_program_symbol(const hpm_program *p, uint32_t addr);
+const char *hpm_program_path(const hpm_program *p);   /* the ELF file loaded */
 
 #ifdef __cplusplus
 }

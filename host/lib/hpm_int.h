@@ -10,6 +10,7 @@
 #define HPM_ATTEMPTS 5
 #define HPM_ARGS_MAX 2048        /* bytes of main's arguments (docs/monitor.md) */
 #define HPM_ARGS_STACK_MIN 1024  /* stack left between the program and them */
+#define HPM_FW_SAMPLING 0x0101     /* the first monitor with PROFILE and REGION */
 
 struct hpm_board {
 	struct hpm_link *link;
@@ -27,6 +28,7 @@ struct hpm_board {
 	/* RUN in progress: samples are delivered here */
 	const hpm_run_opts *run_opts;
 	uint32_t next_sample_seq, lost_samples;
+	uint32_t next_record, records_seen;   /* PROFILE and REGION frames */
 	int aborting;
 };
 
@@ -59,15 +61,27 @@ struct hpm_segment {
 };
 struct hpm_program {
 	char name[256];
+	char path[1200];
 	uint32_t entry, tohost;
 	uint32_t mem_end;          /* end of the loaded image, .bss included */
 	uint32_t sdk_args;         /* __hpm_sdk_args, 0: not an SDK program */
 	uint32_t startup;          /* __hpm_startup, 0: none */
 	size_t nseg;
 	struct hpm_segment seg[16];
+	size_t nsym;
+	hpm_symbol *sym;           /* code symbols by address; names in symstr */
+	char *symstr;
 };
 
+/* The NUL-terminated string at addr in p's file-backed bytes, or -1. */
+int hpm_program_string(const hpm_program *p, uint32_t addr, char *buf, size_t len);
+
+/* profile.c: a RUN's PROFILE and REGION frames (session.c) */
+void hpm_deliver_profile(hpm_board *b, const struct hpm_frame *f);
+void hpm_deliver_region(hpm_board *b, const struct hpm_frame *f);
+
 /* stat.c */
+int hpm_check_exit(hpm_board *b, const hpm_program *p, const hpm_run_result *r);
 uint64_t hpm_extend(const hpm_info *in, uint64_t raw, uint32_t wraps);
 
 #endif

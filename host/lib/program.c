@@ -125,12 +125,109 @@ static int take_segments(hpm_program *p, const uint8_t *buf, const char *path,
 	return HPM_OK;
 }
 
+static int sym_cmp(const void *a, const void *b)
+{
+	const hpm_symbol *x = a, *y = b;
+	return x->addr < y->addr ? -1 : x->addr > y->addr ? 1 : strcmp(x->name, y->name);
+}
+
+/* The defined function and untyped symbols in executable sections of an
+ * image hpm_elf_load_buf has validated (its section headers and symbol table
+ * lie inside the file; each entry is checked again here). */
+static int take_symbols(hpm_program *p, const uint8_t *buf, size_t len)
+{
+	uint32_t shoff = hpm_get32(buf + 32);
+	unsigned shnum = hpm_get16(buf + 48);
+
+	if (!shoff || (uint64_t)shoff + (uint64_t)shnum * 40 > len)
+		return HPM_OK;
+	for (unsigned i = 0; i < shnum; i++) {
+		const uint8_t *sh = buf + shoff + (size_t)i * 40;
+		if (hpm_get32(sh + 4) != 2)             /* SHT_SYMTAB */
+			continue;
+		uint32_t off = hpm_get32(sh + 16), size = hpm_get32(sh + 20), link = hpm_get32(sh + 24);
+		if (link >= shnum || (uint64_t)off + size > len)
+			return HPM_OK;
+		const uint8_t *st = buf + shoff + (size_t)link * 40;
+		uint32_t stroff = hpm_get32(st + 16), strsz = hpm_get32(st + 20);
+		if ((uint64_t)stroff + strsz > len || !strsz)
+			return HPM_OK;
+		p->symstr = malloc(strsz + 1);
+		p->sym = calloc(size / 16 + 1, sizeof *p->sym);
+		if (!p->symstr || !p->sym)
+			return HPM_E_NOMEM;
+		memcpy(p->symstr, buf + stroff, strsz);
+		p->symstr[strsz] = '\0';
+		for (uint32_t k = 0; k + 16 <= size; k += 16) {
+			const uint8_t *e = buf + off + k;
+			uint32_t name = hpm_get32(e), shndx = hpm_get16(e + 14);
+			unsigned type = e[12] & 15;
+			if (!name || name >= strsz || (type != 0 && type != 2) || !shndx || shndx >= shnum)
+				continue;
+			if (!(hpm_get32(buf + shoff + (size_t)shndx * 40 + 8) & 4))   /* SHF_EXECINSTR */
+				continue;
+			const char *nm = p->symstr + name;
+			if (nm[0] == '$' || !strncmp(nm, ".L", 2))
+				continue;
+			p->sym[p->nsym++] = (hpm_symbol){ nm, hpm_get32(e + 4), hpm_get32(e + 8) };
+		}
+		qsort(p->sym, p->nsym, sizeof *p->sym, sym_cmp);
+		break;
+	}
+	return HPM_OK;
+}
+
+size_t hpm_program_symbols(const hpm_program *p, const hpm_symbol **syms)
+{
+	*syms = p->sym;
+	return p->nsym;
+}
+
+/* The sized symbol that contains addr, else an unsized one (an assembly
+ * label such as _start) at or below it with no other symbol in between. */
+const hpm_symbol *hpm_program_symbol(const hpm_program *p, uint32_t addr)
+{
+	const hpm_symbol *sized = NULL, *label = NULL;
+	for (size_t i = 0; i < p->nsym && p->sym[i].addr <= addr; i++) {
+		const hpm_symbol *s = &p->sym[i];
+		if (!s->size) {
+			label = s;
+		} else {
+			label = NULL;
+			if (addr - s->addr < s->size)
+				sized = s;
+		}
+	}
+	return sized ? sized : label;
+}
+
+const char *hpm_program_path(const hpm_program *p) { return p->path; }
+
+int hpm_program_string(const hpm_program *p, uint32_t addr, char *buf, size_t len)
+{
+	for (size_t i = 0; i < p->nseg; i++) {
+		const struct hpm_segment *s = &p->seg[i];
+		if (addr - s->addr >= s->len)
+			continue;
+		const char *str = (const char *)s->data + (addr - s->addr);
+		size_t max = s->len - (addr - s->addr);
+		const char *nul = memchr(str, '\0', max);
+		if (!nul)
+			return -1;
+		snprintf(buf, len, "%.*s", (int)(nul - str), str);
+		return 0;
+	}
+	return -1;
+}
+
 void hpm_program_free(hpm_program *p)
 {
 	if (!p)
 		return;
 	for (size_t i = 0; i < p->nseg; i++)
 		free(p->seg[i].data);
+	free(p->sym);
+	free(p->symstr);
 	free(p);
 }
 
@@ -197,8 +294,9 @@ int hpm_program_load(hpm_program **out, const char *name_or_path, char *err, siz
 		snprintf(err, errlen, "%s: entry 0x%08x is not a word inside the workload RAM", path,
 			 (unsigned)inf.entry);
 		rc = HPM_E_ELF;
-	} else {
-		rc = take_segments(p, image, path, err, errlen);
+	} else if (!(rc = take_segments(p, image, path, err, errlen)) &&
+		   (rc = take_symbols(p, image, len))) {
+		snprintf(err, errlen, "out of memory");
 	}
 	free(image);
 	if (rc) {
@@ -211,6 +309,7 @@ int hpm_program_load(hpm_program **out, const char *name_or_path, char *err, siz
 		return HPM_E_ELF;
 	}
 	snprintf(p->name, sizeof p->name, "%s", name_or_path);
+	snprintf(p->path, sizeof p->path, "%s", path);
 	p->entry = inf.entry;
 	p->tohost = inf.has_tohost ? inf.tohost & ~3u : 0;
 	p->mem_end = inf.mem_end;

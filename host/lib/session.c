@@ -164,8 +164,14 @@ int hpm_transact(hpm_board *b, uint8_t type, const void *body, size_t len,
 								       f.type - HPM_T_OUTPUT + 1, f.body, f.len);
 					continue;
 				}
-				if (f.type == HPM_T_SAMPLE) {
-					deliver_sample(b, &f);
+				if (f.type == HPM_T_SAMPLE || f.type == HPM_T_PROFILE ||
+				    f.type == HPM_T_REGION) {
+					if (f.type == HPM_T_SAMPLE)
+						deliver_sample(b, &f);
+					else if (f.type == HPM_T_PROFILE)
+						hpm_deliver_profile(b, &f);
+					else
+						hpm_deliver_region(b, &f);
 					if (deadline >= 0)
 						deadline = now_ms() + timeout;
 					continue;

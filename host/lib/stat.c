@@ -15,7 +15,7 @@ uint64_t hpm_extend(const hpm_info *in, uint64_t raw, uint32_t wraps)
 }
 
 /* Why a run did not end with a clean exit, or HPM_OK. */
-static int check_exit(hpm_board *b, const hpm_program *p, const hpm_run_result *r)
+int hpm_check_exit(hpm_board *b, const hpm_program *p, const hpm_run_result *r)
 {
 	switch (r->reason) {
 	case HPM_EXIT_REASON_ECALL:
@@ -124,7 +124,7 @@ static int count_runs(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
 		/* a program that fails the same way in every replay still has
 		 * exact counts: they are filled, and the failure returned last */
 		if (!(budget_ends && ro.budget && r.reason == HPM_EXIT_REASON_BUDGET) &&
-		    (rc = check_exit(b, p, &r))) {
+		    (rc = hpm_check_exit(b, p, &r))) {
 			if (r.reason == HPM_EXIT_REASON_ABORTED)
 				return rc;
 			if (run == 0)
@@ -382,4 +382,160 @@ int hpm_validate(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
 					p->name, hw[i].ev->name, (unsigned long long)hw[i].value,
 					(unsigned long long)ref[i].value);
 	return HPM_OK;
+}
+
+/* ---- regions: per-run accounting of the marker frames, merged ---- */
+
+struct region_acc {
+	char name[HPM_REGION_NAME];
+	uint64_t calls;
+	unsigned depth;
+	uint64_t begin[HPM_NUM_VALUES], sum[HPM_NUM_VALUES];
+};
+
+struct regions {
+	hpm_board *b;
+	const hpm_program *p;
+	unsigned run;
+	size_t max;
+	size_t *n;                    /* per run: regions seen */
+	struct region_acc *acc;       /* per run: max entries */
+	char err[300];
+};
+
+static int region_fail(struct regions *rg, const char *fmt, const char *name)
+{
+	if (!rg->err[0])
+		snprintf(rg->err, sizeof rg->err, fmt, name);
+	return 1;
+}
+
+static int on_region(void *ctx, const hpm_region_mark *m)
+{
+	struct regions *rg = ctx;
+	struct region_acc *acc = rg->acc + (size_t)rg->run * rg->max;
+	size_t *n = &rg->n[rg->run], i;
+	char name[HPM_REGION_NAME];
+
+	if (hpm_program_string(rg->p, m->marker & ~1u, name, sizeof name))
+		return region_fail(rg, "a region marker's a0 is not the address of a string in the %s", "program");
+	for (i = 0; i < *n && strcmp(acc[i].name, name); i++)
+		;
+	if (i == *n) {
+		if (*n == rg->max) {
+			if (!rg->err[0])
+				snprintf(rg->err, sizeof rg->err, "more than %zu regions", rg->max);
+			return 1;
+		}
+		memset(&acc[i], 0, sizeof acc[i]);
+		snprintf(acc[i].name, sizeof acc[i].name, "%s", name);
+		(*n)++;
+	}
+	struct region_acc *a = &acc[i];
+	if (!(m->marker & 1u)) {
+		if (!a->depth++)
+			memcpy(a->begin, m->value, sizeof a->begin);
+		return 0;
+	}
+	if (!a->depth)
+		return region_fail(rg, "region '%s' ends without a BEGIN", a->name);
+	if (--a->depth)
+		return 0;
+	for (unsigned k = 0; k < HPM_NUM_VALUES; k++)
+		if (m->mask >> k & 1)
+			a->sum[k] += m->value[k] - a->begin[k];
+	a->calls++;
+	return 0;
+}
+
+static void region_run(void *ctx, unsigned run, hpm_run_opts *o)
+{
+	struct regions *rg = ctx;
+	rg->run = run;
+	o->on_region = on_region;
+	o->ctx = rg;
+}
+
+int hpm_stat_regions(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
+		     const hpm_run_opts *o, hpm_count *out, size_t *nout,
+		     hpm_region *regions, size_t maxregions, size_t *nregions,
+		     hpm_run_result *first)
+{
+	struct plan pl;
+	struct regions rg = { .b = b, .p = p };
+	hpm_run_result r0;
+	int rc = plan_runs(b, l, &pl);
+
+	*nout = *nregions = 0;
+	if (rc)
+		return rc;
+	if (b->info.fw_version < HPM_FW_SAMPLING)
+		return hpm_fail(b, HPM_E_CONFIG, "the board's monitor (firmware %u.%u) has no region markers: it needs firmware 1.1 (make prog)",
+				b->info.fw_version >> 8, b->info.fw_version & 0xff);
+	rg.max = maxregions < HPM_MAX_REGIONS ? maxregions : HPM_MAX_REGIONS;
+	rg.n = calloc(pl.nruns, sizeof *rg.n);
+	rg.acc = calloc((size_t)pl.nruns * (rg.max ? rg.max : 1), sizeof *rg.acc);
+	if (!rg.n || !rg.acc) {
+		rc = hpm_fail(b, HPM_E_NOMEM, "out of memory");
+		goto out;
+	}
+	size_t counted = 0;
+	char failure[sizeof b->err] = "";
+	rc = count_runs(b, p, l, o, &pl, 0, region_run, &rg, out, &counted, &r0);
+	if (rc == HPM_E_RUN && counted && !rg.err[0]) {
+		/* a failing program: the regions it closed still count */
+		snprintf(failure, sizeof failure, "%s", b->err);
+		rc = HPM_OK;
+	}
+	for (unsigned run = 0; !rc && !failure[0] && !rg.err[0] && run < pl.nruns; run++)
+		for (size_t i = 0; i < rg.n[run]; i++)
+			if (rg.acc[(size_t)run * rg.max + i].depth)
+				region_fail(&rg, "region '%s' is still open when the program ends",
+					    rg.acc[(size_t)run * rg.max + i].name);
+	if (rg.err[0]) {
+		rc = hpm_fail(b, HPM_E_RUN, "%s: %s", p->name, rg.err);
+		goto out;
+	}
+	if (rc)
+		goto out;
+	for (size_t i = 0; i < rg.n[0]; i++) {
+		const struct region_acc *a0 = &rg.acc[i];
+		hpm_region *g = &regions[i];
+		memset(g, 0, sizeof *g);
+		snprintf(g->name, sizeof g->name, "%s", a0->name);
+		g->calls = a0->calls;
+		g->cycles = a0->sum[0];
+		for (unsigned run = 1; run < pl.nruns; run++) {
+			const struct region_acc *a = rg.acc + (size_t)run * rg.max;
+			size_t j;
+			for (j = 0; j < rg.n[run] && strcmp(a[j].name, a0->name); j++)
+				;
+			if (j == rg.n[run] || a[j].calls != a0->calls || a[j].sum[0] != a0->sum[0] ||
+			    a[j].sum[2] != a0->sum[2]) {
+				rc = hpm_fail(b, HPM_E_MISMATCH,
+					      "%s: region '%s' differs between replay %u and the first run: the workload is not deterministic",
+					      p->name, a0->name, run);
+				goto out;
+			}
+		}
+	}
+	/* each replay's regions are found by name: map positions of run 0 */
+	for (size_t i = 0; i < rg.n[0]; i++)
+		for (size_t e = 0; e < pl.n; e++) {
+			unsigned run = pl.run_of[e];
+			const struct region_acc *a = rg.acc + (size_t)run * rg.max;
+			for (size_t j = 0; j < rg.n[run]; j++)
+				if (!strcmp(a[j].name, regions[i].name))
+					regions[i].value[e] = a[j].sum[pl.vidx[e]];
+		}
+	*nregions = rg.n[0];
+	*nout = pl.n;
+	if (first)
+		*first = r0;
+	if (failure[0])
+		rc = hpm_fail(b, HPM_E_RUN, "%s", failure);
+out:
+	free(rg.n);
+	free(rg.acc);
+	return rc;
 }

@@ -1134,12 +1134,12 @@ def interrupts():
     rc, ref, err = run(SIM + ["stat", "-x", ",", "-e", "cycles,instructions", "--size", "2000", "alu"])
     want = {r["event"]: r["value"] for r in parse_perf_csv(ref)} if rc == 0 else None
     rc, out, err, kids, sent = run_interrupted(SIM + ["stat", "-r", "50", "-e", "cycles,instructions", "--size", "2000", "alu"],
-                                               lambda o, e: "run 3 of 50" in e)
+                                               lambda o, e: any(int(k) >= 3 for k in re.findall(r"run (\d+) of 50", e)))
     m = re.search(r"Performance counter stats for 'alu' \((\d+) runs\)", out)
     counts, _ = parse_human_stat(out)
     report(sent and rc == -signal.SIGINT and m and 3 <= int(m.group(1)) < 50 and counts == want and "( +-  0.00% )" in out
            and kids and reaped(kids) is None,
-           "stat -r 50, Ctrl-C during run 3: the %s runs so far printed, exact, killed by SIGINT, hpm-sim reaped" % (m.group(1) if m else "?"),
+           "stat -r 50, Ctrl-C during run 3 or later (the progress line shows after 1 s): the %s runs so far printed, exact, killed by SIGINT, hpm-sim reaped" % (m.group(1) if m else "?"),
            "sent %s rc %s kids %s %s; %s | %s" % (sent, rc, kids, reaped(kids), short(out), short(err)))
     rc, out, err, kids, sent = run_interrupted(SIM + ["stat", "-I", "1", "-x", ",", "-e", "cycles", "--size", "300000", "alu"],
                                                lambda o, e: o.count("\n") >= 3)
@@ -1368,6 +1368,7 @@ def installed():
         want = {x["event"]: x["value"] for x in parse_perf_csv(q.stdout)} if q.returncode == 0 else None
         report(r.returncode == 0 and got == want, "the example, run with no HPM_* variables, finds the installed hpm-sim and "
                "workloads: matmul's counts equal the reference's", "exit %d %r vs %r %s" % (r.returncode, got, want, short(r.stderr)))
+    installed_regions(sh, work)
     page = os.path.join(prefix, "share", "man", "man1", "hpmctl.1")
     p = sh(["man", "--warnings", "-l", page], MANWIDTH="80")
     p2 = sh(["man", "hpmctl"], MANPATH=os.path.join(prefix, "share", "man"), MANWIDTH="80")
@@ -1375,6 +1376,55 @@ def installed():
            "man -l share/man/man1/hpmctl.1 renders without warnings; MANPATH=PREFIX/share/man man hpmctl finds it",
            short(p.stderr + p2.stderr))
     shutil.rmtree(work, ignore_errors=True)
+
+
+REGIONS_C = r"""#include <stdio.h>
+#include <hpm_region.h>
+static volatile unsigned sink;
+int main(int argc, char **argv)
+{
+    for (int i = 0; i < 3; i++) {
+        HPM_REGION_BEGIN("work");
+        for (unsigned k = 0; k < 200u * (unsigned)argc; k++)
+            sink += k;
+        HPM_REGION_END("work");
+    }
+    HPM_REGION_BEGIN("empty");
+    HPM_REGION_END("empty");
+    printf("done %s\n", argv[argc - 1]);
+    return argc > 2 ? 5 : 0;
+}
+"""
+
+
+def installed_regions(sh, work):
+    """An SDK program with the installed hpm_region.h: stat --regions with
+    argv and output, board equal to the reference board, the empty region
+    exactly the markers' cost."""
+    open(os.path.join(work, "regions.c"), "w").write(REGIONS_C)
+    p = sh(["hpm-cc", "-O2", "-o", "regions.elf", "regions.c"])
+    if not report(p.returncode == 0, "installed hpm-cc builds a program with <hpm_region.h>", short(p.stderr)):
+        return
+    res = {}
+    for link in ("sim", "ref"):
+        p = sh(["hpmctl", "--link", link, "stat", "--regions", "-x", ",", "-e", "cycles,instructions,exceptions",
+                "--", "regions.elf", "x"])
+        res[link] = (p.returncode, p.stdout)
+    rc, out = res["sim"]
+    rows = [r for r in csv.reader(io.StringIO(out)) if len(r) == 9]
+    got = {(r[0], r[4]): (int(r[1]), int(r[2])) for r in rows}
+    report(rc == 0 and res["sim"] == res["ref"] and out.startswith("done x\n") and got.get(("work", "cycles"), (0,))[0] == 3
+           and got.get(("empty", "cycles")) == (1, 6) and got.get(("empty", "instructions")) == (1, 4)
+           and got.get(("empty", "exceptions")) == (1, 1),
+           "stat --regions -- regions.elf x (SDK program): output, 3 calls of 'work', the empty region 6 cycles and 4 instructions, board = reference",
+           "sim %r ref %r" % (res["sim"], res["ref"][1][:200]))
+    # a failing program keeps its counts and regions, as plain stat does
+    p = sh(["hpmctl", "--link", "sim", "stat", "--regions", "-x", ",", "-e", "cycles", "--", "regions.elf", "x", "fail"])
+    rows = [r for r in csv.reader(io.StringIO(p.stdout)) if len(r) == 9]
+    got = {r[0]: (int(r[1]), int(r[2])) for r in rows}
+    report(p.returncode == 5 and "exited with code 5" in p.stderr and got.get("work", (0,))[0] == 3 and got.get("empty") == (1, 6),
+           "stat --regions -- regions.elf x fail: exit 5 (the program's), its regions still printed",
+           "exit %d %s | %s" % (p.returncode, short(p.stdout), short(p.stderr)))
 
 
 def plot_many(info):
@@ -1405,8 +1455,175 @@ def plot_many(info):
            "paths %d styles %d legend %d height %s frame %s wfi y %s" % (len(paths), len({style(e) for _, e in paths}), len(legend), height, fr.get("stroke"), ys[:3]))
 
 
+# ---- sampling profiles (record -c, report, annotate) and regions ----
+
+PROF_CASES = [("matmul", "16"), ("sort", "512"), ("crc", "4096")]
+
+
+def parse_record_counts(out):
+    """record -c's summary: {event: (count, samples or None, period or None)}, ticks."""
+    counts = {}
+    m = re.search(r"(\d+) ticks \]", out)
+    for line in out.splitlines():
+        m2 = re.match(r"^\s+([\d,]+)  (\S+)(?:  \((\d+) samples, 1 every (\d+)\))?$", line)
+        if m2:
+            counts[m2.group(2)] = (int(m2.group(1).replace(",", "")),
+                                   int(m2.group(3)) if m2.group(3) else None,
+                                   int(m2.group(4)) if m2.group(4) else None)
+    return counts, int(m.group(1)) if m else None
+
+
+def profile():
+    for wl, size in PROF_CASES:
+        files = {}
+        outs = {}
+        for link in ("sim", "ref"):
+            f = os.path.join(OUT, "prof-%s-%s.data" % (wl, link))
+            args = ["--link", link, "record", "-e", "cycles", "-c", "997", "-e", "branches", "-c", "300",
+                    "-e", "instructions", "-o", f, "--size", size, wl]
+            out = expect_ok(args)
+            if out is None:
+                break
+            files[link] = open(f, "rb").read()
+            outs[link] = out
+        if len(files) < 2:
+            continue
+        report(files["sim"] == files["ref"] and len(files["sim"]) > 200,
+               "record -c %s: the sample list (pc, mode, event of every sample) of the board equals the reference board's" % wl,
+               "prof.data differs (%d vs %d bytes)" % (len(files["sim"]), len(files["ref"])))
+        counts, ticks = parse_record_counts(outs["sim"])
+        st = expect_ok(SIM + ["stat", "-x,", "-e", "cycles,branches,instructions", "--size", size, wl])
+        if st is None or ticks is None or set(counts) != {"cycles", "branches", "instructions"}:
+            report(False, "record -c %s: summary" % wl, short(outs["sim"]))
+            continue
+        plain = {r["event"]: r["value"] for r in parse_perf_csv(st)}
+        # docs/hpm.md Sampling: each sample's entry costs a U-mode run 2 cycles, 0 instructions
+        c, b, i = counts["cycles"], counts["branches"], counts["instructions"]
+        report(c[0] == plain["cycles"] + 2 * ticks and b[0] == plain["branches"] and i[0] == plain["instructions"],
+               "record -c %s: exact counts = stat's + 2 cycles per tick (%d ticks)" % (wl, ticks),
+               "record %r, stat %r" % (counts, plain))
+        report(c[1] == c[0] // c[2] and b[1] == b[0] // b[2] and ticks <= c[1] + b[1],
+               "record -c %s: samples = count / period for each sampled event (%d, %d)" % (wl, c[1], b[1]),
+               "%r" % counts)
+    # M mode: samples in M, each costs 8 cycles and 5 instructions (protocol 6.3)
+    files = {}
+    for link in ("sim", "ref"):
+        f = os.path.join(OUT, "prof-m-%s.data" % link)
+        mout = expect_ok(["--link", link, "record", "--mode", "m", "-e", "instructions", "-c", "500", "-e", "cycles",
+                          "-o", f, "--size", "2048", "crc"])
+        files[link] = open(f, "rb").read() if mout is not None else None
+        if link == "sim":
+            mcounts, mticks = parse_record_counts(mout or "")
+    st = expect_ok(SIM + ["stat", "-x,", "-e", "instructions,cycles", "--mode", "m", "--size", "2048", "crc"])
+    if files["sim"] and st is not None and mticks:
+        plain = {r["event"]: r["value"] for r in parse_perf_csv(st)}
+        i, c = mcounts["instructions"], mcounts["cycles"]
+        report(files["sim"] == files["ref"] and i[0] == plain["instructions"] + 5 * mticks and
+               c[0] == plain["cycles"] + 8 * mticks and i[1] == i[0] // 500 == mticks and
+               all(b == 3 for b in files["sim"][-3 * 8 + 5::8]),
+               "record -c --mode m: board = reference, M-mode samples, 8 cycles and 5 instructions per tick (%d)" % mticks,
+               "record %r stat %r" % (mcounts, plain))
+    # report, folded, JSON and annotate of the last profile
+    f = os.path.join(OUT, "prof-crc-sim.data")
+    table = expect_ok(["report", "-i", f])
+    folded = expect_ok(["report", "-i", f, "--folded"])
+    js = expect_ok(["report", "-i", f, "--json", "--sort", "pc"])
+    if None in (table, folded, js):
+        return
+    counts, _ = parse_record_counts(outs.get("sim", ""))
+    rows = [re.match(r"^\s+([\d.]+)%\s+(\d+)\s+(\S+)$", l) for l in table.splitlines() if not l.startswith("#")]
+    rows = [m for m in rows if m]
+    per_event = [l for l in table.splitlines() if l.startswith("# Samples:")]
+    want = [counts["cycles"][1], counts["branches"][1]]
+    got = [int(re.match(r"# Samples: (\d+)", l).group(1)) for l in per_event]
+    syms = set(m.group(3) for m in rows)
+    report(got == want and syms <= {"workload_main", "_start", "update_table", "update_bitwise", "gf2_mul", "x_pow", "times_x"} and
+           abs(sum(float(m.group(1)) for m in rows) - 200.0) < 0.1 and sum(int(m.group(2)) for m in rows) == sum(want),
+           "report: one table per sampled event, %r samples, symbols %s, overheads add to 100%%" % (want, sorted(syms)),
+           short(table))
+    fl = [l.rsplit(" ", 1) for l in folded.splitlines()]
+    report(all(len(x) == 2 and x[1].isdigit() and x[0].split(";")[0] in ("cycles", "branches") for x in fl) and
+           sum(int(x[1]) for x in fl) == sum(want), "report --folded: 'event;symbol count' lines, %d samples" % sum(want),
+           short(folded))
+    objs = parse_jsonl(js)
+    report([o["samples"] for o in objs] == want and all(sum(r["samples"] for r in o["rows"]) == o["samples"] and
+                                                        all(r["pc"].startswith("0x8") for r in o["rows"]) for o in objs),
+           "report --json --sort pc: one object per event, rows by pc add up", short(js))
+    rc, out, err = run(["annotate", "-i", f, "workload_main"])
+    if rc == 0:
+        m = re.search(r"workload_main: (\d+) of (\d+) samples", out)
+        per_insn = sum(int(x) for x in re.findall(r"^\s*[\d.]+% \|\s+(\d+) \| [0-9a-f]{8}:", out, re.M))
+        report(m is not None and int(m.group(1)) == per_insn and int(m.group(2)) == want[0] and per_insn > 0,
+               "annotate workload_main: %s samples next to the disassembly" % (m.group(1) if m else "?"), short(out))
+    else:
+        report(False, "annotate workload_main", short(err))
+    for args, code, what in [
+            (["record", "-e", "cycles", "-c", "255", "-o", os.path.join(OUT, "x.data"), "crc"], 2, "a period below 256"),
+            (["record", "-e", "cycles", "-c", "1000", "-c", "2000", "crc"], 2, "a second -c without a new -e"),
+            (["report", "-i", os.path.join(ROOT, "README.md")], 1, "report of a file that is not prof.data"),
+            (["annotate", "-i", f, "no_such_function"], 1, "annotate of an unknown symbol")]:
+        rc, out, err = run(SIM + args)
+        why = one_line_error(rc, out, err, code)
+        report(why is None, "%s: %s exits %d with one line: %s" % (cmdline(args), what, code, err.strip()), why)
+
+
+def region_rows(text):
+    """stat --regions -x,: {region or '': {event: value}}, {region: calls}."""
+    vals, calls = {}, {}
+    for rec in csv.reader(io.StringIO(text)):
+        if not rec:
+            continue
+        region = ""
+        if len(rec) == 9:
+            region, n = rec[0], int(rec[1])
+            calls[region] = n
+            rec = rec[2:]
+        vals.setdefault(region, {})[rec[2]] = int(rec[0])
+    return vals, calls
+
+
+def regions():
+    many = ",".join(EVENTS + ["r3", "r4", "r5"])    # 30 programmable events: two replays
+    outs = {}
+    for link in ("sim", "ref"):
+        outs[link] = expect_ok(["--link", link, "stat", "--regions", "-x,", "-e", many, "--size", "2", "regions"])
+    if None in outs.values():
+        return
+    report(outs["sim"] == outs["ref"] and outs["sim"].count("\n") == 5 * len(many.split(",")),
+           "stat --regions: every region's count of %d events on the board equals the reference board's" % len(many.split(",")),
+           short(outs["sim"]))
+    vals, calls = region_rows(outs["sim"])
+    report(set(calls) == {"empty", "fill", "scan", "divide"} and all(c == 2 for c in calls.values()),
+           "stat --regions: regions empty, fill, scan, divide with 2 calls each", "%r" % calls)
+    e = vals.get("empty", {})
+    # docs/hpm.md Regions: a U-mode marker pair costs 6 cycles, 4 instructions, 1 exception
+    report(e.get("cycles") == 12 and e.get("instructions") == 8 and e.get("exceptions") == 2 and e.get("loads") == 0,
+           "stat --regions: an empty region counts exactly its markers (6 cycles, 4 instructions, 1 exception per call)",
+           "%r" % e)
+    sc, dv = vals.get("scan", {}), vals.get("divide", {})
+    report(sc.get("cycles", 0) > dv.get("cycles", 0) > 0 and dv.get("div", 0) > 0 and sc.get("div") == dv.get("div"),
+           "stat --regions: the nested region 'divide' is inside 'scan' (all divisions of scan are in divide)",
+           "scan %r divide %r" % (sc, dv))
+    st = expect_ok(SIM + ["stat", "-x,", "-e", many, "--size", "2", "regions"])
+    if st is not None:
+        plain = {r["event"]: r["value"] for r in parse_perf_csv(st)}
+        report(plain == vals.get(""), "stat --regions: the whole program's counts equal plain stat's",
+               "%r vs %r" % (plain, vals.get("")))
+    js = expect_ok(SIM + ["stat", "--regions", "-j", "-e", "cycles,instructions", "--mode", "m", "--size", "2", "regions"])
+    if js is not None:
+        objs = parse_jsonl(js)
+        empty = {o["event"]: int(o["counter-value"]) for o in objs if o.get("region") == "empty"}
+        report(empty == {"cycles": 24, "instructions": 18} and sum(1 for o in objs if "region" not in o) == 2,
+               "stat --regions -j --mode m: region and calls keys; an M-mode marker pair costs 12 cycles, 9 instructions",
+               short(js))
+    human = expect_ok(SIM + ["stat", "--regions", "-e", "cycles,instructions", "--size", "2", "regions"])
+    if human is not None:
+        report(re.search(r"Region 'fill' \(2 calls\):", human) is not None and "insn per cycle" in human,
+               "stat --regions (human): a table per region with its calls and metrics", short(human))
+
+
 TESTS = ["help", "list", "info", "stat", "repeat", "interval", "modifiers", "narrow", "main", "topdown", "record", "validate_all", "fault", "csr", "run", "errors",
-         "junit", "hil", "ci", "perf_order", "habits", "interrupts", "plot_many", "installed"]
+         "junit", "hil", "ci", "perf_order", "habits", "interrupts", "plot_many", "installed", "profile", "regions"]
 
 
 def main():
@@ -1425,6 +1642,7 @@ def main():
         "junit": lambda: junit_reports(info), "hil": hil_target, "ci": ci_files,
         "perf_order": perf_order, "habits": lambda: perf_habits(info), "interrupts": interrupts,
         "plot_many": lambda: plot_many(info), "installed": installed,
+        "profile": profile, "regions": regions,
     }
     for name in TESTS:
         if only and name not in only:

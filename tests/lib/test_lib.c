@@ -214,6 +214,44 @@ static void test_programs(const char *dir, const char *wl_dir)
 	}
 }
 
+/* code symbols of a workload: functions by their extent, _start (a label)
+ * up to the next symbol, nothing past the code */
+static void test_symbols(const char *wl_dir)
+{
+	char elf[512], err[512];
+	hpm_program *p;
+	const hpm_symbol *syms, *fill = NULL, *start = NULL;
+
+	snprintf(elf, sizeof elf, "%s/regions.elf", wl_dir);
+	int rc = hpm_program_load(&p, elf, err, sizeof err);
+	CHECK(rc == HPM_OK, "regions.elf: %s", err);
+	if (rc)
+		return;
+	size_t n = hpm_program_symbols(p, &syms);
+	for (size_t i = 0; i < n; i++) {
+		if (!strcmp(syms[i].name, "fill"))
+			fill = &syms[i];
+		if (!strcmp(syms[i].name, "_start"))
+			start = &syms[i];
+		CHECK(!i || syms[i - 1].addr <= syms[i].addr, "symbols sorted by address (%s)", syms[i].name);
+		CHECK(strcmp(syms[i].name, "arr") && strcmp(syms[i].name, "__bss_start"), "no data symbol (%s)",
+		      syms[i].name);
+	}
+	CHECK(fill && fill->size >= 8 && start && start->addr == hpm_program_entry(p) && !start->size,
+	      "fill (sized) and _start (a label at the entry) among %zu symbols", n);
+	if (fill && start) {
+		const hpm_symbol *s = hpm_program_symbol(p, fill->addr + fill->size - 4);
+		CHECK(s && !strcmp(s->name, "fill"), "the last word of fill is fill (%s)", s ? s->name : "NULL");
+		s = hpm_program_symbol(p, start->addr + 8);
+		CHECK(s && !strcmp(s->name, "_start"), "start-up code is _start (%s)", s ? s->name : "NULL");
+		s = hpm_program_symbol(p, 0x8001e000u);
+		CHECK(!s, "an address past the code has no symbol (%s)", s ? s->name : "NULL");
+		s = hpm_program_symbol(p, 0x7ffffffcu);
+		CHECK(!s, "an address below the program has no symbol");
+	}
+	hpm_program_free(p);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 3) {
@@ -224,6 +262,7 @@ int main(int argc, char **argv)
 	test_evlist();
 	test_extend();
 	test_programs(argv[1], argv[2]);
+	test_symbols(argv[2]);
 	printf("libhpm: %d passed, %d failed\n", passes, failures);
 	return failures ? 1 : 0;
 }

@@ -300,7 +300,7 @@ static void test_runs(hpm_board *b)
 {
 	hpm_run_result r;
 	hpm_run_opts o = { 0 };
-	uint8_t body[HPM_RUN_LEN(0)];
+	uint8_t body[HPM_RUN_PROFILE_LEN(1)];
 	/* li a0, 7; li a7, 93; ecall: nothing else, so the counts are known */
 	uint32_t exit7[] = { 0x00700513, 0x05d00893, 0x00000073 };
 	hpm_program *p = tiny_program(exit7, 3);
@@ -361,8 +361,8 @@ static void test_runs(hpm_board *b)
 	run.mode = 2;
 	expect_error(b, "run: mode 2 -> BAD_ARG at 4", HPM_T_RUN, body, hpm_pack_run(body, &run), HPM_ERR_BAD_ARG, 4);
 	run.mode = 0;
-	run.flags = 1;
-	expect_error(b, "run: flags 1 -> BAD_ARG at 5", HPM_T_RUN, body, hpm_pack_run(body, &run), HPM_ERR_BAD_ARG, 5);
+	run.flags = 2;
+	expect_error(b, "run: flags 2 -> BAD_ARG at 5", HPM_T_RUN, body, hpm_pack_run(body, &run), HPM_ERR_BAD_ARG, 5);
 	run.flags = 0;
 	run.budget = 0;
 	expect_error(b, "run: budget 0 -> BAD_ARG at 8", HPM_T_RUN, body, hpm_pack_run(body, &run), HPM_ERR_BAD_ARG, 8);
@@ -379,6 +379,26 @@ static void test_runs(hpm_board *b)
 	expect_error(b, "run: tohost in MONRAM -> BAD_ADDRESS", HPM_T_RUN, body, hpm_pack_run(body, &run), HPM_ERR_BAD_ADDRESS, 0x8001f000u);
 	run.tohost = 0;
 	expect_error(b, "run: short body -> BAD_LENGTH (want 64)", HPM_T_RUN, body, 63, HPM_ERR_BAD_LENGTH, 64);
+	/* a PROFILE run carries a period per selector after the selectors */
+	run.flags = HPM_RUN_PROFILE;
+	run.n_events = 1;
+	run.mhpmevent[0] = 1;
+	run.period[0] = 1000;
+	CHECK("run: PROFILE body is 64 + 16 per selector", hpm_pack_run(body, &run) == 80, "%zu",
+	      hpm_pack_run(body, &run));
+	expect_error(b, "run: PROFILE without its periods -> BAD_LENGTH (want 80)", HPM_T_RUN, body,
+		     HPM_RUN_LEN(1), HPM_ERR_BAD_LENGTH, 80);
+	run.flags = 0;
+	run.n_events = 0;
+	{
+		uint64_t per = HPM_MIN_PERIOD - 1, sel = 1;
+		hpm_run_opts po = { .period = &per };
+		hpm_program *tp = tiny_program(loop, 1);
+		rc = hpm_run(b, tp, &po, &sel, hpm_get_info(b)->hpm_num ? 1 : 0, &r);
+		CHECK("run: a sampling period below 256 -> HPM_E_ARG, nothing sent",
+		      !hpm_get_info(b)->hpm_num || rc == HPM_E_ARG, "rc %d %s", rc, hpm_errmsg(b));
+		hpm_program_free(tp);
+	}
 	if (hpm_get_info(b)->hpm_num < HPM_NHPM) {
 		uint8_t big[HPM_RUN_LEN(HPM_NHPM)];
 		run.n_events = (uint8_t)(hpm_get_info(b)->hpm_num + 1);
@@ -735,6 +755,74 @@ static void test_workloads(hpm_board *b, int quick)
 	hpm_evlist_free(l);
 }
 
+static int count_prof(void *ctx, const hpm_prof_sample *s)
+{
+	uint32_t *pcs = ctx;
+	if (s->pc < pcs[1] || s->pc >= pcs[2] || s->mode != HPM_MODE_USER || s->counter != 0)
+		pcs[3]++;                        /* outside the program, or wrong fields */
+	pcs[0]++;
+	return 0;
+}
+
+/* hpm_profile and hpm_stat_regions through the library (under ASan here):
+ * the documented costs, on every board configuration of the suite */
+static void test_profile_regions(hpm_board *b)
+{
+	const hpm_info *in = hpm_get_info(b);
+	hpm_evlist *l;
+	hpm_program *p;
+	hpm_count c[8], plain[8];
+	hpm_run_result r;
+	size_t n;
+	char err[256];
+	hpm_run_opts o = { .a0 = 2048 };
+	uint64_t period[2] = { in->hpm_width >= 10 ? 1000 : HPM_MIN_PERIOD, 0 };
+	uint32_t pcs[4] = { 0, 0x80000000u, 0, 0 };
+
+	if (!in->hpm_num || hpm_evlist_parse(&l, "cycles,instructions", err, sizeof err))
+		return;
+	if (hpm_program_load(&p, "crc", err, sizeof err)) {
+		CHECK("profile: load crc", 0, "%s", err);
+		hpm_evlist_free(l);
+		return;
+	}
+	pcs[2] = p->seg[0].addr + p->seg[0].len;
+	int rc = hpm_stat(b, p, l, &o, plain, &n, NULL);
+	int rc2 = hpm_profile(b, p, l, period, &o, count_prof, pcs, c, &n, &r);
+	CHECK("profile: crc, cycles every P: count = stat's + 2 per tick, samples = count / P, pcs in the program",
+	      !rc && !rc2 && c[0].value == plain[0].value + 2 * (uint64_t)r.ticks &&
+	      c[1].value == plain[1].value && pcs[0] == c[0].value / period[0] && r.ticks == pcs[0] &&
+	      !pcs[3] && r.records == pcs[0],
+	      "rc %d %d: cycles %" PRIu64 " vs %" PRIu64 ", ticks %u, samples %u, P %" PRIu64 ", bad %u: %s",
+	      rc, rc2, c[0].value, plain[0].value, (unsigned)r.ticks, (unsigned)pcs[0], period[0],
+	      (unsigned)pcs[3], hpm_errmsg(b));
+	hpm_program_free(p);
+	hpm_evlist_free(l);
+
+	hpm_region reg[HPM_MAX_REGIONS];
+	size_t nreg = 0;
+	o.a0 = 1;
+	/* three programmable events: replays on the narrow configurations */
+	if (hpm_evlist_parse(&l, "cycles,instructions,exceptions,loads,stores", err, sizeof err) ||
+	    hpm_program_load(&p, "regions", err, sizeof err)) {
+		CHECK("regions: setup", 0, "%s", err);
+		return;
+	}
+	rc = hpm_stat(b, p, l, &o, plain, &n, NULL);
+	rc2 = hpm_stat_regions(b, p, l, &o, c, &n, reg, HPM_MAX_REGIONS, &nreg, NULL);
+	CHECK("regions: empty, fill, scan, divide; the empty one counts 6 cycles, 4 instructions, 1 exception; fill 256 stores per call; the program as stat",
+	      !rc && !rc2 && nreg == 4 && !strcmp(reg[0].name, "empty") && !strcmp(reg[3].name, "divide") &&
+	      reg[0].calls == 1 && reg[0].value[0] == 6 && reg[0].value[1] == 4 && reg[0].value[2] == 1 &&
+	      reg[0].cycles == 6 && c[0].value == plain[0].value && c[2].value == plain[2].value &&
+	      reg[2].value[0] > reg[3].value[0] && !strcmp(reg[1].name, "fill") &&
+	      reg[1].value[4] == 256 * reg[1].calls && reg[1].value[3] == 0,
+	      "rc %d %d, %zu regions, empty %" PRIu64 "/%" PRIu64 "/%" PRIu64 ": %s", rc, rc2, nreg,
+	      nreg ? reg[0].value[0] : 0, nreg ? reg[0].value[1] : 0, nreg ? reg[0].value[2] : 0,
+	      hpm_errmsg(b));
+	hpm_program_free(p);
+	hpm_evlist_free(l);
+}
+
 /* hpm-sim with its stdin/stdout on a pty's master side; the slave's path
  * goes to name. Returns the child's pid or -1. */
 static pid_t sim_on_pty(const char *sim, char *name, size_t len)
@@ -806,6 +894,7 @@ int main(int argc, char **argv)
 	test_lost_sample(b);
 	test_intervals(b);
 	test_workloads(b, quick);
+	test_profile_regions(b);
 	test_reset(b);
 	hpm_close(b);
 	if (child > 0) {

@@ -612,6 +612,34 @@ static void test_bodies_run(void)
 	buf[6] = HPM_NHPM + 1;
 	CHECK_EQ(hpm_unpack_run(buf, HPM_RUN_LEN(HPM_NHPM + 1), &b), HPM_E_LENGTH);
 	CHECK_EQ(hpm_unpack_run(buf, 3, &b), HPM_E_LENGTH);
+
+	/* PROFILE: a period per selector after the selectors, up to 28 in a body */
+	CHECK(HPM_RUN_PROFILE_LEN(HPM_NHPM - 1) == HPM_MAX_BODY);
+	for (unsigned n = 0; n < HPM_NHPM; n++) {
+		size_t len;
+
+		memset(&a, 0, sizeof(a));
+		a.entry = 0x80000000;
+		a.flags = HPM_RUN_PROFILE;
+		a.n_events = (uint8_t)n;
+		a.budget = 77;
+		for (unsigned i = 0; i < n; i++) {
+			a.mhpmevent[i] = rnd();
+			a.period[i] = i & 1 ? 0 : rnd() | 256;
+		}
+		len = hpm_pack_run(buf, &a);
+		CHECK_EQ(len, HPM_RUN_PROFILE_LEN(n));
+		memset(&b, 0, sizeof(b));
+		b.period[HPM_NHPM - 1] = b.period[n] = 0xffff;    /* not sent: read back as 0 */
+		CHECK_EQ(hpm_unpack_run(buf, len, &b), HPM_PROTO_OK);
+		CHECK(memcmp(&a, &b, sizeof(a)) == 0);
+		CHECK_EQ(hpm_unpack_run(buf, HPM_RUN_LEN(n), &b), n ? HPM_E_LENGTH : HPM_PROTO_OK);
+		CHECK_EQ(hpm_unpack_run(buf, len + 8, &b), HPM_E_LENGTH);
+	}
+	/* without the flag, periods are neither sent nor kept */
+	a.flags = 0;
+	CHECK_EQ(hpm_unpack_run(buf, hpm_pack_run(buf, &a), &b), HPM_PROTO_OK);
+	CHECK(b.period[0] == 0 && b.mhpmevent[0] == a.mhpmevent[0]);
 }
 
 static void test_bodies_snapshot(void)

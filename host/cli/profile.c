@@ -1,0 +1,473 @@
+/* hpmctl record -c / report / annotate: sampling profiles from counter
+ * overflows (hpm_profile), kept in prof.data, shown as perf shows them:
+ * a table per sampled event, folded stacks, JSON, per-instruction counts. */
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "hpmctl.h"
+
+/* ---- record -c ---- */
+
+struct rec {
+	hpm_prof_sample *s;
+	size_t n, cap;
+	int nomem;
+};
+
+static int keep_sample(void *ctx, const hpm_prof_sample *s)
+{
+	struct rec *r = ctx;
+	if (r->n == r->cap) {
+		size_t cap = r->cap ? 2 * r->cap : 4096;
+		hpm_prof_sample *ns = realloc(r->s, cap * sizeof *ns);
+		if (!ns) {
+			r->nomem = 1;
+			return 1;
+		}
+		r->s = ns;
+		r->cap = cap;
+	}
+	r->s[r->n++] = *s;
+	return 0;
+}
+
+static const char record_help[] =
+	"usage: hpmctl record -e EVENT -c PERIOD [-e EVENT2 -c P2 ...] [-o prof.data]\n"
+	"                     [--mode u|s|m] [--size N] [--budget N] <workload|file.elf>\n\n"
+	"Samples the workload: each event's counter overflows every PERIOD events,\n"
+	"and the monitor records the interrupted pc (the next instruction to run)\n"
+	"and mode, then restarts the period. The sample list is exact: the\n"
+	"reference board (--link ref) gives the same samples. Each -c applies to\n"
+	"the -e events before it that have no period yet; an -e after the last -c\n"
+	"is only counted. See 'hpmctl report' and 'hpmctl annotate'.\n\n"
+	"  -e, --event EVENTS   events to sample (default cycles)\n"
+	"  -c, --count PERIOD   events between samples (at least 256)\n"
+	"  -o, --output FILE    the profile (default prof.data)\n"
+	RUN_OPTIONS_HELP
+	"\nWithout -c, record samples counters at intervals (hpmctl record -I --help).\n";
+
+int cmd_record_profile(const struct cli *c, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "event", required_argument, NULL, 'e' },
+		{ "count", required_argument, NULL, 'c' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		RUN_LONG_OPTIONS,
+		{ NULL, 0, NULL, 0 },
+	};
+	char spec[4096] = "", err[512];
+	uint64_t period[HPM_MAX_COUNTS] = { 0 };
+	size_t nspec = 0, periodic = 0;      /* events parsed so far, those with a period */
+	const char *outname = "prof.data", *target;
+	hpm_run_opts ro = { 0 };
+	hpm_evlist *l = NULL;
+	hpm_program *p = NULL;
+	hpm_board *b = NULL;
+	hpm_profdata *d = NULL;
+	struct rec r = { 0 };
+	int opt, rc;
+
+	while ((opt = getopt_long(argc, argv, ":e:c:o:h", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'e': {
+			hpm_evlist *one;
+			if ((rc = parse_events(optarg, &one)))
+				return rc;
+			nspec += hpm_evlist_len(one);
+			hpm_evlist_free(one);
+			if (nspec > HPM_MAX_COUNTS || strlen(spec) + strlen(optarg) + 2 > sizeof spec)
+				return usage_error("record", "too many events");
+			if (spec[0])
+				strcat(spec, ",");
+			strcat(spec, optarg);
+			break;
+		}
+		case 'c': {
+			uint64_t v;
+			if (parse_u64(optarg, &v) || v < HPM_MIN_PERIOD)
+				return usage_error("record", "-c '%s': expected a number of events, at least %d",
+						   optarg, HPM_MIN_PERIOD);
+			if (!nspec) {           /* perf's default event */
+				strcpy(spec, "cycles");
+				nspec = 1;
+			}
+			if (periodic == nspec)
+				return usage_error("record", "-c '%s' follows no -e without a period", optarg);
+			for (; periodic < nspec; periodic++)
+				period[periodic] = v;
+			break;
+		}
+		case 'o': outname = optarg; break;
+		case 'h': fputs(record_help, stdout); return EXIT_OK;
+		case OPT_MODE: case OPT_SIZE: case OPT_BUDGET:
+			if ((rc = run_option("record", opt, optarg, &ro)))
+				return rc;
+			break;
+		default:
+			return bad_option("record", opt, argv);
+		}
+	}
+	if ((rc = one_operand("record", argc, argv, &target)))
+		return rc;
+	if (!periodic)
+		return usage_error("record", "missing -c PERIOD");
+	if ((rc = parse_events(spec, &l)) || (rc = load_program(target, &p)) || (rc = open_board(c, &b)))
+		goto out;
+	size_t n = hpm_evlist_len(l), nc;
+	hpm_count counts[HPM_MAX_COUNTS];
+	hpm_run_result res;
+	if (hpm_profile(b, p, l, period, &ro, keep_sample, &r, counts, &nc, &res) != HPM_OK) {
+		rc = fail("record: %s", r.nomem ? "out of memory for the samples" : hpm_errmsg(b));
+		goto out;
+	}
+	if (!(d = calloc(1, sizeof *d))) {
+		rc = fail("out of memory");
+		goto out;
+	}
+	snprintf(d->program, sizeof d->program, "%s", hpm_program_path(p));
+	d->clock_hz = hpm_get_info(b)->clock_hz;
+	d->mode = ro.mode;
+	d->cycles = res.snap.value[0];
+	d->nevents = n;
+	for (size_t i = 0; i < n; i++) {
+		snprintf(d->event[i].name, sizeof d->event[i].name, "%s", hpm_evlist_at(l, i)->name);
+		d->event[i].period = period[i];
+		d->event[i].count = counts[i].value;
+	}
+	d->nsamples = r.n;
+	d->samples = r.s;
+	r.s = NULL;
+	if (hpm_profdata_save(d, outname, err, sizeof err) != HPM_OK) {
+		rc = fail("record: %s", err);
+		goto out;
+	}
+	printf("[ hpmctl record: '%s' (%s-mode), %zu samples in %s, %llu cycles, %u ticks ]\n",
+	       hpm_program_name(p), mode_name(ro.mode), d->nsamples, outname,
+	       (unsigned long long)res.snap.value[0], (unsigned)res.ticks);
+	for (size_t i = 0; i < n; i++) {
+		char num[32];
+		size_t k = 0;
+		for (size_t j = 0; j < d->nsamples; j++)
+			k += d->samples[j].counter == i;
+		if (period[i])
+			printf("  %20s  %s  (%zu samples, 1 every %llu)\n", fmt_count(counts[i].value, num),
+			       d->event[i].name, k, (unsigned long long)period[i]);
+		else
+			printf("  %20s  %s\n", fmt_count(counts[i].value, num), d->event[i].name);
+	}
+out:
+	free(r.s);
+	hpm_profdata_free(d);
+	hpm_close(b);
+	hpm_program_free(p);
+	hpm_evlist_free(l);
+	return rc;
+}
+
+/* ---- report ---- */
+
+struct row {
+	uint32_t key;          /* pc, or the symbol's address */
+	const char *sym;       /* NULL: no symbol */
+	uint64_t samples;
+};
+
+static int by_samples(const void *a, const void *b)
+{
+	const struct row *x = a, *y = b;
+	if (x->samples != y->samples)
+		return x->samples < y->samples ? 1 : -1;
+	return x->key < y->key ? -1 : x->key > y->key;
+}
+
+/* The rows of event ev: per symbol (by_pc 0) or per pc. */
+static size_t make_rows(const hpm_profdata *d, const hpm_program *p, size_t ev, int by_pc,
+			struct row **out)
+{
+	struct row *rows = calloc(d->nsamples + 1, sizeof *rows);
+	size_t n = 0;
+	if (!rows)
+		return (size_t)-1;
+	for (size_t i = 0; i < d->nsamples; i++) {
+		const hpm_prof_sample *s = &d->samples[i];
+		if (s->counter != ev)
+			continue;
+		const hpm_symbol *sym = p ? hpm_program_symbol(p, s->pc) : NULL;
+		uint32_t key = by_pc ? s->pc : sym ? sym->addr : 0;
+		size_t j;
+		for (j = 0; j < n && !(rows[j].key == key && (by_pc || rows[j].sym == (sym ? sym->name : NULL))); j++)
+			;
+		if (j == n)
+			rows[n++] = (struct row){ key, sym ? sym->name : NULL, 0 };
+		rows[j].samples++;
+	}
+	qsort(rows, n, sizeof *rows, by_samples);
+	*out = rows;
+	return n;
+}
+
+static const char report_help[] =
+	"usage: hpmctl report [-i prof.data] [--sort symbol|pc] [--stdio | --folded | --json]\n\n"
+	"Shows a profile written by 'hpmctl record -c': per sampled event, the\n"
+	"share of samples (overhead), the samples and the symbol (from the\n"
+	"program's ELF symbol table) or pc, most samples first.\n\n"
+	"  -i, --input FILE   the profile (default prof.data)\n"
+	"  -s, --sort KEY     symbol (default) or pc\n"
+	"  --stdio            the table (the default; there is no TUI)\n"
+	"  --folded           'symbol count' lines, as flame-graph tools read\n"
+	"  --json             one JSON object per event\n";
+
+static int load_profile(const char *name, hpm_profdata **d, hpm_program **p)
+{
+	char err[1400];
+	if (hpm_profdata_load(d, name, err, sizeof err) != HPM_OK)
+		return fail("%s", err);
+	if (hpm_program_load(p, (*d)->program, err, sizeof err) != HPM_OK) {
+		fprintf(stderr, "hpmctl: warning: %s; showing addresses only\n", err);
+		*p = NULL;
+	}
+	return EXIT_OK;
+}
+
+int cmd_report(const struct cli *c, int argc, char **argv)
+{
+	enum { OPT_STDIO = OPT_FIRST_FREE, OPT_FOLDED, OPT_JSON };
+	static const struct option longopts[] = {
+		{ "input", required_argument, NULL, 'i' },
+		{ "sort", required_argument, NULL, 's' },
+		{ "stdio", no_argument, NULL, OPT_STDIO },
+		{ "folded", no_argument, NULL, OPT_FOLDED },
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *in = "prof.data";
+	int by_pc = 0, format = 0, opt, rc;     /* format: 0 table, 1 folded, 2 json */
+	hpm_profdata *d = NULL;
+	hpm_program *p = NULL;
+
+	(void)c;
+	while ((opt = getopt_long(argc, argv, ":i:s:h", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'i': in = optarg; break;
+		case 's':
+			if (!strcmp(optarg, "pc"))
+				by_pc = 1;
+			else if (strcmp(optarg, "symbol") && strcmp(optarg, "sym"))
+				return usage_error("report", "--sort '%s': expected symbol or pc", optarg);
+			break;
+		case OPT_STDIO: format = 0; break;
+		case OPT_FOLDED: format = 1; break;
+		case OPT_JSON: format = 2; break;
+		case 'h': fputs(report_help, stdout); return EXIT_OK;
+		default: return bad_option("report", opt, argv);
+		}
+	}
+	if (optind < argc)
+		return usage_error("report", "unexpected argument '%s'", argv[optind]);
+	if ((rc = load_profile(in, &d, &p)))
+		return rc;
+	for (size_t ev = 0; ev < d->nevents; ev++) {
+		const hpm_profdata_event *e = &d->event[ev];
+		struct row *rows;
+		char num[32], pcbuf[16];
+		if (!e->period)
+			continue;
+		size_t n = make_rows(d, p, ev, by_pc, &rows), total = 0;
+		if (n == (size_t)-1) {
+			rc = fail("out of memory");
+			break;
+		}
+		for (size_t i = 0; i < n; i++)
+			total += rows[i].samples;
+		if (format == 0) {
+			printf("# Samples: %zu of event '%s' (1 every %llu)\n# Event count (exact): %s\n",
+			       total, e->name, (unsigned long long)e->period, fmt_count(e->count, num));
+			printf("# Program: %s (%s-mode, %llu cycles)\n#\n", d->program,
+			       mode_name((enum hpm_privilege)d->mode), (unsigned long long)d->cycles);
+			printf("# Overhead  Samples  %s\n# ........  .......  ....................\n#\n",
+			       by_pc ? "PC        Symbol" : "Symbol");
+		} else if (format == 2) {
+			printf("{\"event\" : ");
+			json_string(stdout, e->name);
+			printf(", \"period\" : %llu, \"count\" : %llu, \"samples\" : %zu, \"program\" : ",
+			       (unsigned long long)e->period, (unsigned long long)e->count, total);
+			json_string(stdout, d->program);
+			printf(", \"rows\" : [");
+		}
+		for (size_t i = 0; i < n; i++) {
+			const struct row *w = &rows[i];
+			double pct = total ? 100.0 * (double)w->samples / (double)total : 0;
+			snprintf(pcbuf, sizeof pcbuf, "0x%08x", (unsigned)w->key);
+			const char *sym = w->sym ? w->sym : "[unknown]";
+			if (format == 0 && by_pc)
+				printf("%9.2f%%  %7llu  %s  %s\n", pct, (unsigned long long)w->samples, pcbuf, sym);
+			else if (format == 0)
+				printf("%9.2f%%  %7llu  %s\n", pct, (unsigned long long)w->samples,
+				       w->sym ? w->sym : pcbuf);
+			else if (format == 1)
+				printf("%s%s%s %llu\n", d->nevents > 1 ? e->name : "", d->nevents > 1 ? ";" : "",
+				       by_pc ? pcbuf : sym, (unsigned long long)w->samples);
+			else {
+				printf("%s{\"overhead\" : %.2f, \"samples\" : %llu, \"symbol\" : ", i ? ", " : "",
+				       pct, (unsigned long long)w->samples);
+				json_string(stdout, sym);
+				if (by_pc)
+					printf(", \"pc\" : \"%s\"", pcbuf);
+				printf("}");
+			}
+		}
+		if (format == 0)
+			printf("\n");
+		else if (format == 2)
+			printf("]}\n");
+		free(rows);
+	}
+	hpm_profdata_free(d);
+	hpm_program_free(p);
+	return rc;
+}
+
+/* ---- annotate ---- */
+
+static const char annotate_help[] =
+	"usage: hpmctl annotate [-i prof.data] [-e EVENT] SYMBOL\n\n"
+	"Disassembles SYMBOL (riscv64-unknown-elf-objdump, or $HPM_OBJDUMP) and\n"
+	"puts each sampled event's samples next to every instruction: a sample\n"
+	"counts at the pc the monitor saw, the instruction after the one whose\n"
+	"event overflowed the counter (docs/hpm.md, Sampling).\n\n"
+	"  -i, --input FILE   the profile (default prof.data)\n"
+	"  -e, --event NAME   only this sampled event (default: the first)\n";
+
+/* An objdump that exists: $HPM_OBJDUMP, else the cross binutils on $PATH. */
+static const char *find_objdump(void)
+{
+	const char *e = getenv("HPM_OBJDUMP");
+	if (e && *e)
+		return e;
+	const char *path = getenv("PATH");
+	static char buf[1024];
+	for (const char *q = path; q && *q; ) {
+		const char *end = strchr(q, ':');
+		size_t dl = end ? (size_t)(end - q) : strlen(q);
+		snprintf(buf, sizeof buf, "%.*s/riscv64-unknown-elf-objdump", (int)dl, q);
+		if (dl && access(buf, X_OK) == 0)
+			return buf;
+		q += dl + (end ? 1 : 0);
+	}
+	return NULL;
+}
+
+int cmd_annotate(const struct cli *c, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "input", required_argument, NULL, 'i' },
+		{ "event", required_argument, NULL, 'e' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *in = "prof.data", *evname = NULL;
+	hpm_profdata *d = NULL;
+	hpm_program *p = NULL;
+	int opt, rc;
+
+	(void)c;
+	while ((opt = getopt_long(argc, argv, ":i:e:h", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'i': in = optarg; break;
+		case 'e': evname = optarg; break;
+		case 'h': fputs(annotate_help, stdout); return EXIT_OK;
+		default: return bad_option("annotate", opt, argv);
+		}
+	}
+	if (optind >= argc)
+		return usage_error("annotate", "missing SYMBOL");
+	if (optind + 1 < argc)
+		return usage_error("annotate", "unexpected argument '%s'", argv[optind + 1]);
+	const char *symname = argv[optind];
+	if ((rc = load_profile(in, &d, &p)))
+		return rc;
+	size_t ev = d->nevents;
+	for (size_t i = 0; i < d->nevents; i++)
+		if (d->event[i].period && (!evname || !strcmp(evname, d->event[i].name))) {
+			ev = i;
+			break;
+		}
+	const hpm_symbol *syms, *sym = NULL;
+	size_t nsym = p ? hpm_program_symbols(p, &syms) : 0;
+	for (size_t i = 0; i < nsym && !sym; i++)
+		if (!strcmp(syms[i].name, symname))
+			sym = &syms[i];
+	const char *objdump = find_objdump();
+	if (ev == d->nevents)
+		rc = fail("annotate: %s has no sampled event '%s'", in, evname ? evname : "");
+	else if (!p)
+		rc = fail("annotate: the program %s cannot be read", d->program);
+	else if (!sym)
+		rc = fail("annotate: no symbol '%s' in %s", symname, d->program);
+	else if (!objdump)
+		rc = fail("annotate: needs riscv64-unknown-elf-objdump on PATH (Debian: binutils-riscv64-unknown-elf) or HPM_OBJDUMP");
+	if (rc)
+		goto out;
+	uint32_t lo = sym->addr, hi = sym->size ? sym->addr + sym->size : 0;
+	if (!hi) {                      /* a label: up to the next symbol */
+		hi = lo + 4;
+		for (size_t i = 0; i < nsym; i++)
+			if (syms[i].addr > lo) {
+				hi = syms[i].addr;
+				break;
+			}
+	}
+	uint64_t total = 0, in_sym = 0;
+	for (size_t i = 0; i < d->nsamples; i++)
+		if (d->samples[i].counter == ev) {
+			total++;
+			in_sym += d->samples[i].pc >= lo && d->samples[i].pc < hi;
+		}
+	char cmd[2600];
+	snprintf(cmd, sizeof cmd, "'%s' -d --no-show-raw-insn --start-address=0x%x --stop-address=0x%x '%s' 2>&1",
+		 objdump, (unsigned)lo, (unsigned)hi, d->program);
+	if (strchr(objdump, '\'') || strchr(d->program, '\'')) {
+		rc = fail("annotate: a path contains a quote");
+		goto out;
+	}
+	FILE *f = popen(cmd, "r");
+	if (!f) {
+		rc = fail("annotate: cannot run %s: %s", objdump, strerror(errno));
+		goto out;
+	}
+	printf(" Percent | Samples | %s: %llu of %llu samples of '%s' (1 every %llu)\n",
+	       symname, (unsigned long long)in_sym, (unsigned long long)total, d->event[ev].name,
+	       (unsigned long long)d->event[ev].period);
+	printf("---------+---------+-------------------------------------------\n");
+	char line[512];
+	int lines = 0;
+	while (fgets(line, sizeof line, f)) {
+		char *colon = strchr(line, ':');
+		char *endp;
+		unsigned long addr = strtoul(line, &endp, 16);
+		line[strcspn(line, "\n")] = '\0';
+		if (!colon || endp != colon || !isxdigit((unsigned char)line[strspn(line, " ")]) ||
+		    colon[1] != '\t')
+			continue;
+		uint64_t k = 0;
+		for (size_t i = 0; i < d->nsamples; i++)
+			k += d->samples[i].counter == ev && d->samples[i].pc == addr;
+		if (k)
+			printf("%7.2f%% | %7llu | %08lx: %s\n", total ? 100.0 * (double)k / (double)total : 0.0,
+			       (unsigned long long)k, addr, colon + 2);
+		else
+			printf("         |         | %08lx: %s\n", addr, colon + 2);
+		lines++;
+	}
+	if (pclose(f) || !lines)
+		rc = fail("annotate: %s printed no disassembly for %s", objdump, symname);
+out:
+	hpm_profdata_free(d);
+	hpm_program_free(p);
+	return rc;
+}

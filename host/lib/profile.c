@@ -1,0 +1,133 @@
+/* Sampling profiles (perf record -c): counters preloaded to overflow every
+ * period events, one PROFILE frame per sample, and the exact counts of the
+ * sampled counters recovered from the monitor's re-arming
+ * (docs/protocol.md 6.7). Also the delivery of REGION frames (6.8). */
+#include <stdlib.h>
+#include <string.h>
+#include "hpm_int.h"
+
+void hpm_deliver_profile(hpm_board *b, const struct hpm_frame *f)
+{
+	hpm_prof_sample s;
+
+	if (!b->run_opts || f->len != 3 * 4)
+		return;
+	s.index = hpm_get32(f->body);
+	if (s.index < b->next_record)
+		return;                 /* duplicate */
+	b->next_record = s.index + 1;
+	b->records_seen++;
+	s.pc = hpm_get32(f->body + 4);
+	uint32_t w = hpm_get32(f->body + 8);
+	s.counter = w & 31u;
+	s.mode = w >> 11 & 3u;
+	if (b->run_opts->on_prof && b->run_opts->on_prof(b->run_opts->ctx, &s))
+		b->aborting = 1;
+}
+
+void hpm_deliver_region(hpm_board *b, const struct hpm_frame *f)
+{
+	struct hpm_sample s;
+	hpm_region_mark m;
+
+	if (!b->run_opts || hpm_unpack_sample(f->body, f->len, &s) != HPM_OK)
+		return;
+	b->records_seen++;
+	memset(&m, 0, sizeof m);
+	m.marker = s.sample_seq;
+	m.mask = s.mask;
+	for (unsigned n = 0; n < HPM_NUM_VALUES; n++)
+		if (s.mask >> n & 1)
+			m.value[n] = n < 3 ? s.value[n] : hpm_extend(&b->info, s.value[n], s.wraps[n]);
+	if (b->run_opts->on_region && b->run_opts->on_region(b->run_opts->ctx, &m))
+		b->aborting = 1;
+}
+
+struct prof {
+	hpm_prof_cb cb;
+	void *ctx;
+	int event_of[HPM_NUM_VALUES];   /* counter -> position in l */
+	uint64_t samples[HPM_NUM_VALUES];
+	int stopped;
+};
+
+static int on_prof(void *ctx, const hpm_prof_sample *s)
+{
+	struct prof *pr = ctx;
+	hpm_prof_sample out = *s;
+
+	if (s->counter < 3 || pr->event_of[s->counter] < 0)
+		return 0;               /* not a counter of this run: ignored */
+	pr->samples[s->counter]++;
+	out.counter = (unsigned)pr->event_of[s->counter];
+	if (pr->cb && pr->cb(pr->ctx, &out))
+		pr->stopped = 1;
+	return pr->stopped;
+}
+
+int hpm_profile(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
+		const uint64_t *period, const hpm_run_opts *o, hpm_prof_cb cb,
+		void *ctx, hpm_count *out, size_t *nout, hpm_run_result *res)
+{
+	static const hpm_run_opts defaults;
+	size_t n = hpm_evlist_len(l);
+	unsigned vidx[HPM_MAX_COUNTS], nsel = 0, nsampled = 0;
+	uint64_t sel[HPM_NHPM], per[HPM_NHPM];
+	struct prof pr = { .cb = cb, .ctx = ctx };
+	hpm_run_opts ro = o ? *o : defaults;
+	hpm_run_result r;
+	unsigned width = b->info.hpm_width;
+
+	if (!n || n > HPM_MAX_COUNTS)
+		return hpm_fail(b, HPM_E_ARG, "profile: 1 to %d events", HPM_MAX_COUNTS);
+	for (unsigned k = 0; k < HPM_NUM_VALUES; k++)
+		pr.event_of[k] = -1;
+	for (size_t i = 0; i < n; i++) {
+		const hpm_evspec *e = hpm_evlist_at(l, i);
+		if (!period[i] && e->fixed >= 0) {
+			vidx[i] = (unsigned)e->fixed;
+			continue;
+		}
+		if (nsel == b->info.hpm_num)
+			return hpm_fail(b, HPM_E_ARG,
+					"profile: %zu events need programmable counters (a sampled event always does), the board has %u; sampling does not replay",
+					n, b->info.hpm_num);
+		sel[nsel] = e->selector;
+		per[nsel] = period[i];
+		vidx[i] = 3 + nsel;
+		pr.event_of[3 + nsel] = (int)i;
+		nsel++;
+		nsampled += period[i] != 0;
+	}
+	if (!nsampled)
+		return hpm_fail(b, HPM_E_ARG, "profile: no event has a sampling period");
+	ro.period = per;
+	ro.on_prof = on_prof;
+	ro.ctx = &pr;
+	ro.interval = 0;
+	int rc = hpm_run(b, p, &ro, sel, nsel, &r);
+	if (rc)
+		return rc;
+	if (pr.stopped)
+		return hpm_fail(b, HPM_E_RUN, "%s: stopped by the sample callback", p->name);
+	if ((rc = hpm_check_exit(b, p, &r)))
+		return rc;
+	if (r.lost_records)
+		return hpm_fail(b, HPM_E_PROTOCOL, "%s: %u of %u samples lost on the link",
+				p->name, (unsigned)r.lost_records, (unsigned)r.records);
+	for (size_t i = 0; i < n; i++) {
+		unsigned k = vidx[i];
+		uint64_t v = r.snap.value[k];
+		if (k >= 3 && per[k - 3]) {
+			/* preloaded with 2^W - P, P subtracted at each sample
+			 * (docs/protocol.md 6.7): undo both */
+			uint64_t lap = width >= 64 ? 0 : 1ull << width;
+			v -= (pr.samples[k] + 1) * (lap - per[k - 3]);
+		}
+		out[i] = (hpm_count){ hpm_evlist_at(l, i), v, r.snap.value[0], 0 };
+	}
+	*nout = n;
+	if (res)
+		*res = r;
+	return HPM_OK;
+}
