@@ -209,7 +209,7 @@ $(BUILD)/gen-fault/hpm_events.vh: $(EV_VH)
 	mv $@.tmp $@
 $(SIM_FAULT): $(HW_SIM_DEPS) $(BUILD)/gen-fault/hpm_events.vh
 	@mkdir -p $(@D) $(HW_VDIR)-fault
-	$(VERILATOR) -I$(BUILD)/gen-fault $(HW_VERILATOR_FLAGS) -Mdir $(HW_VDIR)-fault -GHPM_NUM=29 -GHPM_WIDTH=64 \
+	$(VERILATOR) -I$(BUILD)/gen-fault $(HW_VERILATOR_FLAGS) -Mdir $(HW_VDIR)-fault -GHPM_NUM=29 -GHPM_WIDTH=64 -GHPM_ARCH=$(HW_SIM_ARCH) \
 	  -CFLAGS "-DHPM_NUM=29 -DHPM_WIDTH=64" $(HW_RTL_SRCS) $(abspath $(HW_SIM_SRCS))
 	rm -f $(HW_VDIR)-fault/Vhpm_soc
 	$(MAKE) -s -C $(HW_VDIR)-fault -f Vhpm_soc.mk -j2 OPT_FAST=-O2 OPT_SLOW=-O1 Vhpm_soc

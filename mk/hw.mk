@@ -11,6 +11,7 @@
 
 HW_CORE_SRCS := $(wildcard hw/core/*.v)
 HW_HPM_SRCS  := $(wildcard hw/hpm/*.v)
+HW_HPM_INCS  := $(wildcard hw/hpm/*.vh)     # `include "hpm_classes.vh" (-Ihw/hpm)
 HW_SOC_SRCS  := $(wildcard hw/soc/*.v)
 HW_RTL_SRCS  := $(HW_CORE_SRCS) $(HW_HPM_SRCS) $(HW_SOC_SRCS)
 HW_BOARD_SRCS := hw/board/icebreaker_top.v
@@ -23,14 +24,19 @@ HW_SYNTH     := $(BUILD)/synth
 # HPM configurations <num>x<width> of the test variants: widths 1, 8, 40 and
 # counts 0, 1, 29 next to the default 29 x 64 (each build costs ~1 min)
 HW_SIM_VARIANTS := 0x64 1x40 29x1 29x8
-HW_SIM_VARIANT_BINS := $(patsubst %,$(BIN)/hpm-sim-%,$(HW_SIM_VARIANTS))
+HW_SIM_VARIANT_BINS := $(patsubst %,$(BIN)/hpm-sim-%,$(HW_SIM_VARIANTS)) $(BIN)/hpm-sim-v1
+
+# counting architecture of the simulated board and its variants (docs/hpm.md:
+# 2 = cycle classes + one increment table; same semantics as 1). hpm-sim-v1
+# is the 29 x 64 board with architecture 1, kept tested (tests/run.sh hpm).
+HW_SIM_ARCH := 2
 
 hw_num   = $(word 1,$(subst x, ,$(1)))
 hw_width = $(word 2,$(subst x, ,$(1)))
 
 VERILATOR       ?= verilator
 HW_VERILATOR_FLAGS := --cc --exe -O3 --x-assign fast --x-initial fast --trace \
-  --top-module hpm_soc -I$(GEN) \
+  --top-module hpm_soc -I$(GEN) -Ihw/hpm \
   -CFLAGS "-O2 -I$(abspath $(REF_DIR)) -I$(abspath hw/hpm)" -LDFLAGS "$(abspath $(REF_LIB))"
 
 .PHONY: sim sim-variants lint synth synth-hpm
@@ -38,12 +44,12 @@ HW_VERILATOR_FLAGS := --cc --exe -O3 --x-assign fast --x-initial fast --trace \
 sim: $(BIN)/hpm-sim
 sim-variants: $(HW_SIM_VARIANT_BINS)
 
-HW_SIM_DEPS := $(HW_RTL_SRCS) $(EV_VH) $(EV_DEF) $(HW_SIM_SRCS) $(REF_LIB) $(REF_DIR)/hpmref.h
+HW_SIM_DEPS := $(HW_RTL_SRCS) $(HW_HPM_INCS) $(EV_VH) $(EV_DEF) $(HW_SIM_SRCS) $(REF_LIB) $(REF_DIR)/hpmref.h
 
-# hw_verilate(binary, mdir, num, width)
+# hw_verilate(binary, mdir, num, width, arch)
 define hw_verilate
 	@mkdir -p $(dir $(1)) $(2)
-	$(VERILATOR) $(HW_VERILATOR_FLAGS) -Mdir $(2) -GHPM_NUM=$(3) -GHPM_WIDTH=$(4) \
+	$(VERILATOR) $(HW_VERILATOR_FLAGS) -Mdir $(2) -GHPM_NUM=$(3) -GHPM_WIDTH=$(4) -GHPM_ARCH=$(5) \
 	  -CFLAGS "-DHPM_NUM=$(3) -DHPM_WIDTH=$(4)" $(HW_RTL_SRCS) $(abspath $(HW_SIM_SRCS))
 	@# Verilator's makefile does not know the reference library: always relink
 	rm -f $(2)/Vhpm_soc
@@ -52,17 +58,23 @@ define hw_verilate
 endef
 
 $(BIN)/hpm-sim: $(HW_SIM_DEPS)
-	$(call hw_verilate,$@,$(HW_VDIR),29,64)
+	$(call hw_verilate,$@,$(HW_VDIR),29,64,$(HW_SIM_ARCH))
+
+$(BIN)/hpm-sim-v1: $(HW_SIM_DEPS)
+	$(call hw_verilate,$@,$(HW_VDIR)-v1,29,64,1)
 
 $(BIN)/hpm-sim-%: $(HW_SIM_DEPS)
-	$(call hw_verilate,$@,$(HW_VDIR)-$*,$(call hw_num,$*),$(call hw_width,$*))
+	$(call hw_verilate,$@,$(HW_VDIR)-$*,$(call hw_num,$*),$(call hw_width,$*),$(HW_SIM_ARCH))
 
-HW_LINT := $(VERILATOR) --lint-only -Wall -I$(GEN)
+HW_LINT := $(VERILATOR) --lint-only -Wall -I$(GEN) -Ihw/hpm
 lint: $(EV_VH)
-	$(HW_LINT) --top-module hpm_soc $(HW_RTL_SRCS)
-	@set -e; for v in $(HW_SIM_VARIANTS); do \
-	  echo "lint hpm_soc HPM $$v"; \
-	  $(HW_LINT) --top-module hpm_soc -GHPM_NUM=$${v%x*} -GHPM_WIDTH=$${v#*x} $(HW_RTL_SRCS); \
+	@set -e; for a in 1 2; do \
+	  echo "lint hpm_soc HPM 29x64 arch $$a"; \
+	  $(HW_LINT) --top-module hpm_soc -GHPM_ARCH=$$a $(HW_RTL_SRCS); \
+	  for v in $(HW_SIM_VARIANTS); do \
+	    echo "lint hpm_soc HPM $$v arch $$a"; \
+	    $(HW_LINT) --top-module hpm_soc -GHPM_NUM=$${v%x*} -GHPM_WIDTH=$${v#*x} -GHPM_ARCH=$$a $(HW_RTL_SRCS); \
+	  done; \
 	done
 	$(HW_LINT) --top-module icebreaker_top $(HW_BOARD_SRCS) $(HW_BOARD_LINT_SRCS) $(HW_RTL_SRCS)
 
@@ -85,9 +97,9 @@ $(HW_SYNTH)/core.stat: $(HW_CORE_SRCS) $(EV_VH)
 	  $(HW_SYNTH_ICE40) -top hpm_core; tee -o $@ stat"
 	@grep -E 'SB_LUT4|SB_CARRY|SB_DFF|SB_RAM|SB_MAC|Number of cells' $@
 
-$(HW_SYNTH)/soc.json: $(HW_RTL_SRCS) $(EV_VH) $(HW_BOARD_SRCS) $(HW_FW_HEX)
+$(HW_SYNTH)/soc.json: $(HW_RTL_SRCS) $(HW_HPM_INCS) $(EV_VH) $(HW_BOARD_SRCS) $(HW_FW_HEX)
 	@mkdir -p $(@D)
-	yosys -q -l $(HW_SYNTH)/soc.yosys.log -p "read_verilog -DSYNTHESIS -I$(GEN) $(HW_BOARD_SRCS) \
+	yosys -q -l $(HW_SYNTH)/soc.yosys.log -p "read_verilog -DSYNTHESIS -I$(GEN) -Ihw/hpm $(HW_BOARD_SRCS) \
 	  $(HW_RTL_SRCS); \
 	  chparam -set FW_HEX \"$(HW_FW_HEX)\" icebreaker_top; \
 	  $(HW_SYNTH_ICE40) -top icebreaker_top -json $@"
@@ -104,16 +116,16 @@ HW_HPM_STATS := $(foreach c,$(HW_HPM_CONFIGS),$(HW_SYNTH)/hpm-unit-$(c).stat $(H
 synth-hpm: $(HW_SYNTH)/hpm-area.txt
 	@cat $<
 
-$(HW_SYNTH)/hpm-unit-%.stat: $(HW_HPM_SRCS) $(EV_VH)
+$(HW_SYNTH)/hpm-unit-%.stat: $(HW_HPM_SRCS) $(HW_HPM_INCS) $(EV_VH)
 	@mkdir -p $(@D)
-	yosys -q -l $(@:.stat=.log) -p "read_verilog -DSYNTHESIS $(HW_HPM_SRCS); \
+	yosys -q -l $(@:.stat=.log) -p "read_verilog -DSYNTHESIS -I$(GEN) -Ihw/hpm $(HW_HPM_SRCS); \
 	  chparam -set HPM_NUM $(call hw_num,$*) -set HPM_WIDTH $(call hw_width,$*) \
 	    -set EV_W $(HW_EV_W) hpm_unit; \
 	  $(HW_SYNTH_ICE40) -top hpm_unit; tee -o $@ stat"
 
-$(HW_SYNTH)/hpm-cpu-%.stat: $(HW_CORE_SRCS) $(HW_HPM_SRCS) hw/soc/hpm_cpu.v $(EV_VH)
+$(HW_SYNTH)/hpm-cpu-%.stat: $(HW_CORE_SRCS) $(HW_HPM_SRCS) $(HW_HPM_INCS) hw/soc/hpm_cpu.v $(EV_VH)
 	@mkdir -p $(@D)
-	yosys -q -l $(@:.stat=.log) -p "read_verilog -DSYNTHESIS -I$(GEN) $(HW_CORE_SRCS) $(HW_HPM_SRCS) \
+	yosys -q -l $(@:.stat=.log) -p "read_verilog -DSYNTHESIS -I$(GEN) -Ihw/hpm $(HW_CORE_SRCS) $(HW_HPM_SRCS) \
 	  hw/soc/hpm_cpu.v; \
 	  chparam -set HPM_NUM $(call hw_num,$*) -set HPM_WIDTH $(call hw_width,$*) hpm_cpu; \
 	  $(HW_SYNTH_ICE40) -top hpm_cpu; tee -o $@ stat"

@@ -27,7 +27,9 @@
 #             on every variant hpm-sim-<num>x<width> (HPM_VARIANTS), against
 #             hpm-ref --hpm-num N --hpm-width W; then HPM_RANDOM_SEEDS random
 #             programs (rvgen --lcofi: LCOFI interrupts taken) in lockstep on
-#             each variant and HPM_LCOFI_SEEDS on the default build
+#             each variant and HPM_LCOFI_SEEDS on the default build; every
+#             directed HPM test and HPM_RANDOM_SEEDS random programs on
+#             hpm-sim-v1 (counting architecture 1, docs/hpm.md)
 #   usb       the USB link (host/lib/link_usb.c) through an FT2232H emulated
 #             under umockdev (build/tests/ftdi_emu, real libusb): divisor
 #             table, discovery, loopback via cat, timeouts, unplug, PING to
@@ -244,6 +246,26 @@ suite_hpm() {
         # every width, LCOFI) in lockstep on the variant
         hpm_random_batch "$v" "$vsim" "$HPM_RANDOM_SEEDS"
     done
+    # counting architecture 1 (hpm-sim-v1, 29 x 64; the default board is
+    # architecture 2, docs/hpm.md): every directed HPM test and the random
+    # HPM programs in lockstep, so both architectures stay exact
+    if [ -n "$HPM_VARIANTS" ]; then
+        vsim=$BUILD/bin/hpm-sim-v1
+        CHECK="hpm architecture 1"
+        if [ ! -x "$vsim" ]; then fail "hpm architecture 1: missing $vsim (run make sim-variants)"
+        else
+            for e in "$BUILD"/tests/hpm/*.elf; do
+                t=$(basename "$e" .elf) base=$d/$t-v1
+                "$REF" --elf "$e" --max-cycles $MAXC --signature "$base.ref.sig" > "$base.ref.out" 2> "$base.ref.err"; rr=$?
+                "$vsim" --lockstep --elf "$e" --max-cycles $MAXC --signature "$base.sim.sig" > "$base.sim.out" 2> "$base.sim.err"; rs=$?
+                if [ $rr -ne 0 ]; then fail "hpm $t on v1: hpm-ref exit $rr: $(first_lines "$base.ref.err")"
+                elif [ $rs -ne 0 ]; then fail "hpm $t on v1: hpm-sim-v1 --lockstep exit $rs: $(grep -v '^$' "$base.sim.err" | tail -n 12 | tr '\n' '|' | head -c 2000)"
+                elif ! cmp -s "$base.ref.sig" "$base.sim.sig"; then fail "hpm $t on v1: signatures differ: $(diff "$base.ref.sig" "$base.sim.sig" | head -n 6 | tr '\n' ' ')"
+                else pass "hpm $t on v1 ($(wc -l < "$base.ref.sig") signature words)"; fi
+            done
+            hpm_random_batch v1 "$vsim" "$HPM_RANDOM_SEEDS"
+        fi
+    fi
     CHECK="hpm random default"
     hpm_random_batch default "$SIM" "$HPM_LCOFI_SEEDS"
     suite_end $S

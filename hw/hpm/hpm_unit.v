@@ -24,7 +24,11 @@ module hpm_unit #(
     // SB_MAC16 blocks the counters may use on the iCE40 (hpm_counter DSP):
     // mcycle and minstret first (two each), then mhpmcounter3 upward, one
     // per 32 bits of HPM_WIDTH. 0: all flip-flops (what Verilator builds anyway)
-    parameter integer DSP_BUDGET = 0
+    parameter integer DSP_BUDGET = 0,
+    // counting architecture (docs/hpm.md): 1 one selector evaluated per counter
+    // per cycle; 2 a cycle-class encoder and one increment table for all
+    // counters (hpm_class, hpm_table). Same semantics and timing.
+    parameter integer HPM_ARCH   = 1
 ) (
     input  wire            clk,
     input  wire            rst,
@@ -113,13 +117,16 @@ module hpm_unit #(
     );
 
     // -------------------------------------------- mhpmcounter3.. / mhpmevent3..
+    // the implemented mhpmcounters/mhpmevents, by index
+    localparam [31:0] IMPL = ((32'd1 << (3 + HPM_NUM)) - 32'd1) & ~32'd7;   // HPM_NUM <= 29
     // the addressed selector after this cycle's write, WARL applied
     wire [63:0] evt_value [0:31];
     // A selector loads only the fields of the half written, except EV3
     // (bits 39:30), which straddles the halves: it is merged with the
     // addressed selector's other half. The other half of evt_w64 is unused.
     /* verilator lint_off UNUSEDSIGNAL */ // only EV3 of the current value
-    wire [63:0] evt_cur   = evt_value[idx];
+    wire [63:0] sel_rvalue;                 // architecture 2: hpm_selstore's read port
+    wire [63:0] evt_cur   = HPM_ARCH == 2 ? (IMPL[idx] ? sel_rvalue : 64'd0) : evt_value[idx];
     /* verilator lint_on UNUSEDSIGNAL */
     wire [9:0]  ev3_w     = sel_hi ? {csr_wdata[7:0], evt_cur[31:30]} : {evt_cur[39:32], csr_wdata[31:30]};
     wire [63:0] evt_w64   = {csr_wdata[31:8], ev3_w, csr_wdata[29:0]};
@@ -141,30 +148,97 @@ module hpm_unit #(
                              op_legal(w[44:40]), ev_legal(w[39:30]), ev_legal(w[29:20]),
                              ev_legal(w[19:10]), ev_legal(w[9:0])};
 
-    // the implemented mhpmcounters/mhpmevents, by index
-    localparam [31:0] IMPL = ((32'd1 << (3 + HPM_NUM)) - 32'd1) & ~32'd7;   // HPM_NUM <= 29
     wire [63:0] hpm_value [0:31];
     wire [31:0] of_bits, wrap_bits;
+
+    // ---- architecture 2: every counter's increment from one table row
+    localparam integer TN = HPM_NUM > 0 ? HPM_NUM : 1;     // table columns
+    /* verilator lint_off UNUSEDSIGNAL */ // no counter reads it with HPM_NUM = 0
+    wire [3*TN-1:0] tab_inc;                               // counter 3+j in bits 3j+2:3j
+    /* verilator lint_on UNUSEDSIGNAL */
+    wire [63:0] store_val;                                 // the addressed counter (hpm_store)
+    /* verilator lint_off UNUSEDSIGNAL */ // bits 2:0, and all of it in architecture 1
+    wire [31:0] store_wrap;                                // bit n: mhpmcounter n wraps
+    wire [31:0] store_of;                                  // bit n: OF of mhpmevent n
+    /* verilator lint_on UNUSEDSIGNAL */
+    generate
+        if (HPM_ARCH == 2 && HPM_NUM > 0) begin : g_arch2
+            wire [6:0] cls;
+            hpm_class #(.EV_W(EV_W)) u_class (
+                .clk(clk), .rst(rst), .ev(ev), .priv(priv), .cls(cls)
+            );
+            // the selector after this cycle's write: the written half (and
+            // EV3) from evt_legal, the rest from the current value
+            wire [63:0] sel_new = sel_hi ? {evt_legal[63:30], evt_cur[29:0]} :
+                                           {evt_cur[63:40], evt_legal[39:0]};
+            /* verilator lint_off UNUSEDSIGNAL */ // bits 2:0: no selector
+            wire [31:0] sel_we  = (csr_we && is_evt) ? (32'd1 << idx) & IMPL : 32'd0;
+            /* verilator lint_on UNUSEDSIGNAL */
+            hpm_table #(.N(TN)) u_table (
+                .clk(clk), .rst(rst), .cls(cls), .inc(tab_inc),
+                .we(sel_we[3 +: TN]), .sel(sel_new)
+            );
+            // mcountinhibit gates after the table: immediate, as in architecture 1
+            reg [3*TN-1:0] inc_on;
+            integer j;
+            always @(*)
+                for (j = 0; j < TN; j = j + 1)
+                    inc_on[3 * j +: 3] = inhibit[3 + j] ? 3'd0 : tab_inc[3 * j +: 3];
+            wire [TN-1:0] wr;
+            hpm_store #(.N(TN), .W(HPM_WIDTH)) u_store (
+                .clk(clk), .rst(rst), .inc(inc_on), .widx(idx - 5'd3),
+                .we_lo(ctr_we_lo && IMPL[idx]), .we_hi(ctr_we_hi && IMPL[idx]),
+                .wdata(csr_wdata), .ridx(idx - 5'd3), .rvalue(store_val), .wrap(wr)
+            );
+            assign store_wrap = {{(29 - TN){1'b0}}, wr, 3'b000};
+            wire [TN-1:0] of;
+            hpm_selstore #(.N(TN)) u_selstore (
+                .clk(clk), .rst(rst), .we(csr_we && is_evt && IMPL[idx]), .we_hi(sel_hi),
+                .widx(idx - 5'd3), .wval({evt_legal[63], sel_new[62:0]}), .ridx(idx - 5'd3),
+                .rvalue(sel_rvalue), .set_of(wr), .of(of)
+            );
+            assign store_of = {{(29 - TN){1'b0}}, of, 3'b000};
+        end else begin : g_arch1
+            assign tab_inc    = {3*TN{1'b0}};
+            assign store_val  = 64'd0;
+            assign store_wrap = 32'd0;
+            assign store_of   = 32'd0;
+            assign sel_rvalue = 64'd0;
+        end
+    endgenerate
 
     genvar n;
     generate
         for (n = 0; n < 32; n = n + 1) begin : g_ctr
             if (n >= 3 && n < 3 + HPM_NUM) begin : g_impl
-                wire [2:0] inc;
-                hpm_selector #(.EV_W(EV_W)) u_sel (
-                    .clk(clk), .rst(rst),
-                    .we_lo(csr_we && is_evt && sel_lo && idx == n),
-                    .we_hi(csr_we && is_evt && sel_hi && idx == n), .wlegal(evt_legal),
-                    .set_of(wrap_bits[n]), .value(evt_value[n]), .of(of_bits[n]),
-                    .ev(ev), .priv(priv), .inc(inc)
-                );
-                hpm_counter #(
-                    .WIDTH(HPM_WIDTH), .DSP(4 + (n - 2) * HPM_NDSP <= DSP_BUDGET ? 1 : 0)
-                ) u_ctr (
-                    .clk(clk), .rst(rst), .inc(inhibit[n] ? 3'd0 : inc),
-                    .we_lo(ctr_we_lo && idx == n), .we_hi(ctr_we_hi && idx == n),
-                    .wdata(csr_wdata), .value(hpm_value[n]), .wrap(wrap_bits[n])
-                );
+                /* verilator lint_off UNUSEDSIGNAL */ // architecture 2: the table's instead
+                wire [2:0] sel_inc;             // architecture 1: the selector's increment
+                /* verilator lint_on UNUSEDSIGNAL */
+                if (HPM_ARCH == 2) begin : g_sel2    // the register lives in hpm_selstore
+                    assign evt_value[n] = 64'd0;
+                    assign of_bits[n]   = store_of[n];
+                    assign sel_inc      = 3'd0;
+                end else begin : g_sel1
+                    hpm_selector #(.EV_W(EV_W)) u_sel (
+                        .clk(clk), .rst(rst),
+                        .we_lo(csr_we && is_evt && sel_lo && idx == n),
+                        .we_hi(csr_we && is_evt && sel_hi && idx == n), .wlegal(evt_legal),
+                        .set_of(wrap_bits[n]), .value(evt_value[n]), .of(of_bits[n]),
+                        .ev(ev), .priv(priv), .inc(sel_inc)
+                    );
+                end
+                if (HPM_ARCH == 2) begin : g_v2     // the value lives in hpm_store
+                    assign hpm_value[n] = 64'd0;
+                    assign wrap_bits[n] = store_wrap[n];
+                end else begin : g_v1
+                    hpm_counter #(
+                        .WIDTH(HPM_WIDTH), .DSP(4 + (n - 2) * HPM_NDSP <= DSP_BUDGET ? 1 : 0)
+                    ) u_ctr (
+                        .clk(clk), .rst(rst), .inc(inhibit[n] ? 3'd0 : sel_inc),
+                        .we_lo(ctr_we_lo && idx == n), .we_hi(ctr_we_hi && idx == n),
+                        .wdata(csr_wdata), .value(hpm_value[n]), .wrap(wrap_bits[n])
+                    );
+                end
             end else begin : g_none
                 assign hpm_value[n] = 64'd0;
                 assign evt_value[n] = 64'd0;
@@ -186,24 +260,46 @@ module hpm_unit #(
     // LCOFI: a wrap while OF is still clear
     assign lcofi = (wrap_bits & ~of_bits) != 32'd0;
 
+    // the addressed counter (the write value and architecture 2's read mux)
+    wire [63:0] ctr64 = idx == 5'd0 ? mcycle : idx == 5'd2 ? minstret :
+                        HPM_ARCH == 2 ? (IMPL[idx] ? store_val : 64'd0) : hpm_value[idx];
+
     // ------------------------------------------------------------ read mux
-    // A flat AND-OR: each register's word is gated by its own decode and the
-    // words are ORed (about 40 LUTs fewer on the iCE40 than a chain of index
-    // muxes); 0 for an address the unit does not claim.
+    // Architecture 1: a flat AND-OR: each register's word is gated by its own
+    // decode and the words are ORed (about 40 LUTs fewer on the iCE40 than a
+    // chain of index muxes). Architecture 2: one indexed read of the counter
+    // and selector arrays (in the simulated board the AND-OR, which depends
+    // on every counter, was re-evaluated in every cycle). 0 for an address the
+    // unit does not claim.
     wire [31:0] ovf = priv == PRIV_M ? of_bits : of_bits & mcounteren;
+    reg  [31:0] hpm_rdata;
     integer r;
     always @(*) begin
-        csr_rdata = 32'd0;
-        for (r = 0; r < 32; r = r + 1) begin
-            if (idx == r[4:0] && r != 1) begin    // the counters; 1 is time (the core's)
-                if (ctr_lo) csr_rdata = csr_rdata | ctr_word(r, 1'b0);
-                if (ctr_hi) csr_rdata = csr_rdata | ctr_word(r, 1'b1);
+        hpm_rdata = 32'd0;
+        if (HPM_ARCH == 2) begin
+            if (idx != 5'd1) begin
+                if (ctr_lo) hpm_rdata = ctr64[31:0];
+                if (ctr_hi) hpm_rdata = ctr64[63:32];
             end
-            if (idx == r[4:0] && IMPL[r]) begin   // mhpmevent3..(h)
-                if (sel_lo) csr_rdata = csr_rdata | evt_value[r][31:0];
-                if (sel_hi) csr_rdata = csr_rdata | evt_value[r][63:32];
+            if (IMPL[idx]) begin                  // mhpmevent3..(h)
+                if (sel_lo) hpm_rdata = evt_cur[31:0];
+                if (sel_hi) hpm_rdata = evt_cur[63:32];
+            end
+        end else begin
+            for (r = 0; r < 32; r = r + 1) begin
+                if (idx == r[4:0] && r != 1) begin    // the counters; 1 is time (the core's)
+                    if (ctr_lo) hpm_rdata = hpm_rdata | ctr_word(r, 1'b0);
+                    if (ctr_hi) hpm_rdata = hpm_rdata | ctr_word(r, 1'b1);
+                end
+                if (idx == r[4:0] && IMPL[r]) begin   // mhpmevent3..(h)
+                    if (sel_lo) hpm_rdata = hpm_rdata | evt_value[r][31:0];
+                    if (sel_hi) hpm_rdata = hpm_rdata | evt_value[r][63:32];
+                end
             end
         end
+    end
+    always @(*) begin
+        csr_rdata = hpm_rdata;
         if (is_ovf)                csr_rdata = csr_rdata | ovf;
         if (sel_lo && idx == 5'd0) csr_rdata = csr_rdata | inhibit;
         if (sel_hi && idx == 5'd1) csr_rdata = csr_rdata | {1'b0, cycle_inh, 28'd0};
@@ -211,7 +307,6 @@ module hpm_unit #(
     end
 
     // the write value (trace) merges with the addressed counter
-    wire [63:0] ctr64 = idx == 5'd0 ? mcycle : idx == 5'd2 ? minstret : hpm_value[idx];
 
     // ------------------------------------------- the value after a write (trace)
     wire        impl   = IMPL[idx];

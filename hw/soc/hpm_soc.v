@@ -10,7 +10,8 @@ module hpm_soc #(
     parameter FW_HEX    = "",
     parameter HPM_NUM   = 29,    // implemented mhpmcounters (0..29)
     parameter HPM_WIDTH = 64,    // their width (1..64)
-    parameter HPM_DSP   = 0      // iCE40: SB_MAC16 blocks the counters may use
+    parameter HPM_DSP   = 0,     // iCE40: SB_MAC16 blocks the counters may use
+    parameter HPM_ARCH  = 1      // counting architecture 1 or 2 (docs/hpm.md)
 ) (
     input  wire        clk,
     input  wire        rst,          // synchronous, active high
@@ -50,7 +51,8 @@ module hpm_soc #(
     wire        mtip, msip;
     wire [63:0] mtime;
 
-    hpm_cpu #(.HPM_NUM(HPM_NUM), .HPM_WIDTH(HPM_WIDTH), .HPM_DSP(HPM_DSP)) u_cpu (
+    hpm_cpu #(.HPM_NUM(HPM_NUM), .HPM_WIDTH(HPM_WIDTH), .HPM_DSP(HPM_DSP),
+             .HPM_ARCH(HPM_ARCH)) u_cpu (
         .clk(clk), .rst(rst), .boot_addr(boot_addr),
         .bus_we(bus_we), .bus_be(bus_be), .bus_addr(bus_addr),
         .bus_daddr(bus_daddr), .bus_region(bus_region),

@@ -277,10 +277,43 @@ static const char *CSR_WR[] = {
 static void gen_hpm(void)
 {
     unsigned n = 3 + rnd(29);
-    unsigned c = rnd(6);
-    if (opt_lcofi && c >= 3 && chance(50))
+    unsigned c = rnd(opt_lcofi ? 7 : 6);
+    if (opt_lcofi && c >= 3 && c < 6 && chance(50))
         c = 2;                  /* --lcofi: more preloads near the wrap */
     switch (c) {
+    case 6: {
+        /* --lcofi: a counter just below a carry out of its low 8 bits
+         * (architecture 2 keeps them apart from the upper bits and flushes
+         * the carry later, one counter per cycle round-robin, docs/hpm.md),
+         * often with the upper bits all ones (the wrap), read or written
+         * back after 0..39 idle cycles, maybe stopped by mcountinhibit
+         * meanwhile: the carry, the read and the write meet every phase of
+         * the flush schedule */
+        static const unsigned evs[] = {1, 2, 20, 12, 23};
+        ins("li x4, %u", evs[rnd(NELEM(evs))]);
+        ins("csrw mhpmevent%u, x4", n);
+        ins("csrw mhpmevent%uh, x0", n);
+        ins("li x4, 0x%08x", chance(50) ? 0xffffffffu : rnd32());
+        ins("csrw mhpmcounter%uh, x4", n);
+        ins("li x4, 0x%08x", (rnd32() | 0xffu) - rnd(12));
+        ins("csrw mhpmcounter%u, x4", n);
+        int inh = chance(30);
+        if (inh) {
+            ins("li x4, 0x%08x", 1u << n);
+            ins("csrs mcountinhibit, x4");
+        }
+        for (unsigned d = rnd(40); d; d--)
+            ins("addi x0, x0, 0");
+        if (inh)
+            ins("csrc mcountinhibit, x4");
+        if (chance(70))
+            ins("csrr x%d, mhpmcounter%u%s", rreg(), n, rnd(3) ? "" : "h");
+        else {
+            ins("li x4, 0x%08x", (rnd32() | 0xffu) - rnd(12));
+            ins("csrw mhpmcounter%u, x4", n);
+        }
+        break;
+    }
     case 0: case 1: {
         uint32_t lo = 0, hi = 0;
         uint32_t ev[4];

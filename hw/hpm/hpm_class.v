@@ -1,0 +1,66 @@
+// hpm_class: the cycle-class encoder of counting architecture v2 (docs/hpm.md,
+// "Counting architecture v2"). Names this cycle's event vector and privilege
+// mode with a 7-bit class {priv, kind}; every counter's increment is then a
+// table lookup (hpm_table) instead of a per-counter selector.
+//
+// The kind is decoded from the few events that tell the cycle types apart,
+// in the order the core's structure gives them: a bubble (its cause), a
+// stall cycle (its cause), a trap cycle, else the last X cycle of a retiring
+// instruction (its class). That holds for every vector the core can produce
+// (the top-down events partition every cycle, at most one instruction class
+// retires); in simulation every cycle also checks that the whole vector is
+// exactly the class's (hpm_classes.vh kind_ev), so a core change that adds a
+// vector stops the simulation instead of miscounting.
+module hpm_class #(
+    parameter integer EV_W = 30               // event bus width: bit i = event i
+) (
+    /* verilator lint_off UNUSEDSIGNAL */     // clk/rst: the simulation check only
+    input  wire            clk,
+    input  wire            rst,
+    /* verilator lint_on UNUSEDSIGNAL */
+    /* verilator lint_off UNUSEDSIGNAL */     // the decode needs a few events; the check reads all
+    input  wire [EV_W-1:0] ev,
+    /* verilator lint_on UNUSEDSIGNAL */
+    input  wire [1:0]      priv,
+    output wire [6:0]      cls
+);
+/* verilator lint_off UNUSEDPARAM */ // the whole catalogue, not every index is used here
+`include "hpm_events.vh"
+/* verilator lint_on UNUSEDPARAM */
+`include "hpm_classes.vh"
+
+    reg [4:0] k;
+    always @(*) begin
+        if (ev[HPM_EV_FETCH_STALL_CYCLES])
+            k = ev[HPM_EV_TOPDOWN_BR_MISPREDICT]  ? K_BUB_MISP :
+                ev[HPM_EV_TOPDOWN_MACHINE_CLEARS] ? K_BUB_TRAP : K_BUB_FE;
+        else if (ev[HPM_EV_MEM_STALL_CYCLES])    k = K_MEM;
+        else if (ev[HPM_EV_MULDIV_STALL_CYCLES]) k = K_MD_STALL;
+        else if (ev[HPM_EV_WFI_CYCLES])          k = K_WFI_WAIT;
+        else if (ev[HPM_EV_EXCEPTIONS])          k = K_EXC;
+        else if (ev[HPM_EV_INTERRUPTS])          k = K_IRQ;
+        else if (ev[HPM_EV_LOADS])               k = K_R_LOAD;
+        else if (ev[HPM_EV_STORES])              k = K_R_STORE;
+        else if (ev[HPM_EV_JUMPS])               k = ev[HPM_EV_FLUSHES] ? K_R_JALR : K_R_JAL;
+        else if (ev[HPM_EV_BRANCHES])
+            k = K_R_BR + {3'd0, ev[HPM_EV_BRANCH_MISSES], ev[HPM_EV_BRANCHES_TAKEN]};
+        else if (ev[HPM_EV_MUL])                 k = K_R_MUL;
+        else if (ev[HPM_EV_DIV])                 k = K_R_DIV;
+        else if (ev[HPM_EV_CSR_INSTRUCTIONS])    k = K_R_CSR;
+        else if (ev[HPM_EV_FENCES])              k = ev[HPM_EV_FLUSHES] ? K_R_FENCEI : K_R_FENCE;
+        else if (ev[HPM_EV_FLUSHES])             k = K_R_XRET;
+        else                                     k = K_R_ALU;
+    end
+    assign cls = {priv, k};
+
+`ifndef SYNTHESIS
+    // every vector the core produces must be exactly its class's vector
+    wire [63:0] ev64 = {{(64 - EV_W){1'b0}}, ev};
+    always @(posedge clk)
+        if (!rst && ev64 != kind_ev(k)) begin
+            $display("hpm_class: event vector %h has no cycle class (decoded kind %0d, vector %h)",
+                     ev64, k, kind_ev(k));
+            $fatal;
+        end
+`endif
+endmodule

@@ -1,0 +1,137 @@
+// hpm_store: the counter store of counting architecture v2 (docs/hpm.md,
+// "Counting architecture v2"): N counters of W bits (1..64) without a W-bit
+// adder per counter.
+//
+// Each counter keeps its low LW = min(W, 8) bits in flip-flops, added every
+// cycle with its increment (0..4), and its upper UW = W - LW bits in a
+// memory (an EBR on the iCE40). A carry out of the low part sets the
+// counter's pending-carry bit pc; a round-robin flush visits one counter per
+// cycle and, if its pc is set, adds it into the upper part. The flush
+// visits every counter within N <= 29 cycles and a low part needs at least
+// 64 cycles (256 / 4) to carry again, so no carry is lost (checked in
+// simulation). full = (upper == all ones), kept with the upper part, makes
+// the wrap exact in the cycle of the low part's carry: the counter wraps
+// when the low part carries, full is set and no carry is pending (pc set
+// means the low part carried less than 64 cycles ago, so it cannot carry).
+// The value software sees is {upper + pc, low}: the flush schedule is
+// invisible (same semantics as hpm_counter).
+//
+// A write in cycle t (one counter, one half) replaces the value from the
+// value at the start of t: the increment of t is dropped, pc cleared, full
+// recomputed; it wins over a flush of the same counter in t.
+//
+// All state is in packed vectors (the simulated board updates them with a
+// few wide operations per cycle instead of one process per counter).
+module hpm_store #(
+    parameter integer N = 29,                 // counters (>= 1)
+    parameter integer W = 64                  // their width (1..64)
+) (
+    input  wire           clk,
+    input  wire           rst,
+    input  wire [3*N-1:0] inc,                // counter n's increment, already filtered
+    input  wire [4:0]     widx,               // the counter written (0..N-1)
+    input  wire           we_lo,              // CSR write of bits 31:0
+    input  wire           we_hi,              // CSR write of bits 63:32
+    input  wire [31:0]    wdata,
+    input  wire [4:0]     ridx,               // the counter read (0..N-1)
+    output wire [63:0]    rvalue,             // its value at the start of this cycle
+    output reg  [N-1:0]   wrap                // counter n wraps in this cycle
+);
+    localparam integer LW = W < 8 ? W : 8;
+    localparam integer UW = W - LW;           // 0..56
+    localparam integer UB = UW > 0 ? UW : 1;  // storage width of an upper part
+    localparam [64:0] MASK65 = (65'd1 << W) - 65'd1;
+    localparam [63:0] MASK   = MASK65[63:0];
+    localparam [UB-1:0] ONES = {UB{1'b1}};
+
+    reg [N*LW-1:0] low;
+    reg [N*UB-1:0] upper;
+    /* verilator lint_off UNUSEDSIGNAL */ // bits N and up stay 0
+    reg [31:0]     pc, full;
+    /* verilator lint_on UNUSEDSIGNAL */
+    reg [4:0]      fptr;                      // the counter the flush visits
+    localparam [31:0] LAST32 = N - 1;
+    localparam [4:0]  LAST   = LAST32[4:0];
+
+    // the value of counter j at the start of this cycle
+    function [63:0] value(input [4:0] j);
+        reg [UB-1:0]  u;
+        /* verilator lint_off UNUSEDSIGNAL */ // zero-extended, then truncated to 64
+        reg [63+UB+LW:0] t1;
+        reg [63+LW:0]    t0;
+        /* verilator lint_on UNUSEDSIGNAL */
+        begin
+            u  = upper[UB * j +: UB] + {{(UB - 1){1'b0}}, pc[j]};
+            t1 = {64'd0, u, low[LW * j +: LW]};
+            t0 = {64'd0, low[LW * j +: LW]};
+            value = (UW > 0 ? t1[63:0] : t0[63:0]) & MASK;
+        end
+    endfunction
+    assign rvalue = value(ridx);
+
+    // the written value (the other half from the value at the start of t)
+    wire [63:0] cur  = value(widx);
+    /* verilator lint_off UNUSEDSIGNAL */ // the bits at and above W are 0
+    wire [63:0] wval = {we_hi ? wdata : cur[63:32], we_lo ? wdata : cur[31:0]} & MASK;
+    /* verilator lint_on UNUSEDSIGNAL */
+    wire        we   = we_lo || we_hi;
+
+    // ---- low parts: N small adders
+    reg [N*LW-1:0] low_n;
+    reg [N-1:0]    carry;
+    reg [LW+2:0]   s;
+    integer n;
+    always @(*) begin
+        for (n = 0; n < N; n = n + 1) begin
+            s = {3'd0, low[LW * n +: LW]} + {{LW{1'b0}}, inc[3 * n +: 3]};
+            low_n[LW * n +: LW] = s[LW-1:0];
+            carry[n] = s[LW+2:LW] != 3'd0;
+            // written: the write wins, no carry, no wrap
+            if (we && widx == n[4:0]) carry[n] = 1'b0;
+        end
+        // with an upper part a counter wraps when its low part carries into
+        // an all-ones upper part; without one, on the carry itself
+        wrap = UW > 0 ? carry & full[N-1:0] & ~pc[N-1:0] : carry;
+    end
+
+    wire [UB-1:0] fsum = upper[UB * fptr +: UB] + {{(UB - 1){1'b0}}, 1'b1};
+
+    always @(posedge clk) begin
+        if (rst) begin
+            low   <= {N*LW{1'b0}};
+            upper <= {N*UB{1'b0}};
+            pc    <= 32'd0;
+            full  <= 32'd0;
+            fptr  <= 5'd0;
+        end else begin
+            low  <= low_n;
+            fptr <= fptr == LAST ? 5'd0 : fptr + 5'd1;
+            if (UW > 0) begin
+                // the flush: counter fptr's pending carry into its upper part
+                pc <= pc | {{(32 - N){1'b0}}, carry};
+                if (pc[fptr]) begin
+                    upper[UB * fptr +: UB] <= fsum;
+                    full[fptr]             <= fsum == ONES;
+                    pc[fptr]               <= 1'b0;
+                end
+            end
+            if (we) begin
+                low[LW * widx +: LW] <= wval[LW-1:0];
+                if (UW > 0) begin
+                    upper[UB * widx +: UB] <= wval[LW +: UB];
+                    full[widx]             <= wval[LW +: UB] == ONES;
+                    pc[widx]               <= 1'b0;
+                end
+            end
+        end
+    end
+
+`ifndef SYNTHESIS
+    // the flush keeps up: no low part carries while its previous carry waits
+    always @(posedge clk)
+        if (!rst && UW > 0 && (carry & pc[N-1:0]) != {N{1'b0}}) begin
+            $display("hpm_store: a carry while one is pending (pc %h, carry %h)", pc, carry);
+            $fatal;
+        end
+`endif
+endmodule
