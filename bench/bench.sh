@@ -61,6 +61,7 @@ ref_out=$("$REF_BENCH")
 ref_plain=$(echo "$ref_out" | sed -n 's/^bench-ref: no selector:.*wall [0-9.]* s = \([0-9.]*\) M.*/\1/p')
 ref_hpm=$(echo "$ref_out" | sed -n 's/^bench-ref: 29 counters programmed:.*wall [0-9.]* s = \([0-9.]*\) M.*/\1/p')
 ts0=$(best_time "$speed_elf" hpm-sim-0x64)
+ts1=$(best_time "$speed_elf" hpm-sim-v1)
 
 cat <<SPD
 
@@ -68,7 +69,8 @@ cat <<SPD
 
 | what | figure | command |
 |---|---:|---|
-| simulated board, HPM 29 x 64 | $(printf '%.2f' "$(echo "$speed_c / $ts / 1000000" | bc -l)") M cycles/s | \`time build/bin/hpm-sim --elf build/bench/speed.elf\` ($speed_c cycles, Verilator, no lockstep, no trace; whole process) |
+| simulated board, HPM 29 x 64 | $(printf '%.2f' "$(echo "$speed_c / $ts / 1000000" | bc -l)") M cycles/s | \`time build/bin/hpm-sim --elf build/bench/speed.elf\` ($speed_c cycles, Verilator, no lockstep, no trace; whole process; counting architecture 2, docs/hpm.md) |
+| simulated board, HPM 29 x 64, architecture 1 | $(printf '%.2f' "$(echo "$speed_c / $ts1 / 1000000" | bc -l)") M cycles/s | \`time build/bin/hpm-sim-v1 --elf build/bench/speed.elf\` (same workload, \`HPM_ARCH=1\`: one selector and one 64-bit counter per counter) |
 | simulated board, no HPM counters | $(printf '%.2f' "$(echo "$speed_c / $ts0 / 1000000" | bc -l)") M cycles/s | \`time build/bin/hpm-sim-0x64 --elf build/bench/speed.elf\` (same workload, \`HPM_NUM=0\`) |
 | reference model, runner | $(printf '%.1f' "$(echo "$speed_i / $tr / 1000000" | bc -l)") M instructions/s | \`time build/bin/hpm-ref --elf build/bench/speed.elf\` ($speed_i instructions; whole process) |
 | reference model, library | $ref_plain M instructions/s | \`make bench-ref\` (\`hpmref_step\` on a plain loop, no selector programmed, wall clock) |

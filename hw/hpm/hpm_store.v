@@ -20,15 +20,20 @@
 // value at the start of t: the increment of t is dropped, pc cleared, full
 // recomputed; it wins over a flush of the same counter in t.
 //
-// All state is in packed vectors (the simulated board updates them with a
-// few wide operations per cycle instead of one process per counter).
+// The low parts are lanes of LL = LW + 3 bits in one vector, the top 3 bits
+// of each lane 0 between cycles: all counters add their increments (given
+// in the same lanes) in one wide add, no carry crosses a lane (a lane's sum
+// is below 2^LL), and the carries are the lanes' top bits, looked at only
+// when one is set (the simulated board does a few wide operations per
+// cycle instead of one per counter).
 module hpm_store #(
-    parameter integer N = 29,                 // counters (>= 1)
-    parameter integer W = 64                  // their width (1..64)
+    parameter integer N  = 29,                // counters (>= 1)
+    parameter integer W  = 64,                // their width (1..64)
+    parameter integer LL = (W < 8 ? W : 8) + 3    // lane width (do not override)
 ) (
     input  wire           clk,
     input  wire           rst,
-    input  wire [3*N-1:0] inc,                // counter n's increment, already filtered
+    input  wire [N*LL-1:0] inc,               // lane n: counter n's increment (0..4), filtered
     input  wire [4:0]     widx,               // the counter written (0..N-1)
     input  wire           we_lo,              // CSR write of bits 31:0
     input  wire           we_hi,              // CSR write of bits 63:32
@@ -43,13 +48,15 @@ module hpm_store #(
     localparam [64:0] MASK65 = (65'd1 << W) - 65'd1;
     localparam [63:0] MASK   = MASK65[63:0];
     localparam [UB-1:0] ONES = {UB{1'b1}};
+    localparam [LL-1:0] LANE_TOP = {3'b111, {LW{1'b0}}};
+    localparam [N*LL-1:0] TOPS = {N{LANE_TOP}};    // the carry bits of every lane
 
-    reg [N*LW-1:0] low;
-    reg [N*UB-1:0] upper;
+    reg  [N*LL-1:0] low;                      // lane n: {3'b000, low part of counter n}
+    reg  [N*UB-1:0] upper;
     /* verilator lint_off UNUSEDSIGNAL */ // bits N and up stay 0
-    reg [31:0]     pc, full;
+    reg  [31:0]     pc, full;
     /* verilator lint_on UNUSEDSIGNAL */
-    reg [4:0]      fptr;                      // the counter the flush visits
+    reg  [4:0]      fptr;                     // the counter the flush visits
     localparam [31:0] LAST32 = N - 1;
     localparam [4:0]  LAST   = LAST32[4:0];
 
@@ -62,8 +69,8 @@ module hpm_store #(
         /* verilator lint_on UNUSEDSIGNAL */
         begin
             u  = upper[UB * j +: UB] + {{(UB - 1){1'b0}}, pc[j]};
-            t1 = {64'd0, u, low[LW * j +: LW]};
-            t0 = {64'd0, low[LW * j +: LW]};
+            t1 = {64'd0, u, low[LL * j +: LW]};
+            t0 = {64'd0, low[LL * j +: LW]};
             value = (UW > 0 ? t1[63:0] : t0[63:0]) & MASK;
         end
     endfunction
@@ -76,21 +83,19 @@ module hpm_store #(
     /* verilator lint_on UNUSEDSIGNAL */
     wire        we   = we_lo || we_hi;
 
-    // ---- low parts: N small adders
-    reg [N*LW-1:0] low_n;
-    reg [N-1:0]    carry;
-    reg [LW+2:0]   s;
+    // ---- low parts: one add of all lanes
+    wire [N*LL-1:0] sum  = low + inc;
+    wire [N*LL-1:0] tops = sum & TOPS;
+    reg  [N-1:0]    carry;
     integer n;
     always @(*) begin
-        for (n = 0; n < N; n = n + 1) begin
-            s = {3'd0, low[LW * n +: LW]} + {{LW{1'b0}}, inc[3 * n +: 3]};
-            low_n[LW * n +: LW] = s[LW-1:0];
-            carry[n] = s[LW+2:LW] != 3'd0;
-            // written: the write wins, no carry, no wrap
-            if (we && widx == n[4:0]) carry[n] = 1'b0;
-        end
+        carry = {N{1'b0}};
+        if (tops != {N*LL{1'b0}})
+            for (n = 0; n < N; n = n + 1)
+                carry[n] = tops[LL * n + LW +: 3] != 3'd0 && !(we && widx == n[4:0]);
         // with an upper part a counter wraps when its low part carries into
-        // an all-ones upper part; without one, on the carry itself
+        // an all-ones upper part; without one, on the carry itself. A written
+        // counter neither carries nor wraps (the write wins).
         wrap = UW > 0 ? carry & full[N-1:0] & ~pc[N-1:0] : carry;
     end
 
@@ -98,17 +103,18 @@ module hpm_store #(
 
     always @(posedge clk) begin
         if (rst) begin
-            low   <= {N*LW{1'b0}};
+            low   <= {N*LL{1'b0}};
             upper <= {N*UB{1'b0}};
             pc    <= 32'd0;
             full  <= 32'd0;
             fptr  <= 5'd0;
         end else begin
-            low  <= low_n;
+            low  <= sum & ~TOPS;
             fptr <= fptr == LAST ? 5'd0 : fptr + 5'd1;
             if (UW > 0) begin
                 // the flush: counter fptr's pending carry into its upper part
-                pc <= pc | {{(32 - N){1'b0}}, carry};
+                if (carry != {N{1'b0}})
+                    pc <= pc | {{(32 - N){1'b0}}, carry};
                 if (pc[fptr]) begin
                     upper[UB * fptr +: UB] <= fsum;
                     full[fptr]             <= fsum == ONES;
@@ -116,7 +122,7 @@ module hpm_store #(
                 end
             end
             if (we) begin
-                low[LW * widx +: LW] <= wval[LW-1:0];
+                low[LL * widx +: LL] <= {3'b000, wval[LW-1:0]};
                 if (UW > 0) begin
                     upper[UB * widx +: UB] <= wval[LW +: UB];
                     full[widx]             <= wval[LW +: UB] == ONES;

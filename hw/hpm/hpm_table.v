@@ -13,12 +13,16 @@
 // simulated board, one array read per cycle instead of 29 selector
 // evaluations.
 module hpm_table #(
-    parameter integer N    = 29               // columns: implemented counters (>= 1)
+    parameter integer N    = 29,              // columns: implemented counters (>= 1)
+    // bits per column in a row (>= 3): the increment sits in the low 3 bits
+    // of its lane, the rest is 0, so the row is already in hpm_store's lane
+    // layout (one wide add for all counters)
+    parameter integer LANE = 3
 ) (
     input  wire           clk,
     input  wire           rst,
     input  wire [6:0]     cls,                // this cycle's class
-    output wire [3*N-1:0] inc,                // counter n's increment in bits 3n+2:3n
+    output wire [LANE*N-1:0] inc,             // counter n's increment in bits LANE*n+2:LANE*n
     input  wire [N-1:0]   we,                 // selector n is written in this cycle
     input  wire [63:0]    sel                 // its value after the write (legal)
 );
@@ -62,7 +66,7 @@ module hpm_table #(
 
     // 128 rows of 3N bits, row c at bits 3N*c; one packed vector so that the
     // refill's loop can use non-blocking assignments
-    localparam integer RW = 3 * N;
+    localparam integer RW = LANE * N;
     reg [128*RW-1:0] tab;
     integer r, n;
     always @(posedge clk) begin
@@ -74,7 +78,7 @@ module hpm_table #(
             for (n = 0; n < N; n = n + 1)
                 if (we[n])
                     for (r = 0; r < 128; r = r + 1)
-                        tab[RW * r + 3 * n +: 3] <= row_inc(sel, r[6:0]);
+                        tab[RW * r + LANE * n +: 3] <= row_inc(sel, r[6:0]);
         end
     end
     assign inc = tab[RW * cls +: RW];

@@ -153,9 +153,7 @@ module hpm_unit #(
 
     // ---- architecture 2: every counter's increment from one table row
     localparam integer TN = HPM_NUM > 0 ? HPM_NUM : 1;     // table columns
-    /* verilator lint_off UNUSEDSIGNAL */ // no counter reads it with HPM_NUM = 0
-    wire [3*TN-1:0] tab_inc;                               // counter 3+j in bits 3j+2:3j
-    /* verilator lint_on UNUSEDSIGNAL */
+    localparam integer LL = (HPM_WIDTH < 8 ? HPM_WIDTH : 8) + 3;   // hpm_store's lane width
     wire [63:0] store_val;                                 // the addressed counter (hpm_store)
     /* verilator lint_off UNUSEDSIGNAL */ // bits 2:0, and all of it in architecture 1
     wire [31:0] store_wrap;                                // bit n: mhpmcounter n wraps
@@ -174,19 +172,25 @@ module hpm_unit #(
             /* verilator lint_off UNUSEDSIGNAL */ // bits 2:0: no selector
             wire [31:0] sel_we  = (csr_we && is_evt) ? (32'd1 << idx) & IMPL : 32'd0;
             /* verilator lint_on UNUSEDSIGNAL */
-            hpm_table #(.N(TN)) u_table (
+            // the increments in hpm_store's lanes (LL bits per counter)
+            wire [LL*TN-1:0] tab_inc;
+            hpm_table #(.N(TN), .LANE(LL)) u_table (
                 .clk(clk), .rst(rst), .cls(cls), .inc(tab_inc),
                 .we(sel_we[3 +: TN]), .sel(sel_new)
             );
-            // mcountinhibit gates after the table: immediate, as in architecture 1
-            reg [3*TN-1:0] inc_on;
+            // mcountinhibit gates after the table: immediate, as in
+            // architecture 1. Its lane mask is a register written with it.
+            reg [LL*TN-1:0] inc_on_mask;
             integer j;
-            always @(*)
-                for (j = 0; j < TN; j = j + 1)
-                    inc_on[3 * j +: 3] = inhibit[3 + j] ? 3'd0 : tab_inc[3 * j +: 3];
+            always @(posedge clk)
+                if (rst)
+                    inc_on_mask <= {LL*TN{1'b1}};
+                else if (csr_we && sel_lo && idx == 5'd0)
+                    for (j = 0; j < TN; j = j + 1)
+                        inc_on_mask[LL * j +: LL] <= {LL{!csr_wdata[3 + j]}};
             wire [TN-1:0] wr;
             hpm_store #(.N(TN), .W(HPM_WIDTH)) u_store (
-                .clk(clk), .rst(rst), .inc(inc_on), .widx(idx - 5'd3),
+                .clk(clk), .rst(rst), .inc(tab_inc & inc_on_mask), .widx(idx - 5'd3),
                 .we_lo(ctr_we_lo && IMPL[idx]), .we_hi(ctr_we_hi && IMPL[idx]),
                 .wdata(csr_wdata), .ridx(idx - 5'd3), .rvalue(store_val), .wrap(wr)
             );
@@ -199,7 +203,6 @@ module hpm_unit #(
             );
             assign store_of = {{(29 - TN){1'b0}}, of, 3'b000};
         end else begin : g_arch1
-            assign tab_inc    = {3*TN{1'b0}};
             assign store_val  = 64'd0;
             assign store_wrap = 32'd0;
             assign store_of   = 32'd0;
