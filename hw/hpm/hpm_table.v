@@ -13,7 +13,11 @@
 // simulated board, one array read per cycle instead of 29 selector
 // evaluations.
 module hpm_table #(
-    parameter integer N    = 29,              // columns: implemented counters (>= 1)
+    // columns: implemented counters (>= 1). The default is 1 on purpose:
+    // yosys elaborates every module it reads with its defaults, and the
+    // refill loop at 29 columns (128 x 29 selector evaluations into an
+    // 11k-bit vector) takes minutes and GBs; hpm_unit always sets N.
+    parameter integer N    = 1,
     // bits per column in a row (>= 3): the increment sits in the low 3 bits
     // of its lane, the rest is 0, so the row is already in hpm_store's lane
     // layout (one wide add for all counters)
