@@ -30,7 +30,16 @@ struct hpm_board {
 	uint32_t next_sample_seq, lost_samples;
 	uint32_t next_record, records_seen;   /* PROFILE and REGION frames */
 	int aborting;
+	/* lossy links (tty, usb): docs/protocol.md section 2.1 */
+	uint8_t last_req_seq;      /* the only seq the monitor may have cached */
+	unsigned attempt_limit;    /* 0: retry until the give-up time-out */
+	unsigned last_attempts;    /* attempts the last exchange took */
+	uint32_t mem_chunk;        /* adaptive MEM_READ/MEM_WRITE size */
+	unsigned mem_clean;        /* chunks in a row that needed no retry */
+	unsigned long bad_frames, retransmits, fetches;   /* link statistics */
 };
+
+#define HPM_GIVEUP_MS 60000      /* default give-up time-out of one exchange */
 
 /* Formats the handle's error message; returns err. */
 int hpm_fail(hpm_board *b, int err, const char *fmt, ...)
