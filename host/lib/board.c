@@ -226,10 +226,10 @@ int hpm_csr_write(hpm_board *b, uint16_t csr, unsigned op, uint32_t value,
 }
 
 /* The size of the next MEM_READ/MEM_WRITE chunk: on a lossy link it halves
- * while exchanges need retries and doubles again after 4 clean ones
+ * when an exchange needed 3 or more attempts and doubles after 3 clean ones
  * (docs/protocol.md section 2.1); a chunk above the minimum gets 3 attempts
  * before it is split. */
-#define MEM_CHUNK_MIN 32u
+#define MEM_CHUNK_MIN 16u
 static uint32_t mem_chunk(hpm_board *b, size_t len)
 {
 	uint32_t c = b->link && b->link->baud && b->mem_chunk ? b->mem_chunk : HPM_MEM_MAX_DATA;
@@ -250,10 +250,10 @@ static int mem_adapt(hpm_board *b, int rc, uint32_t chunk)
 		b->mem_clean = 0;
 		return 1;
 	}
-	if (rc == HPM_OK && b->last_attempts > 1) {
+	if (rc == HPM_OK && b->last_attempts > 2) {
 		b->mem_chunk = chunk / 2 < MEM_CHUNK_MIN ? MEM_CHUNK_MIN : chunk / 2;
 		b->mem_clean = 0;
-	} else if (rc == HPM_OK && ++b->mem_clean >= 4 && b->mem_chunk < HPM_MEM_MAX_DATA) {
+	} else if (rc == HPM_OK && ++b->mem_clean >= 3 && b->mem_chunk < HPM_MEM_MAX_DATA) {
 		b->mem_chunk = b->mem_chunk * 2 > HPM_MEM_MAX_DATA ? HPM_MEM_MAX_DATA : b->mem_chunk * 2;
 		b->mem_clean = 0;
 	}

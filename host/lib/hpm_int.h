@@ -11,6 +11,7 @@
 #define HPM_ARGS_MAX 2048        /* bytes of main's arguments (docs/monitor.md) */
 #define HPM_ARGS_STACK_MIN 1024  /* stack left between the program and them */
 #define HPM_FW_SAMPLING 0x0101     /* the first monitor with PROFILE and REGION */
+#define HPM_FW_FETCH 0x0102        /* the first monitor with FETCH */
 
 struct hpm_board {
 	struct hpm_link *link;
@@ -36,10 +37,13 @@ struct hpm_board {
 	unsigned last_attempts;    /* attempts the last exchange took */
 	uint32_t mem_chunk;        /* adaptive MEM_READ/MEM_WRITE size */
 	unsigned mem_clean;        /* chunks in a row that needed no retry */
+	uint32_t us_per_byte;      /* smoothed round trip per byte of clean exchanges, 0: none yet */
 	unsigned long bad_frames, retransmits, fetches;   /* link statistics */
+	int64_t lost_ms;           /* time lost to failed attempts this session */
 };
 
 #define HPM_GIVEUP_MS 60000      /* default give-up time-out of one exchange */
+#define HPM_LINK_BUDGET_MS 120000 /* default time a session may lose to errors */
 
 /* Formats the handle's error message; returns err. */
 int hpm_fail(hpm_board *b, int err, const char *fmt, ...)

@@ -115,7 +115,7 @@ static int transact_pipe(hpm_board *b, uint8_t type, const void *body, size_t le
 {
 	uint8_t wire[HPM_MAX_WIRE + 1];
 	struct hpm_frame f;
-	uint8_t seq = ++b->seq;
+	uint8_t seq = b->last_req_seq = ++b->seq;
 	int n = hpm_frame_build(type, seq, body, len, wire + 1, sizeof wire - 1);
 
 	if (!b->link)
@@ -233,6 +233,14 @@ static int run_async(hpm_board *b, const struct hpm_frame *f)
 	return 1;
 }
 
+/* The time a session may lose to link errors before it gives up. */
+static int64_t budget_ms(void)
+{
+	const char *e = getenv("HPM_LINK_BUDGET_MS");
+	long long v = e && *e ? strtoll(e, NULL, 10) : 0;
+	return v > 0 ? v : HPM_LINK_BUDGET_MS;
+}
+
 static int giveup_ms(void)
 {
 	const char *e = getenv("HPM_GIVEUP_MS");
@@ -302,18 +310,38 @@ static int transact_lossy(hpm_board *b, uint8_t type, const void *body, size_t l
 	const int base = reply_timeout(b, type == HPM_T_RUN ? HPM_T_PING : type, (size_t)n + 1);
 	const int probe = type == HPM_T_RUN ? (base > 1000 ? base : 1000) : base;
 	const int giveup = giveup_ms();
-	const int big = type == HPM_T_RUN || type == HPM_T_SNAPSHOT;
+	/* long replies are fetched in slices from monitors that know FETCH */
+	const int big = (type == HPM_T_RUN || type == HPM_T_SNAPSHOT) &&
+			b->info.fw_version >= HPM_FW_FETCH;
 	const size_t slice = 64;
-	int timeout = probe, send_request = 1;
+	/* the short time-out: 3 x the exchange's bytes at the smoothed cost per
+	 * byte of clean exchanges, plus 30 ms */
+	size_t expect = n + 1 + (type == HPM_T_SNAPSHOT ? HPM_SNAPSHOT_LEN + 10 :
+				 type == HPM_T_MEM_READ && len >= 8 ? hpm_get32((const uint8_t *)body + 4) + 14 : 32);
+	int rto = b->us_per_byte ? 30 + (int)(3 * b->us_per_byte * expect / 1000) : base;
+	if (rto > base)
+		rto = base;
+	int send_request = 1;
 	size_t got_len = 0;
-	unsigned attempts = 0;
-	int64_t progress = now_ms();
+	unsigned attempts = 0, silent = 0;
+	int64_t progress = now_ms(), sent_at = 0;
+
+	const int64_t budget = budget_ms();
+	int lost = 0;
 
 	for (;;) {
+		/* the time an attempt that failed took is lost to the errors */
+		if (lost)
+			b->lost_ms += now_ms() - sent_at;
+		lost = 0;
 		if (now_ms() - progress > giveup)
 			return hpm_fail(b, HPM_E_TIMEOUT, "link: gave up on %s (seq %u) after %d s without progress: "
 					"%u attempts, %lu damaged frames (HPM_GIVEUP_MS raises the limit)",
 					hpm_type_name(type), seq, giveup / 1000, attempts, b->bad_frames);
+		if (b->lost_ms > budget)
+			return hpm_fail(b, HPM_E_TIMEOUT, "link: too many errors: %lld s lost to %lu retransmissions and %lu damaged frames, during %s (seq %u) (HPM_LINK_BUDGET_MS raises the limit)",
+					(long long)(b->lost_ms / 1000), b->retransmits + b->fetches, b->bad_frames,
+					hpm_type_name(type), seq);
 		if (b->attempt_limit && attempts >= b->attempt_limit)
 			return hpm_fail(b, HPM_E_TIMEOUT, "link: no reply to %s (seq %u) after %u attempts",
 					hpm_type_name(type), seq, attempts);
@@ -333,7 +361,13 @@ static int transact_lossy(hpm_board *b, uint8_t type, const void *body, size_t l
 		}
 		if (b->link->ops->write(b->link, out, outn))
 			return hpm_fail(b, HPM_E_LINK, "%s", b->link->err);
-		int64_t deadline = now_ms() + timeout;
+		/* a RUN may take long: wait `probe` before asking the cache;
+		 * otherwise back off from rto while nothing answers */
+		int cap = type == HPM_T_RUN ? probe : 4 * rto;
+		int timeout = type == HPM_T_RUN && send_request ? probe :
+			(silent > 6 || rto << silent > cap ? cap : rto << silent);
+		sent_at = now_ms();
+		int64_t deadline = sent_at + timeout;
 		int64_t abort_at = 0;
 		int again = 0;
 		while (!again) {
@@ -341,10 +375,11 @@ static int transact_lossy(hpm_board *b, uint8_t type, const void *body, size_t l
 			if (left <= 0) {
 				/* nothing usable in time: probe the reply cache for a
 				 * long reply, else send again; back off while silent */
+				/* a RUN waiting for its end loses nothing */
+				lost = type != HPM_T_RUN || got_len;
 				if (big)
 					send_request = 0;
-				if (type != HPM_T_RUN && timeout < 8 * base)
-					timeout *= 2;
+				silent++;
 				break;
 			}
 			if (b->aborting && now_ms() >= abort_at) {
@@ -361,10 +396,16 @@ static int transact_lossy(hpm_board *b, uint8_t type, const void *body, size_t l
 				if (st != HPM_FRAME) {
 					if (st == HPM_PROTO_OK)
 						continue;
-					/* a damaged frame: most likely the answer */
+					/* a damaged frame: most likely the answer; for a
+					 * RUN, ask the cache whether the run has ended */
 					b->bad_frames++;
-					if (type != HPM_T_RUN || !send_request)
-						again = 1;
+					silent = 0;
+					lost = 1;
+					if (type == HPM_T_RUN && !big)
+						continue;   /* wait: it may still run */
+					if (type == HPM_T_RUN)
+						send_request = 0;
+					again = 1;
 					continue;
 				}
 				if (f.type == HPM_T_BOOT && type == HPM_T_HELLO) {
@@ -378,6 +419,7 @@ static int transact_lossy(hpm_board *b, uint8_t type, const void *body, size_t l
 				if (!send_request && f.seq == fseq) {
 					/* a slice of the cached reply */
 					progress = now_ms();
+					silent = 0;
 					fn = 0;
 					if (!f.len && !got_len) {
 						send_request = 1;   /* never executed: send it again */
@@ -386,6 +428,7 @@ static int transact_lossy(hpm_board *b, uint8_t type, const void *body, size_t l
 					}
 					if (f.type == HPM_T_ERROR && f.len && f.body[0] == HPM_ERR_BAD_CRC) {
 						again = 1;          /* the FETCH was damaged */
+						lost = 1;
 						continue;
 					}
 					if (f.type == HPM_T_ERROR && !got_len) {
@@ -428,6 +471,7 @@ static int transact_lossy(hpm_board *b, uint8_t type, const void *body, size_t l
 					if (r == 1) {
 						send_request = 1;
 						again = 1;
+						lost = 1;
 					} else if (r == 2) {
 						progress = now_ms();    /* still running */
 						deadline = now_ms() + timeout;
@@ -436,6 +480,10 @@ static int transact_lossy(hpm_board *b, uint8_t type, const void *body, size_t l
 				}
 				if (f.type != (type | HPM_T_REPLY))
 					continue;
+				if (send_request && attempts == 1 && type != HPM_T_RUN) {
+					uint32_t us = (uint32_t)((now_ms() - sent_at) * 1000 / (int64_t)(n + 11 + f.len)) + 1;
+					b->us_per_byte = b->us_per_byte ? (7 * b->us_per_byte + us) / 8 : us;
+				}
 				memcpy(rbody, f.body, f.len);
 				*rlen = f.len;
 				return HPM_OK;

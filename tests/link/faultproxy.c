@@ -30,58 +30,14 @@
 #include <termios.h>
 #include <time.h>
 #include <unistd.h>
+#include "faults.h"
 
 extern char **environ;
 
-enum { K_FLIP, K_DROP, K_DUP, K_INSERT, K_BURST, K_N };
-static const char *const kind_name[K_N] = { "flip", "drop", "dup", "insert", "burst" };
-
-static uint64_t rng_state;
-
-static uint64_t rng(void)              /* xorshift64* */
-{
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return rng_state * 0x2545F4914F6CDD1DULL;
-}
-
 struct dir {
 	const char *name;
-	uint64_t bytes_in, bytes_out, faults[K_N];
-	unsigned burst_left;
+	struct faults f;
 };
-
-static double rate;
-static int kinds[K_N], nkinds;
-
-/* Applies the faults to n bytes of in, appending to out (room 3n). */
-static size_t mangle(struct dir *d, const uint8_t *in, size_t n, uint8_t *out)
-{
-	size_t o = 0;
-	for (size_t i = 0; i < n; i++) {
-		uint8_t c = in[i];
-		d->bytes_in++;
-		if (d->burst_left) {
-			d->burst_left--;
-			continue;
-		}
-		if (nkinds && (double)(rng() >> 11) * 0x1.0p-53 < rate) {
-			int k = kinds[rng() % (unsigned)nkinds];
-			d->faults[k]++;
-			switch (k) {
-			case K_FLIP:   c ^= (uint8_t)(1u << (rng() % 8)); break;
-			case K_DROP:   continue;
-			case K_DUP:    out[o++] = c; break;
-			case K_INSERT: out[o++] = (uint8_t)rng(); break;
-			case K_BURST:  d->burst_left = 31; continue;
-			}
-		}
-		out[o++] = c;
-	}
-	d->bytes_out += o;
-	return o;
-}
 
 static int write_all(int fd, const uint8_t *p, size_t n)
 {
@@ -118,7 +74,7 @@ int main(int argc, char **argv)
 {
 	const char *board = getenv("HPM_SIM"), *stats = NULL, *kind_list = "flip,drop,dup,insert,burst";
 	unsigned long long seed = 1, kill_after = 0;
-	double timeout = 0;
+	double timeout = 0, rate = 0;
 	int i;
 
 	if (!board || !*board)
@@ -137,12 +93,6 @@ int main(int argc, char **argv)
 	}
 	if (i + 1 >= argc || rate < 0 || rate > 1)
 		return usage();
-	for (int k = 0; k < K_N; k++) {
-		const char *p = strstr(kind_list, kind_name[k]);
-		if (p)
-			kinds[nkinds++] = k;
-	}
-	rng_state = seed * 0x9E3779B97F4A7C15ULL + 1;
 
 	int master, slave;
 	char pty[256];
@@ -208,7 +158,10 @@ int main(int argc, char **argv)
 	}
 
 	struct dir h2b = { .name = "host->board" }, b2h = { .name = "board->host" };
-	uint8_t in[4096], out[3 * 4096];
+	/* each direction its own stream of faults */
+	faults_init(&h2b.f, rate, seed, kind_list);
+	faults_init(&b2h.f, rate, seed ^ 0x5bd1e995u, kind_list);
+	uint8_t in[4096], out[2 * 4096];
 	int board_alive = 1, status = 0, rc = -1;
 	double start = now_s();
 	for (;;) {
@@ -230,7 +183,7 @@ int main(int argc, char **argv)
 		if (master >= 0 && (p[0].revents & POLLIN)) {
 			ssize_t n = read(master, in, sizeof in);
 			if (n > 0 && board_alive) {
-				size_t m = mangle(&h2b, in, (size_t)n, out);
+				size_t m = faults_apply(&h2b.f, in, (size_t)n, out);
 				if (write_all(to_board[1], out, m))
 					board_alive = 0;
 			}
@@ -238,9 +191,9 @@ int main(int argc, char **argv)
 		if (board_alive && (p[1].revents & (POLLIN | POLLHUP))) {
 			ssize_t n = read(from_board[0], in, sizeof in);
 			if (n > 0) {
-				size_t m = mangle(&b2h, in, (size_t)n, out);
+				size_t m = faults_apply(&b2h.f, in, (size_t)n, out);
 				write_all(master, out, m);
-				if (kill_after && b2h.bytes_in >= kill_after) {
+				if (kill_after && b2h.f.bytes_in >= kill_after) {
 					kill(-bpid, SIGKILL);
 					board_alive = 0;
 				}
@@ -265,10 +218,10 @@ int main(int argc, char **argv)
 		FILE *f = fopen(stats, "w");
 		if (f) {
 			for (struct dir *d = &h2b; d; d = d == &h2b ? &b2h : NULL) {
-				fprintf(f, "%s bytes %llu out %llu", d->name, (unsigned long long)d->bytes_in,
-					(unsigned long long)d->bytes_out);
-				for (int k = 0; k < K_N; k++)
-					fprintf(f, " %s %llu", kind_name[k], (unsigned long long)d->faults[k]);
+				fprintf(f, "%s bytes %llu out %llu", d->name, (unsigned long long)d->f.bytes_in,
+					(unsigned long long)d->f.bytes_out);
+				for (int k = 0; k < FK_N; k++)
+					fprintf(f, " %s %llu", fault_kind_name[k], (unsigned long long)d->f.count[k]);
 				fprintf(f, "\n");
 			}
 			fprintf(f, "seconds %.3f exit %d\n", now_s() - start, rc);

@@ -268,8 +268,10 @@ static int fetch(hpm_board *b, uint8_t fseq, uint8_t cseq, unsigned off, unsigne
 	wire[0] = 0;
 	int w = hpm_frame_build(HPM_T_FETCH, fseq, body, sizeof body, wire + 1, sizeof wire - 1);
 	b->link->ops->write(b->link, wire, (size_t)w + 1);
-	if (read_frame(b, &f, 5000, &st) != 1 || st != HPM_FRAME || f.seq != fseq)
-		return -1;
+	do    /* a late copy of an earlier reply may come first */
+		if (read_frame(b, &f, 5000, &st) != 1)
+			return -1;
+	while (st != HPM_FRAME || f.seq != fseq);
 	memcpy(out, f.body, f.len);
 	*type = f.type;
 	return f.len;
@@ -282,7 +284,7 @@ static void test_fetch(hpm_board *b)
 	uint8_t snap[HPM_MAX_BODY], part[HPM_MAX_BODY], whole[HPM_MAX_BODY], type = 0, t2 = 0;
 	size_t snap_len = 0;
 	int rc = hpm_transact(b, HPM_T_SNAPSHOT, NULL, 0, rep, &rlen);
-	uint8_t cseq = b->seq;
+	uint8_t cseq = b->last_req_seq;
 	memcpy(snap, rep, rlen);
 	snap_len = rlen;
 	size_t got = 0;
@@ -679,9 +681,17 @@ static void test_intervals(hpm_board *b)
 	b->link = y.inner;
 	int merged = rc == HPM_OK && lrc == HPM_OK && y.done && clean.n > 3 && lossy_g.n + 1 == clean.n &&
 		     lossy_g.seq[0] == 0 && lossy_g.seq[1] == 2 && lossy_g.lost[1] == 1;
-	for (unsigned k = 1; merged && k < lossy_g.n; k++)
+	if (b->link->baud) {
+		/* tty, usb: the run is repeated until the lost sample comes */
+		CHECK("intervals: a sample lost on a lossy link is recovered by running the replay again: as a clean run",
+		      rc == HPM_OK && lrc == HPM_OK && y.done && clean.n > 3 && ivlog_equal(&lossy_g, &clean),
+		      "rc %d/%d corrupted %d intervals %u vs %u %s", rc, lrc, y.done, lossy_g.n, clean.n, hpm_errmsg(b));
+		merged = -1;
+	}
+	for (unsigned k = 1; merged > 0 && k < lossy_g.n; k++)
 		merged &= lossy_g.cycles[k] == clean.cycles[k + 1] &&
 			  !memcmp(lossy_g.value[k], clean.value[k + 1], clean.nev * sizeof(uint64_t));
+	if (merged >= 0)
 	CHECK("intervals: a sample lost in one replay merges intervals 1 and 2, every count as in a clean run",
 	      merged, "rc %d/%d corrupted %d intervals %u vs %u seq %u,%u lost %u %s", rc, lrc, y.done,
 	      lossy_g.n, clean.n, lossy_g.seq[0], lossy_g.seq[1], lossy_g.lost[1], hpm_errmsg(b));
