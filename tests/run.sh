@@ -535,6 +535,24 @@ suite_usb() {
                     env HPM_TIMEOUT_MS=3000 "$emu" --board "$SIM" -- "$BIN_DIR/hpmctl" --link usb validate crc
                 usb_check hpmctl-neg-baud fail 'hpmctl:' "hpmctl with the emulator expecting 2 Mbaud fails with one line" \
                     env HPM_TIMEOUT_MS=3000 "$emu" --baud 2000000 --board "$SIM" -- "$BIN_DIR/hpmctl" --link usb info
+                # a bad cable inside the emulated FT2232H: 1 % of channel B's
+                # bytes each way faulted (tests/link/faults.h); counts as on
+                # the reference board, the watchdog (FAULT_WATCHDOG) ends a hang
+                local ev=cycles,instructions,loads,branch-misses fd=$OUT/usb rc2 s
+                for s in 11 12; do
+                    CHECK="usb faults-stat-$s"
+                    "$BIN_DIR/hpmctl" --link ref stat -x, -e "$ev" sort > "$fd/faults-$s.ref" 2>&1
+                    "$emu" --board "$SIM" --fault-rate 0.01 --fault-seed "$s" --fault-stats "$fd/faults-$s.stats" \
+                        --timeout "${FAULT_WATCHDOG:-900}" -- "$BIN_DIR/hpmctl" --link usb stat -x, -e "$ev" sort \
+                        > "$fd/faults-$s.out" 2> "$fd/faults-$s.err"; rc2=$?
+                    if [ $rc2 -eq 0 ] && [ -n "$(fault_counts "$fd/faults-$s.ref")" ] &&
+                       [ "$(fault_counts "$fd/faults-$s.out")" = "$(fault_counts "$fd/faults-$s.ref")" ] &&
+                       fault_injected "$fd/faults-$s.stats"; then
+                        pass "usb faults-stat seed $s: sort through an FT2232H faulting 1 % of the bytes: counts equal the reference board's"
+                    else
+                        fail "usb faults-stat seed $s: exit $rc2 (124: hang), $(tail -n 1 "$fd/faults-$s.err"); see $fd/faults-$s.*"
+                    fi
+                done
             fi
         fi
         usb_boards "$emu"

@@ -233,8 +233,11 @@ int hpm_csr_write(hpm_board *b, uint16_t csr, unsigned op, uint32_t value,
 static uint32_t mem_chunk(hpm_board *b, size_t len)
 {
 	uint32_t c = b->link && b->link->baud && b->mem_chunk ? b->mem_chunk : HPM_MEM_MAX_DATA;
+	if (len < c)
+		c = (uint32_t)len;
+	/* only a chunk that can still be split gives up early */
 	b->attempt_limit = b->link && b->link->baud && c > MEM_CHUNK_MIN ? 3 : 0;
-	return len > c ? c : (uint32_t)len;
+	return c;
 }
 
 /* After an exchange of a chunk: 1 if it should be sent again smaller. */

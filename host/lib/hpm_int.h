@@ -40,10 +40,12 @@ struct hpm_board {
 	uint32_t us_per_byte;      /* smoothed round trip per byte of clean exchanges, 0: none yet */
 	unsigned long bad_frames, retransmits, fetches;   /* link statistics */
 	int64_t lost_ms;           /* time lost to failed attempts this session */
+	int heard_any;             /* a byte came back in this session */
 };
 
 #define HPM_GIVEUP_MS 60000      /* default give-up time-out of one exchange */
 #define HPM_LINK_BUDGET_MS 120000 /* default time a session may lose to errors */
+#define HPM_SILENT_ATTEMPTS 8    /* attempts without a byte back: nobody there */
 
 /* Formats the handle's error message; returns err. */
 int hpm_fail(hpm_board *b, int err, const char *fmt, ...)

@@ -327,7 +327,7 @@ static int transact_lossy(hpm_board *b, uint8_t type, const void *body, size_t l
 	int64_t progress = now_ms(), sent_at = 0;
 
 	const int64_t budget = budget_ms();
-	int lost = 0;
+	int lost = 0, heard = 0;
 
 	for (;;) {
 		/* the time an attempt that failed took is lost to the errors */
@@ -342,6 +342,13 @@ static int transact_lossy(hpm_board *b, uint8_t type, const void *body, size_t l
 			return hpm_fail(b, HPM_E_TIMEOUT, "link: too many errors: %lld s lost to %lu retransmissions and %lu damaged frames, during %s (seq %u) (HPM_LINK_BUDGET_MS raises the limit)",
 					(long long)(b->lost_ms / 1000), b->retransmits + b->fetches, b->bad_frames,
 					hpm_type_name(type), seq);
+		/* not a byte back after many attempts of a session's first
+		 * exchanges: nobody is there (a board without its bitstream, a
+		 * wrong device); later, a slow or busy board gets the give-up
+		 * time-out */
+		if (type != HPM_T_RUN && !heard && !b->heard_any && attempts >= HPM_SILENT_ATTEMPTS)
+			return hpm_fail(b, HPM_E_TIMEOUT, "link: no reply to %s (seq %u) after %u attempts: not a byte came back",
+					hpm_type_name(type), seq, attempts);
 		if (b->attempt_limit && attempts >= b->attempt_limit)
 			return hpm_fail(b, HPM_E_TIMEOUT, "link: no reply to %s (seq %u) after %u attempts",
 					hpm_type_name(type), seq, attempts);
@@ -391,6 +398,8 @@ static int transact_lossy(hpm_board *b, uint8_t type, const void *body, size_t l
 			int got = fill(b, left < 10 ? (int)left : 10);
 			if (got < 0)
 				return hpm_fail(b, HPM_E_LINK, "%s", b->link->err);
+			heard |= got > 0;
+			b->heard_any |= got > 0;
 			while (b->rx_off < b->rx_len && !again) {
 				int st = hpm_decoder_feed(&b->dec, b->rx[b->rx_off++], &f);
 				if (st != HPM_FRAME) {

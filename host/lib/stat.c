@@ -95,7 +95,7 @@ typedef void (*run_hook)(void *ctx, unsigned run, hpm_run_opts *o);
  * link), 0 when complete, < 0 an error. */
 typedef int (*run_check)(void *ctx, unsigned run, const hpm_run_result *r);
 
-#define HPM_REFILL_RUNS 8   /* repeats of a run to recover lost samples */
+#define HPM_REFILL_RUNS 16  /* repeats of a run to recover lost samples */
 
 /* Runs every pack of pl, checks that every replay took the same cycles and
  * instructions, and fills out[]. With budget_ends a stop at an explicit

@@ -12,8 +12,10 @@
  * from --kinds: a flipped bit, dropped, duplicated, a random byte inserted
  * before it, or a burst of 32 lost bytes starting at it. The RNG is seeded,
  * so a run's faults depend only on the seed and the byte stream.
+ * The client starts once the board has booted (its BOOT frame is dropped, as
+ * a host opening a serial line long after the board started never sees it).
  * --kill-board-after kills the board (SIGKILL) once it has sent that many
- * bytes; the pty is then hung up as a vanished serial device would be.
+ * bytes after that; the pty is then hung up as a vanished serial device would be.
  * Exit status: the client's (124 if --timeout killed it).
  */
 #include <errno.h>
@@ -137,6 +139,24 @@ int main(int argc, char **argv)
 	close(from_board[1]);
 	fcntl(from_board[0], F_SETFL, O_NONBLOCK);
 	signal(SIGPIPE, SIG_IGN);
+
+	/* a board on a serial line is up before the host opens it: wait for
+	 * the simulated board's first bytes (its BOOT frame) and drop them */
+	{
+		struct pollfd pb = { from_board[0], POLLIN, 0 };
+		uint8_t boot[256];
+		double until = now_s() + 60;
+		while (now_s() < until && poll(&pb, 1, 100) >= 0) {
+			if (!(pb.revents & (POLLIN | POLLHUP)))
+				continue;
+			if (read(from_board[0], boot, sizeof boot) <= 0)
+				break;
+			usleep(20000);     /* the rest of the frame */
+			while (read(from_board[0], boot, sizeof boot) > 0)
+				;
+			break;
+		}
+	}
 
 	/* the client, with @PTY@ replaced */
 	int cargc = argc - i - 1;
