@@ -180,3 +180,5 @@ libhpm's libusb FT2232H driver, unmodified libusb, the umockdev FT2232H
 
 USB
 HPM_TIMEOUT_MS=3000 "$BUILD/tests/ftdi_emu" -- "$BUILD/bench/link" --link usb --count 10
+
+BUILD=$BUILD bench/faults.sh

@@ -12,9 +12,15 @@ $(BENCH_BUILD)/%.elf: $(BENCH_BUILD)/%.o $(FW_RT_OBJS) $(FW_RAM_LD)
 	$(FW_CC) $(FW_LDFLAGS) -T $(FW_RAM_LD) -o $@ $(FW_RT_OBJS) $< $(FW_LIBS)
 
 .PHONY: bench
-bench: all sim-variants $(TEST_C_ELFS) $(BENCH_SPEED) $(REF_BENCH_BIN) synth synth-hpm bitstream sim-gate
+bench: all sim-variants $(TEST_C_ELFS) $(BENCH_SPEED) $(REF_BENCH_BIN) synth synth-hpm bitstream sim-gate test-build
 	BUILD=$(BUILD) REF_BENCH=$(REF_BENCH_BIN) bench/bench.sh $(BENCH_SPEED) $(TEST_C_ELFS) \
 	  > docs/BENCHMARKS.md.tmp
 	mv docs/BENCHMARKS.md.tmp docs/BENCHMARKS.md
 	@cat docs/BENCHMARKS.md
 
+
+# the fault table alone (bench/faults.sh: exact / clear error / wrong / hang
+# and goodput per fault rate through tests/link/faultproxy.c)
+.PHONY: bench-faults
+bench-faults: all test-build
+	BUILD=$(BUILD) bench/faults.sh

@@ -46,8 +46,9 @@ $(FW_BUILD)/lib/%.o: fw/lib/%.c $(FW_HDRS)
 # the monitor (fw/monitor): C, the trap entry (entry.S) and the frame codec
 FW_MONITOR_HDRS := $(FW_HDRS) $(wildcard fw/monitor/*.h) proto/hpm_proto.h $(EV_H)
 # without the C extension every instruction is 4 bytes: link-time
-# optimisation and shared prologues keep the monitor inside the 8 KiB EBR
-FW_MONITOR_OPT := -Os -flto -msave-restore
+# optimisation, shared prologues and no jump tables (40 bytes)
+# keep the monitor inside the 8 KiB EBR
+FW_MONITOR_OPT := -Os -flto -msave-restore -fno-jump-tables
 $(FW_BUILD)/monitor/%.o: fw/monitor/%.c $(FW_MONITOR_HDRS)
 	@mkdir -p $(dir $@)
 	$(FW_CC) $(FW_CFLAGS) $(FW_MONITOR_OPT) -Iproto -I$(GEN) -c $< -o $@

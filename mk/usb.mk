@@ -36,7 +36,7 @@ USB_FAULT_nodata    := -DHPM_USB_TEST_NO_DATA
 
 usb-build: $(USB_BINS)
 
-$(USB_EMU): tests/usb/ftdi_emu.c
+$(USB_EMU): tests/usb/ftdi_emu.c tests/link/faults.h
 	@mkdir -p $(@D)
 	$(HOST_CC) $(HOST_CFLAGS) $(USB_EMU_CFLAGS) -o $@ $< $(USB_EMU_LIBS) -lm
 

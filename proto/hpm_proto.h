@@ -61,6 +61,7 @@ enum hpm_type {
 	HPM_T_STREAM      = 0x09,
 	HPM_T_STREAM_STOP = 0x0a,
 	HPM_T_RESET       = 0x0b,
+	HPM_T_FETCH       = 0x0c,  /* a slice of the cached reply, never cached (2.1) */
 	/* replies: request | HPM_T_REPLY (HELLO's reply is INFO) */
 	HPM_T_REPLY       = 0x80,
 	HPM_T_INFO        = HPM_T_HELLO | HPM_T_REPLY,

@@ -557,6 +557,24 @@ suite_usb() {
                     env HPM_TIMEOUT_MS=3000 "$emu" --board "$SIM" -- "$BIN_DIR/hpmctl" --link usb validate crc
                 usb_check hpmctl-neg-baud fail 'hpmctl:' "hpmctl with the emulator expecting 2 Mbaud fails with one line" \
                     env HPM_TIMEOUT_MS=3000 "$emu" --baud 2000000 --board "$SIM" -- "$BIN_DIR/hpmctl" --link usb info
+                # a bad cable inside the emulated FT2232H: 1 % of channel B's
+                # bytes each way faulted (tests/link/faults.h); counts as on
+                # the reference board, the watchdog (FAULT_WATCHDOG) ends a hang
+                local ev=cycles,instructions,loads,branch-misses fd=$OUT/usb rc2 s
+                for s in 11 12; do
+                    CHECK="usb faults-stat-$s"
+                    "$BIN_DIR/hpmctl" --link ref stat -x, -e "$ev" sort > "$fd/faults-$s.ref" 2>&1
+                    "$emu" --board "$SIM" --fault-rate 0.01 --fault-seed "$s" --fault-stats "$fd/faults-$s.stats" \
+                        --timeout "${FAULT_WATCHDOG:-900}" -- "$BIN_DIR/hpmctl" --link usb stat -x, -e "$ev" sort \
+                        > "$fd/faults-$s.out" 2> "$fd/faults-$s.err"; rc2=$?
+                    if [ $rc2 -eq 0 ] && [ -n "$(fault_counts "$fd/faults-$s.ref")" ] &&
+                       [ "$(fault_counts "$fd/faults-$s.out")" = "$(fault_counts "$fd/faults-$s.ref")" ] &&
+                       fault_injected "$fd/faults-$s.stats"; then
+                        pass "usb faults-stat seed $s: sort through an FT2232H faulting 1 % of the bytes: counts equal the reference board's"
+                    else
+                        fail "usb faults-stat seed $s: exit $rc2 (124: hang), $(tail -n 1 "$fd/faults-$s.err"); see $fd/faults-$s.*"
+                    fi
+                done
             fi
         fi
         usb_boards "$emu"
@@ -568,6 +586,86 @@ suite_usb() {
         usb_check neg-nodata fail 'data characteristics' "a driver without 8N1 is refused" "$emu" --board cat -- "${t}_nodata" loopback
     fi
     suite_end usb
+}
+
+# ---- a bad cable: tests/link/faultproxy.c between hpmctl --link tty: and
+# hpm-sim, 1 % of the bytes in each direction flipped, dropped, duplicated,
+# preceded by a random byte or lost in a burst of 32 (docs/testing.md). The
+# counts must equal the reference board's, byte for byte; a run that does
+# not end within the watchdog (FAULT_WATCHDOG s) fails as a hang.
+FAULT_WATCHDOG=${FAULT_WATCHDOG:-900}
+fault_counts() {   # the count,event pairs of perf -x, lines
+    grep -E '^[0-9.]+,' "$1" | awk -F, 'NF >= 4 { print ($1 ~ /\./ ? $1 "," $2 "," $4 : $1 "," $3) }'
+}
+fault_injected() {   # stats file: faults in both directions
+    awk '/->/ { n = 0; for (i = 6; i < NF; i += 2) n += $(i + 1); if (n == 0) bad = 1; dirs++ }
+         END { exit !(dirs == 2 && !bad) }' "$1"
+}
+link_faults() {
+    local d=$1 fp=$BUILD/tests/faultproxy h=$BIN_DIR/hpmctl ev=cycles,instructions,loads,branch-misses
+    local w seed rc what
+    CHECK="link faults"
+    need "$fp" "$h" || return
+    run_faulty() {   # label seed args...: hpmctl on the faulty tty link
+        local label=$1 seed=$2; shift 2
+        env HPM_SIM="$SIM" "$fp" --rate 0.01 --seed "$seed" --timeout "$FAULT_WATCHDOG" \
+            --stats "$d/faults-$label.stats" -- "$h" --link tty:@PTY@ "$@" \
+            > "$d/faults-$label.out" 2> "$d/faults-$label.err"
+    }
+    for what in "crc 1" "sort 2" "matmul 3"; do
+        set -- $what; w=$1 seed=$2
+        "$h" --link ref stat -x, -e "$ev" "$w" > "$d/faults-$w.ref" 2>&1
+        run_faulty "$w" "$seed" stat -x, -e "$ev" "$w"; rc=$?
+        if [ $rc -eq 124 ]; then fail "link faults stat $w seed $seed: no end within ${FAULT_WATCHDOG} s (hang)"
+        elif [ $rc -eq 0 ] && [ -n "$(fault_counts "$d/faults-$w.ref")" ] &&
+             [ "$(fault_counts "$d/faults-$w.out")" = "$(fault_counts "$d/faults-$w.ref")" ] &&
+             fault_injected "$d/faults-$w.stats"; then
+            pass "link faults stat $w seed $seed at 1 %: counts equal the reference board's ($(head -c 60 "$d/faults-$w.stats")...)"
+        else
+            fail "link faults stat $w seed $seed at 1 %: exit $rc, $(tail -n 1 "$d/faults-$w.err"); see $d/faults-$w.*"
+        fi
+    done
+    # stat -I and record: every interval as on the reference board (lost
+    # samples are fetched again by repeating the run)
+    "$h" --link ref stat -I 5 -x, -e "$ev" crc > "$d/faults-interval.ref" 2>&1
+    run_faulty interval 4 stat -I 5 -x, -e "$ev" crc; rc=$?
+    if [ $rc -eq 0 ] && [ "$(fault_counts "$d/faults-interval.out" | wc -l)" -gt 8 ] &&
+       [ "$(fault_counts "$d/faults-interval.out")" = "$(fault_counts "$d/faults-interval.ref")" ] &&
+       fault_injected "$d/faults-interval.stats"; then
+        pass "link faults stat -I 5 crc seed 4 at 1 %: every interval equals the reference board's"
+    else
+        fail "link faults stat -I 5 crc seed 4 at 1 %: exit $rc, $(tail -n 1 "$d/faults-interval.err")"
+    fi
+    "$h" --link ref record -I 1 -e loads,branch-misses -o "$d/faults-record.ref.csv" crc > /dev/null 2>&1
+    run_faulty record 5 record -I 1 -e loads,branch-misses -o "$d/faults-record.csv" crc; rc=$?
+    if [ $rc -eq 0 ] && [ "$(wc -l < "$d/faults-record.ref.csv")" -gt 10 ] &&
+       cmp -s "$d/faults-record.csv" "$d/faults-record.ref.csv" && fault_injected "$d/faults-record.stats"; then
+        pass "link faults record -I 1 crc seed 5 at 1 %: the CSV is byte-identical to the reference board's"
+    else
+        fail "link faults record -I 1 crc seed 5 at 1 %: exit $rc, $(tail -n 1 "$d/faults-record.err")"
+    fi
+    run_faulty validate 6 validate crc; rc=$?
+    if [ $rc -eq 0 ] && grep -q 'crc: OK' "$d/faults-validate.out" && fault_injected "$d/faults-validate.stats"; then
+        pass "link faults validate crc seed 6 at 1 %: every event equals the reference"
+    else
+        fail "link faults validate crc seed 6 at 1 %: exit $rc, $(tail -n 1 "$d/faults-validate.err")"
+    fi
+    # the board killed mid-run (hpm-sim gets SIGKILL after 1500 bytes, the
+    # pty hangs up): the rows so far in a well-formed file, one line, exit 1
+    env HPM_SIM="$SIM" "$fp" --rate 0 --kill-board-after 1500 --timeout "$FAULT_WATCHDOG" -- \
+        "$h" --link tty:@PTY@ record -I 1 -e loads,branch-misses -o "$d/faults-killed.csv" crc \
+        > "$d/faults-killed.out" 2> "$d/faults-killed.err"; rc=$?
+    local rows bad
+    rows=$(($(wc -l < "$d/faults-killed.csv") - 1))
+    bad=$(awk -F, 'NR > 1 && NF != 9' "$d/faults-killed.csv" | wc -l)
+    if [ $rc -eq 1 ] && [ "$rows" -gt 0 ] && [ "$bad" -eq 0 ] &&
+       head -n "$((rows + 1))" "$d/faults-record.ref.csv" | cmp -s - "$d/faults-killed.csv" &&
+       [ "$(wc -l < "$d/faults-killed.err")" -eq 1 ] &&
+       grep -q 'board was lost during the run; [0-9]* samples .* kept, the rest of the run is lost' "$d/faults-killed.err"; then
+        pass "link faults board killed mid record: exit 1, $rows rows kept (the reference's first ones), one line: $(cat "$d/faults-killed.err")"
+    else
+        fail "link faults board killed mid record: exit $rc, $rows rows, $bad malformed, $(head -n 2 "$d/faults-killed.err" | tr '\n' '|')"
+    fi
 }
 
 # ---- the firmware monitor and libhpm over the link (tests/link) ----
@@ -595,6 +693,19 @@ suite_link() {
     link_run sim --link sim
     link_run ref --link ref --quick
     link_run tty --link tty-sim --quick
+    link_faults "$d"
+    # the monitor under 100,000 hostile frames, on the reference board
+    CHECK="link monitor abuse"
+    if need "$BUILD/tests/monitor_abuse"; then
+        "$BUILD/tests/monitor_abuse" --link ref --frames 100000 --seed 1 > "$d/abuse.log" 2>&1
+        while IFS= read -r line; do
+            case "$line" in
+                PASS*) pass "link abuse: ${line#PASS }" ;;
+                FAIL*) fail "link abuse: ${line#FAIL }" ;;
+            esac
+        done < "$d/abuse.log"
+        grep -q '^monitor_abuse .*passed' "$d/abuse.log" || fail "link abuse: $(tail -n 1 "$d/abuse.log")"
+    fi
     # the iCEBreaker's configuration (the board top's default, docs/board.md):
     # few narrow counters, so every multi-event measurement is a replay
     local bnum bwidth

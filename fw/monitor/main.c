@@ -12,7 +12,7 @@
 #include "hpm_events.h"
 #include "monitor.h"
 
-#define FW_VERSION 0x0101u           /* 1.1: sampling, region markers, write call */
+#define FW_VERSION 0x0102u           /* 1.1: sampling, region markers, write call; 1.2: FETCH */
 #define MIN_INTERVAL 1000u           /* cycles; a sample takes longer to send */
 
 struct board board;                  /* probed at boot */
@@ -20,7 +20,7 @@ struct board board;                  /* probed at boot */
 static struct hpm_decoder dec;
 static uint8_t reply[HPM_MAX_BODY];  /* the reply cache (section 2) */
 static uint16_t reply_len;
-static uint8_t reply_type, reply_seq, cache_valid;
+static uint8_t reply_type, reply_seq;   /* reply_type 0: no reply cached */
 
 /* ---- UART ---- */
 
@@ -51,7 +51,6 @@ static void reply_send(uint8_t type, uint8_t seq, size_t len)
 	reply_type = type;
 	reply_seq = seq;
 	reply_len = (uint16_t)len;
-	cache_valid = 1;
 	send_frame(type, seq, reply, len);
 }
 
@@ -251,10 +250,21 @@ static void cmd_reset(const struct hpm_frame *f)
 
 static void dispatch(const struct hpm_frame *f)
 {
-	if (f->type != HPM_T_HELLO && cache_valid && f->seq == reply_seq) {
-		send_frame(reply_type, reply_seq, reply, reply_len);
-		return;
+	/* FETCH (body: u8 seq, u8 off / 4, u8 len) sends a slice of the cached
+	 * reply with FETCH's own seq, empty if seq is not the cached one; it is
+	 * never cached. A retransmission sends the whole cached reply. */
+	uint32_t off = 0, n = reply_len;
+	if (f->type == HPM_T_FETCH) {
+		off = (uint32_t)f->body[1] << 2;
+		n = f->body[2];
+		if (off > reply_len || f->body[0] != reply_seq)
+			off = reply_len;
+	} else if (f->type == HPM_T_HELLO || !reply_type || f->seq != reply_seq) {
+		goto execute;
 	}
+	send_frame(reply_type, f->seq, reply + off, n < reply_len - off ? n : reply_len - off);
+	return;
+execute:
 	switch (f->type) {
 	case HPM_T_HELLO:       cmd_hello(f); break;
 	case HPM_T_PING:

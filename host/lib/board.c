@@ -225,15 +225,55 @@ int hpm_csr_write(hpm_board *b, uint16_t csr, unsigned op, uint32_t value,
 	return HPM_OK;
 }
 
+/* The size of the next MEM_READ/MEM_WRITE chunk: on a lossy link it halves
+ * when an exchange needed 3 or more attempts and doubles after 3 clean ones
+ * (docs/protocol.md section 2.1); a chunk above the minimum gets 3 attempts
+ * before it is split. */
+#define MEM_CHUNK_MIN 16u
+static uint32_t mem_chunk(hpm_board *b, size_t len)
+{
+	uint32_t c = b->link && b->link->baud && b->mem_chunk ? b->mem_chunk : HPM_MEM_MAX_DATA;
+	if (len < c)
+		c = (uint32_t)len;
+	/* only a chunk that can still be split gives up early */
+	b->attempt_limit = b->link && b->link->baud && c > MEM_CHUNK_MIN ? 3 : 0;
+	return c;
+}
+
+/* After an exchange of a chunk: 1 if it should be sent again smaller. */
+static int mem_adapt(hpm_board *b, int rc, uint32_t chunk)
+{
+	b->attempt_limit = 0;
+	if (!b->link || !b->link->baud)
+		return 0;
+	if (!b->mem_chunk)
+		b->mem_chunk = HPM_MEM_MAX_DATA;
+	if (rc == HPM_E_TIMEOUT && chunk > MEM_CHUNK_MIN) {
+		b->mem_chunk = chunk / 2 < MEM_CHUNK_MIN ? MEM_CHUNK_MIN : chunk / 2;
+		b->mem_clean = 0;
+		return 1;
+	}
+	if (rc == HPM_OK && b->last_attempts > 2) {
+		b->mem_chunk = chunk / 2 < MEM_CHUNK_MIN ? MEM_CHUNK_MIN : chunk / 2;
+		b->mem_clean = 0;
+	} else if (rc == HPM_OK && ++b->mem_clean >= 3 && b->mem_chunk < HPM_MEM_MAX_DATA) {
+		b->mem_chunk = b->mem_chunk * 2 > HPM_MEM_MAX_DATA ? HPM_MEM_MAX_DATA : b->mem_chunk * 2;
+		b->mem_clean = 0;
+	}
+	return 0;
+}
+
 int hpm_mem_read(hpm_board *b, uint32_t addr, void *buf, size_t len)
 {
 	uint8_t req[HPM_MEM_READ_LEN], rep[HPM_MAX_BODY];
 	size_t rlen;
 
 	while (len) {
-		uint32_t chunk = len > HPM_MEM_MAX_DATA ? HPM_MEM_MAX_DATA : (uint32_t)len;
+		uint32_t chunk = mem_chunk(b, len);
 		struct hpm_mem_read r = { addr, chunk };
 		int rc = hpm_transact(b, HPM_T_MEM_READ, req, hpm_pack_mem_read(req, &r), rep, &rlen);
+		if (mem_adapt(b, rc, chunk))
+			continue;
 		if (rc == HPM_E_BOARD && b->err_code == HPM_ERR_BAD_ADDRESS)
 			return hpm_fail(b, rc, "mem: 0x%08x..0x%08x is outside the board's RAM and firmware",
 					addr, addr + chunk - 1);
@@ -256,10 +296,12 @@ int hpm_mem_write(hpm_board *b, uint32_t addr, const void *buf, size_t len)
 	struct hpm_mem_written w;
 
 	while (len) {
-		uint32_t chunk = len > HPM_MEM_MAX_DATA ? HPM_MEM_MAX_DATA : (uint32_t)len;
+		uint32_t chunk = mem_chunk(b, len);
 		hpm_put32(req, addr);
 		memcpy(req + HPM_MEM_HDR_LEN, buf, chunk);
 		int rc = hpm_transact(b, HPM_T_MEM_WRITE, req, HPM_MEM_HDR_LEN + chunk, rep, &rlen);
+		if (mem_adapt(b, rc, chunk))
+			continue;   /* a write of the same bytes again is harmless */
 		if (rc == HPM_E_BOARD && b->err_code == HPM_ERR_BAD_ADDRESS)
 			return hpm_fail(b, rc, "mem: 0x%08x..0x%08x is outside the workload RAM",
 					addr, addr + chunk - 1);

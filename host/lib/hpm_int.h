@@ -11,6 +11,7 @@
 #define HPM_ARGS_MAX 2048        /* bytes of main's arguments (docs/monitor.md) */
 #define HPM_ARGS_STACK_MIN 1024  /* stack left between the program and them */
 #define HPM_FW_SAMPLING 0x0101     /* the first monitor with PROFILE and REGION */
+#define HPM_FW_FETCH 0x0102        /* the first monitor with FETCH */
 
 struct hpm_board {
 	struct hpm_link *link;
@@ -30,7 +31,21 @@ struct hpm_board {
 	uint32_t next_sample_seq, lost_samples;
 	uint32_t next_record, records_seen;   /* PROFILE and REGION frames */
 	int aborting;
+	/* lossy links (tty, usb): docs/protocol.md section 2.1 */
+	uint8_t last_req_seq;      /* the only seq the monitor may have cached */
+	unsigned attempt_limit;    /* 0: retry until the give-up time-out */
+	unsigned last_attempts;    /* attempts the last exchange took */
+	uint32_t mem_chunk;        /* adaptive MEM_READ/MEM_WRITE size */
+	unsigned mem_clean;        /* chunks in a row that needed no retry */
+	uint32_t us_per_byte;      /* smoothed round trip per byte of clean exchanges, 0: none yet */
+	unsigned long bad_frames, retransmits, fetches;   /* link statistics */
+	int64_t lost_ms;           /* time lost to failed attempts this session */
+	int heard_any;             /* a byte came back in this session */
 };
+
+#define HPM_GIVEUP_MS 60000      /* default give-up time-out of one exchange */
+#define HPM_LINK_BUDGET_MS 120000 /* default time a session may lose to errors */
+#define HPM_SILENT_ATTEMPTS 8    /* attempts without a byte back: nobody there */
 
 /* Formats the handle's error message; returns err. */
 int hpm_fail(hpm_board *b, int err, const char *fmt, ...)

@@ -22,7 +22,7 @@ const char *hpm_type_name(uint8_t type)
 {
 	static const char *const names[] = {
 		"?", "HELLO", "PING", "CSR_READ", "CSR_WRITE", "MEM_READ", "MEM_WRITE",
-		"RUN", "SNAPSHOT", "STREAM", "STREAM_STOP", "RESET",
+		"RUN", "SNAPSHOT", "STREAM", "STREAM_STOP", "RESET", "FETCH",
 	};
 	return type < sizeof names / sizeof names[0] ? names[type] : "?";
 }
@@ -70,6 +70,14 @@ static void deliver_sample(hpm_board *b, const struct hpm_frame *f)
 		b->aborting = 1;
 }
 
+/* The next request's seq: never the one the monitor may have cached. */
+static uint8_t next_seq(hpm_board *b)
+{
+	if (++b->seq == b->last_req_seq)
+		++b->seq;
+	return b->seq;
+}
+
 /* Refills b->rx if it is empty: > 0 bytes waiting, 0 on timeout, -1 on a
  * link error. Bytes after a frame stay buffered for the next caller. */
 static int fill(hpm_board *b, int timeout_ms)
@@ -102,12 +110,12 @@ int hpm_wait_boot(hpm_board *b, int timeout_ms)
 	}
 }
 
-int hpm_transact(hpm_board *b, uint8_t type, const void *body, size_t len,
+static int transact_pipe(hpm_board *b, uint8_t type, const void *body, size_t len,
 		 uint8_t *rbody, size_t *rlen)
 {
 	uint8_t wire[HPM_MAX_WIRE + 1];
 	struct hpm_frame f;
-	uint8_t seq = ++b->seq;
+	uint8_t seq = b->last_req_seq = ++b->seq;
 	int n = hpm_frame_build(type, seq, body, len, wire + 1, sizeof wire - 1);
 
 	if (!b->link)
@@ -201,6 +209,314 @@ int hpm_transact(hpm_board *b, uint8_t type, const void *body, size_t len,
 	}
 	return hpm_fail(b, HPM_E_TIMEOUT, "link: no reply to %s (seq %u) after %d attempts of %d ms (a slow link needs a longer HPM_TIMEOUT_MS)",
 			hpm_type_name(type), seq, HPM_ATTEMPTS, timeout);
+}
+
+
+/* Handles an asynchronous frame of the outstanding RUN (seq checked by the
+ * caller): 1 if it was one (output, sample, profile, region). */
+static int run_async(hpm_board *b, const struct hpm_frame *f)
+{
+	if (f->type == HPM_T_OUTPUT || f->type == HPM_T_OUTPUT + 1) {
+		if (b->run_opts && b->run_opts->on_output)
+			b->run_opts->on_output(b->run_opts->output_ctx, f->type - HPM_T_OUTPUT + 1,
+					       f->body, f->len);
+		return 1;
+	}
+	if (f->type == HPM_T_SAMPLE)
+		deliver_sample(b, f);
+	else if (f->type == HPM_T_PROFILE)
+		hpm_deliver_profile(b, f);
+	else if (f->type == HPM_T_REGION)
+		hpm_deliver_region(b, f);
+	else
+		return 0;
+	return 1;
+}
+
+/* The time a session may lose to link errors before it gives up. */
+static int64_t budget_ms(void)
+{
+	const char *e = getenv("HPM_LINK_BUDGET_MS");
+	long long v = e && *e ? strtoll(e, NULL, 10) : 0;
+	return v > 0 ? v : HPM_LINK_BUDGET_MS;
+}
+
+static int giveup_ms(void)
+{
+	const char *e = getenv("HPM_GIVEUP_MS");
+	long v = e && *e ? strtol(e, NULL, 10) : 0;
+	return v > 0 ? (int)v : HPM_GIVEUP_MS;
+}
+
+/* A FETCH of n bytes at off of the reply cached for seq s, with a seq of
+ * its own; its bytes avoid ABORT and STOP_STREAM, which a monitor still
+ * running the request would read at a tick (section 4). */
+static int build_fetch(hpm_board *b, uint8_t s, size_t off, size_t n,
+		       uint8_t *wire, uint8_t *fseq)
+{
+	uint8_t body[3] = { s, (uint8_t)(off / 4), (uint8_t)n };
+	for (;;) {
+		*fseq = next_seq(b);
+		if (*fseq == s)
+			continue;
+		int w = hpm_frame_build(HPM_T_FETCH, *fseq, body, sizeof body, wire + 1, HPM_MAX_WIRE);
+		int clean = 1;
+		for (int i = 0; i < w; i++)
+			if (wire[1 + i] == HPM_ABORT_BYTE || wire[1 + i] == HPM_STOP_STREAM_BYTE)
+				clean = 0;
+		if (clean) {
+			wire[0] = HPM_DELIM;
+			return w + 1;
+		}
+	}
+}
+
+/* An ERROR reply to the outstanding request: < 0 the error to return,
+ * 1 retransmit at once (BAD_CRC), 2 a RUN still running (BUSY), 0 ignore. */
+static int error_reply(hpm_board *b, uint8_t type, const uint8_t *body, size_t len)
+{
+	struct hpm_error e;
+	if (hpm_unpack_error(body, len, &e) != HPM_OK)
+		return 0;
+	if (e.code == HPM_ERR_BAD_CRC)
+		return 1;
+	if (e.code == HPM_ERR_BUSY && type == HPM_T_RUN)
+		return 2;
+	b->err_code = e.code;
+	b->err_arg = e.arg;
+	return hpm_fail(b, HPM_E_BOARD, "board: %s refused: error 0x%02x, arg 0x%x",
+			hpm_type_name(type), e.code, (unsigned)e.arg);
+}
+
+/* Stop-and-wait over a link that loses, damages, duplicates and inserts
+ * bytes (docs/protocol.md section 2.1): retransmits at once when a damaged
+ * frame arrives, backs its time-out off while nothing arrives, fetches a
+ * long reply (RUN, SNAPSHOT) in small slices from the monitor's reply cache
+ * after a first attempt failed, and gives up after the give-up time-out
+ * without progress. A reply is only ever used whole and CRC-checked. */
+static int transact_lossy(hpm_board *b, uint8_t type, const void *body, size_t len,
+			  uint8_t *rbody, size_t *rlen)
+{
+	uint8_t wire[HPM_MAX_WIRE + 1], fwire[32];
+	struct hpm_frame f;
+	uint8_t seq = next_seq(b), fseq = 0;
+	int n = hpm_frame_build(type, seq, body, len, wire + 1, sizeof wire - 1);
+	int fn = 0;
+
+	if (n < 0)
+		return hpm_fail(b, HPM_E_ARG, "%s: body too long", hpm_type_name(type));
+	wire[0] = HPM_DELIM;
+	b->last_req_seq = seq;
+	const int base = reply_timeout(b, type == HPM_T_RUN ? HPM_T_PING : type, (size_t)n + 1);
+	const int probe = type == HPM_T_RUN ? (base > 1000 ? base : 1000) : base;
+	const int giveup = giveup_ms();
+	/* long replies are fetched in slices from monitors that know FETCH */
+	const int big = (type == HPM_T_RUN || type == HPM_T_SNAPSHOT) &&
+			b->info.fw_version >= HPM_FW_FETCH;
+	const size_t slice = 64;
+	/* the short time-out: 3 x the exchange's bytes at the smoothed cost per
+	 * byte of clean exchanges, plus 30 ms */
+	size_t expect = n + 1 + (type == HPM_T_SNAPSHOT ? HPM_SNAPSHOT_LEN + 10 :
+				 type == HPM_T_MEM_READ && len >= 8 ? hpm_get32((const uint8_t *)body + 4) + 14 : 32);
+	int rto = b->us_per_byte ? 30 + (int)(3 * b->us_per_byte * expect / 1000) : base;
+	if (rto > base)
+		rto = base;
+	int send_request = 1;
+	size_t got_len = 0;
+	unsigned attempts = 0, silent = 0;
+	int64_t progress = now_ms(), sent_at = 0;
+
+	const int64_t budget = budget_ms();
+	int lost = 0, heard = 0;
+
+	for (;;) {
+		/* the time an attempt that failed took is lost to the errors */
+		if (lost)
+			b->lost_ms += now_ms() - sent_at;
+		lost = 0;
+		if (now_ms() - progress > giveup)
+			return hpm_fail(b, HPM_E_TIMEOUT, "link: gave up on %s (seq %u) after %d s without progress: "
+					"%u attempts, %lu damaged frames (HPM_GIVEUP_MS raises the limit)",
+					hpm_type_name(type), seq, giveup / 1000, attempts, b->bad_frames);
+		if (b->lost_ms > budget)
+			return hpm_fail(b, HPM_E_TIMEOUT, "link: too many errors: %lld s lost to %lu retransmissions and %lu damaged frames, during %s (seq %u) (HPM_LINK_BUDGET_MS raises the limit)",
+					(long long)(b->lost_ms / 1000), b->retransmits + b->fetches, b->bad_frames,
+					hpm_type_name(type), seq);
+		/* not a byte back after many attempts of a session's first
+		 * exchanges: nobody is there (a board without its bitstream, a
+		 * wrong device); later, a slow or busy board gets the give-up
+		 * time-out */
+		if (type != HPM_T_RUN && !heard && !b->heard_any && attempts >= HPM_SILENT_ATTEMPTS)
+			return hpm_fail(b, HPM_E_TIMEOUT, "link: no reply to %s (seq %u) after %u attempts: not a byte came back",
+					hpm_type_name(type), seq, attempts);
+		if (b->attempt_limit && attempts >= b->attempt_limit)
+			return hpm_fail(b, HPM_E_TIMEOUT, "link: no reply to %s (seq %u) after %u attempts",
+					hpm_type_name(type), seq, attempts);
+		const uint8_t *out = wire;
+		size_t outn = (size_t)n + 1;
+		if (send_request) {
+			attempts++;
+			b->last_attempts = attempts;
+			if (attempts > 1)
+				b->retransmits++;
+		} else {
+			if (!fn)
+				fn = build_fetch(b, seq, got_len, slice, fwire, &fseq);
+			out = fwire;
+			outn = (size_t)fn;
+			b->fetches++;
+		}
+		if (b->link->ops->write(b->link, out, outn))
+			return hpm_fail(b, HPM_E_LINK, "%s", b->link->err);
+		/* a RUN may take long: wait `probe` before asking the cache;
+		 * otherwise back off from rto while nothing answers */
+		int cap = type == HPM_T_RUN ? probe : 4 * rto;
+		int timeout = type == HPM_T_RUN && send_request ? probe :
+			(silent > 6 || rto << silent > cap ? cap : rto << silent);
+		sent_at = now_ms();
+		int64_t deadline = sent_at + timeout;
+		int64_t abort_at = 0;
+		int again = 0;
+		while (!again) {
+			int64_t left = deadline - now_ms();
+			if (left <= 0) {
+				/* nothing usable in time: probe the reply cache for a
+				 * long reply, else send again; back off while silent */
+				/* a RUN waiting for its end loses nothing */
+				lost = type != HPM_T_RUN || got_len;
+				if (big)
+					send_request = 0;
+				silent++;
+				break;
+			}
+			if (b->aborting && now_ms() >= abort_at) {
+				uint8_t ab = HPM_ABORT_BYTE;   /* repeated until the run ends */
+				if (b->link->ops->write(b->link, &ab, 1))
+					return hpm_fail(b, HPM_E_LINK, "%s", b->link->err);
+				abort_at = now_ms() + 10;
+			}
+			int got = fill(b, left < 10 ? (int)left : 10);
+			if (got < 0)
+				return hpm_fail(b, HPM_E_LINK, "%s", b->link->err);
+			heard |= got > 0;
+			b->heard_any |= got > 0;
+			while (b->rx_off < b->rx_len && !again) {
+				int st = hpm_decoder_feed(&b->dec, b->rx[b->rx_off++], &f);
+				if (st != HPM_FRAME) {
+					if (st == HPM_PROTO_OK)
+						continue;
+					/* a damaged frame: most likely the answer; for a
+					 * RUN, ask the cache whether the run has ended */
+					b->bad_frames++;
+					silent = 0;
+					lost = 1;
+					if (type == HPM_T_RUN && !big)
+						continue;   /* wait: it may still run */
+					if (type == HPM_T_RUN)
+						send_request = 0;
+					again = 1;
+					continue;
+				}
+				if (f.type == HPM_T_BOOT && type == HPM_T_HELLO) {
+					send_request = 1;
+					again = 1;
+					continue;
+				}
+				if (f.type == HPM_T_BOOT)
+					return hpm_fail(b, HPM_E_RESET, "link: board reset during %s",
+							hpm_type_name(type));
+				if (!send_request && f.seq == fseq) {
+					/* a slice of the cached reply */
+					progress = now_ms();
+					silent = 0;
+					fn = 0;
+					if (!f.len && !got_len) {
+						send_request = 1;   /* never executed: send it again */
+						again = 1;
+						continue;
+					}
+					if (f.type == HPM_T_ERROR && f.len && f.body[0] == HPM_ERR_BAD_CRC) {
+						again = 1;          /* the FETCH was damaged */
+						lost = 1;
+						continue;
+					}
+					if (f.type == HPM_T_ERROR && !got_len) {
+						memcpy(rbody, f.body, f.len);
+						got_len = f.len;
+						f.len = 0;
+					} else if (f.type != (type | HPM_T_REPLY) || got_len + f.len > HPM_MAX_BODY) {
+						return hpm_fail(b, HPM_E_PROTOCOL, "link: bad slice of the %s reply",
+								hpm_type_name(type));
+					}
+					memcpy(rbody + got_len, f.body, f.len);
+					got_len += f.len;
+					if (f.len == slice) {
+						again = 1;          /* the next slice */
+						continue;
+					}
+					if (f.type == HPM_T_ERROR) {
+						int r = error_reply(b, type, rbody, got_len);
+						if (r < 0)
+							return r;
+						send_request = 1;   /* unreadable: ask again */
+						got_len = 0;
+						again = 1;
+						continue;
+					}
+					*rlen = got_len;
+					return HPM_OK;
+				}
+				if (f.seq != seq)
+					continue;       /* late or duplicated */
+				if (type == HPM_T_RUN && run_async(b, &f)) {
+					progress = now_ms();
+					deadline = now_ms() + timeout;
+					continue;
+				}
+				if (f.type == HPM_T_ERROR) {
+					int r = error_reply(b, type, f.body, f.len);
+					if (r < 0)
+						return r;
+					if (r == 1) {
+						send_request = 1;
+						again = 1;
+						lost = 1;
+					} else if (r == 2) {
+						progress = now_ms();    /* still running */
+						deadline = now_ms() + timeout;
+					}
+					continue;
+				}
+				if (f.type != (type | HPM_T_REPLY))
+					continue;
+				if (send_request && attempts == 1 && type != HPM_T_RUN) {
+					uint32_t us = (uint32_t)((now_ms() - sent_at) * 1000 / (int64_t)(n + 11 + f.len)) + 1;
+					b->us_per_byte = b->us_per_byte ? (7 * b->us_per_byte + us) / 8 : us;
+				}
+				memcpy(rbody, f.body, f.len);
+				*rlen = f.len;
+				return HPM_OK;
+			}
+		}
+	}
+}
+
+int hpm_transact(hpm_board *b, uint8_t type, const void *body, size_t len,
+		 uint8_t *rbody, size_t *rlen)
+{
+	if (!b->link)
+		return hpm_fail(b, HPM_E_LINK, "link is closed");
+	if (!b->link->baud)
+		return transact_pipe(b, type, body, len, rbody, rlen);
+	int trace = getenv("HPM_LINK_TRACE") != NULL;
+	int64_t t0 = now_ms();
+	unsigned long f0 = b->fetches, d0 = b->bad_frames;
+	int rc = transact_lossy(b, type, body, len, rbody, rlen);
+	if (trace)
+		fprintf(stderr, "link-trace: %s %zu bytes: rc %d, %u attempts, %lu fetches, %lu damaged, %lld ms\n",
+			hpm_type_name(type), len, rc, b->last_attempts, b->fetches - f0,
+			b->bad_frames - d0, (long long)(now_ms() - t0));
+	return rc;
 }
 
 int hpm_find_path(const char *env, const char *rel, const char *fallback,

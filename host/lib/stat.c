@@ -91,13 +91,19 @@ static int plan_runs(hpm_board *b, const hpm_evlist *l, struct plan *pl)
 
 /* Adjusts the options of replay run `run` before it starts. */
 typedef void (*run_hook)(void *ctx, unsigned run, hpm_run_opts *o);
+/* After replay run `run`: > 0 to run it again (samples were lost on the
+ * link), 0 when complete, < 0 an error. */
+typedef int (*run_check)(void *ctx, unsigned run, const hpm_run_result *r);
+
+#define HPM_REFILL_RUNS 16  /* repeats of a run to recover lost samples */
 
 /* Runs every pack of pl, checks that every replay took the same cycles and
  * instructions, and fills out[]. With budget_ends a stop at an explicit
  * o->budget is a normal end (every replay stops at the same cycle). */
 static int count_runs(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
 		      const hpm_run_opts *o, const struct plan *pl, int budget_ends,
-		      run_hook before, void *ctx, hpm_count *out, size_t *nout, hpm_run_result *first)
+		      run_hook before, run_check check, void *ctx, hpm_count *out, size_t *nout,
+		      hpm_run_result *first)
 {
 	static const hpm_run_opts defaults;
 	uint64_t cycles0 = 0, instret0 = 0;
@@ -148,6 +154,24 @@ static int count_runs(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
 					(unsigned long long)cycles0, (unsigned long long)r.snap.value[2],
 					(unsigned long long)instret0);
 		}
+		/* a lossy link lost samples: the run is deterministic, so the
+		 * same run again brings them (each must equal its first copy) */
+		for (unsigned rep = 0; check && b->link && b->link->baud; rep++) {
+			int m = check(ctx, run, &r);
+			if (m < 0)
+				return m;
+			if (!m || rep == HPM_REFILL_RUNS)
+				break;
+			hpm_run_result r2;
+			ro.on_output = NULL;
+			if ((rc = hpm_run(b, p, &ro, sel, nsel, &r2)))
+				return rc;
+			if (r2.snap.value[0] != r.snap.value[0] || r2.snap.value[2] != r.snap.value[2])
+				return hpm_fail(b, HPM_E_MISMATCH,
+						"%s: a repeat of replay %u differs from it (cycles %llu vs %llu): the workload is not deterministic",
+						p->name, run, (unsigned long long)r2.snap.value[0],
+						(unsigned long long)r.snap.value[0]);
+		}
 		for (size_t i = 0; i < pl->n; i++) {
 			const hpm_evspec *e = hpm_evlist_at(l, i);
 			unsigned idx = pl->vidx[i];
@@ -175,7 +199,7 @@ int hpm_stat(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
 	if (rc)
 		return rc;
 	*nout = 0;
-	return count_runs(b, p, l, o, &pl, 0, NULL, NULL, out, nout, first);
+	return count_runs(b, p, l, o, &pl, 0, NULL, NULL, NULL, out, nout, first);
 }
 
 /* ---- intervals: the samples of every replay, merged by sample number ---- */
@@ -257,6 +281,60 @@ static void sample_run(void *ctx, unsigned run, hpm_run_opts *o)
 	o->ctx = iv;
 }
 
+static int by_seq(const void *a, const void *b)
+{
+	const uint64_t *x = a, *y = b;     /* seq << 32 | position */
+	return *x < *y ? -1 : *x > *y;
+}
+
+/* Sorts run's samples by number and drops repeated copies (each must equal
+ * the first); returns how many of the run's r->samples are still missing,
+ * or < 0 if a copy differs. */
+static int complete_run(void *ctx, unsigned run, const hpm_run_result *r)
+{
+	struct intervals *iv = ctx;
+	struct samples *sm = &iv->runs[run];
+	size_t w = sm->w, kept = 0;
+	uint64_t *key = malloc((sm->len + 1) * sizeof *key);
+	uint32_t *seq = malloc((sm->len + 1) * sizeof *seq);
+	uint64_t *v = malloc((sm->len + 1) * w * sizeof *v);
+
+	if (!key || !seq || !v) {
+		free(key), free(seq), free(v);
+		return hpm_fail(iv->b, HPM_E_NOMEM, "out of memory for the samples");
+	}
+	for (size_t k = 0; k < sm->len; k++)
+		key[k] = (uint64_t)sm->seq[k] << 32 | k;
+	qsort(key, sm->len, sizeof *key, by_seq);
+	for (size_t k = 0; k < sm->len; k++) {
+		const uint64_t *row = sm->v + (key[k] & 0xffffffffu) * w;
+		if (kept && seq[kept - 1] == key[k] >> 32) {
+			if (memcmp(v + (kept - 1) * w, row, w * sizeof *v)) {
+				unsigned bad = (unsigned)(key[k] >> 32);
+				free(key), free(seq), free(v);
+				return hpm_fail(iv->b, HPM_E_MISMATCH,
+						"sample %u of a repeated run differs from its first copy: the workload is not deterministic",
+						bad);
+			}
+			continue;
+		}
+		seq[kept] = (uint32_t)(key[k] >> 32);
+		memcpy(v + kept * w, row, w * sizeof *v);
+		kept++;
+	}
+	free(key);
+	free(sm->seq);
+	free(sm->v);
+	sm->seq = seq;
+	sm->v = v;
+	sm->len = sm->cap = kept;
+	if (!kept) {                       /* keep_sample grows from cap */
+		free(sm->seq), free(sm->v);
+		sm->seq = NULL, sm->v = NULL;
+	}
+	return kept < r->samples ? (int)(r->samples - kept) : 0;
+}
+
 /* Delivers the sample numbers present in every replay, in order. Each must
  * have the same cycles and instructions in every replay. */
 static int merge(struct intervals *iv, const hpm_program *p)
@@ -306,11 +384,14 @@ int hpm_stat_interval(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
 	if ((rc = plan_runs(b, l, &pl)))
 		return rc;
 	iv.cur = calloc(pl.n, sizeof *iv.cur);
-	if (pl.nruns > 1)
+	/* replays, and a lossy link (lost samples are run again), need the
+	 * samples kept and merged */
+	int keep = pl.nruns > 1 || (b->link && b->link->baud);
+	if (keep)
 		iv.runs = calloc(pl.nruns, sizeof *iv.runs);
 	for (unsigned run = 0; iv.runs && run < pl.nruns; run++)
 		iv.runs[run].w = 2 + pl.nin[run];
-	if (!iv.cur || (pl.nruns > 1 && !iv.runs)) {
+	if (!iv.cur || (keep && !iv.runs)) {
 		rc = hpm_fail(b, HPM_E_NOMEM, "out of memory");
 		goto out;
 	}
@@ -318,10 +399,25 @@ int hpm_stat_interval(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
 	 * the aborted run, is the error */
 	size_t counted = 0;
 	char failure[sizeof b->err] = "";
-	rc = count_runs(b, p, l, o, &pl, 1, sample_run, &iv, out, &counted, &r0);
+	rc = count_runs(b, p, l, o, &pl, 1, sample_run, iv.runs ? complete_run : NULL, &iv,
+			out, &counted, &r0);
 	if (rc == HPM_E_RUN && counted) {   /* a failing program: its intervals still count */
 		snprintf(failure, sizeof failure, "%s", b->err);
 		rc = HPM_OK;
+	}
+	if ((rc == HPM_E_LINK || rc == HPM_E_TIMEOUT || rc == HPM_E_RESET) && iv.runs &&
+	    pl.nruns == 1 && iv.runs[0].len) {
+		/* the board was lost mid-run: the intervals received so far */
+		char why[sizeof b->err];
+		hpm_run_result none = { 0 };
+		snprintf(why, sizeof why, "%s", b->err);
+		if (complete_run(&iv, 0, &none) >= 0 && merge(&iv, p) == HPM_OK) {
+			const struct samples *sm = &iv.runs[0];
+			uint32_t last = sm->seq[sm->len - 1];
+			rc = hpm_fail(b, rc, "%s: the board was lost during the run; %zu samples (0..%u, %u missing) kept, the rest of the run is lost",
+				      why, sm->len, (unsigned)last, (unsigned)(last + 1 - sm->len));
+		}
+		goto out;
 	}
 	if (!rc && iv.runs)
 		rc = merge(&iv, p);
@@ -481,7 +577,7 @@ int hpm_stat_regions(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
 	}
 	size_t counted = 0;
 	char failure[sizeof b->err] = "";
-	rc = count_runs(b, p, l, o, &pl, 0, region_run, &rg, out, &counted, &r0);
+	rc = count_runs(b, p, l, o, &pl, 0, region_run, NULL, &rg, out, &counted, &r0);
 	if (rc == HPM_E_RUN && counted && !rg.err[0]) {
 		/* a failing program: the regions it closed still count */
 		snprintf(failure, sizeof failure, "%s", b->err);

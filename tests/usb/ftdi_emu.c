@@ -30,6 +30,7 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
+#include "../link/faults.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <glib.h>
@@ -101,6 +102,10 @@ static struct emu {
 	int hold_empty_in, verbose, timeout_s;
 	long unplug_after;         /* OUT bytes, -1 = never */
 	long unplug_ms;            /* ms after the client starts, -1 = never */
+	double fault_rate;         /* a bad cable on channel B (tests/link/faults.h) */
+	unsigned long fault_seed;
+	const char *fault_kinds, *fault_stats;
+	struct faults f_in, f_out; /* board -> host, host -> board */
 	gint64 unplug_at;          /* monotonic us, 0 = never */
 
 	GMutex m;
@@ -780,7 +785,9 @@ static gpointer board_reader(gpointer p)
 		}
 		while (E.rx->len >= RX_MAX && !E.stopping)
 			g_cond_wait(&E.cv, &E.m);
-		g_byte_array_append(E.rx, buf, (guint)n);
+		uint8_t bad[2 * sizeof buf];
+		size_t m = faults_apply(&E.f_in, buf, (size_t)n, bad);
+		g_byte_array_append(E.rx, bad, (guint)m);
 		g_cond_broadcast(&E.cv);
 		g_mutex_unlock(&E.m);
 	}
@@ -797,6 +804,13 @@ static gpointer board_writer(gpointer p)
 			break;
 		GByteArray *out = E.tx;
 		E.tx = g_byte_array_new();
+		if (E.fault_rate > 0) {
+			GByteArray *bad = g_byte_array_sized_new(2 * out->len);
+			g_byte_array_set_size(bad, 2 * out->len);
+			g_byte_array_set_size(bad, (guint)faults_apply(&E.f_out, out->data, out->len, bad->data));
+			g_byte_array_unref(out);
+			out = bad;
+		}
 		g_mutex_unlock(&E.m);
 		for (guint off = 0; off < out->len && E.board_in >= 0;) {
 			ssize_t n = write(E.board_in, out->data + off, out->len - off);
@@ -1145,6 +1159,11 @@ static void usage(FILE *f)
 	      "  --unplug-after N     the device disappears when more than N bytes were sent\n"
 	      "  --unplug-at MS       the device disappears MS ms after the client starts\n"
 	      "  --timeout S          kill the client after S seconds (exit 124)\n"
+	      "  --fault-rate R       a bad cable: each byte of channel B's UART, both ways,\n"
+	      "                       flipped, dropped, duplicated, preceded by a random byte\n"
+	      "                       or lost in a burst of 32 with probability R\n"
+	      "  --fault-seed N, --fault-kinds K,..., --fault-stats FILE  its RNG seed, kinds,\n"
+	      "                       and where the counts of faults go at the end\n"
 	      "  -v                   log every FTDI request and a summary\n"
 	      "Runs CLIENT against an emulated FT2232H 0403:6010 (umockdev); exits with its status.\n", f);
 }
@@ -1179,12 +1198,23 @@ int main(int argc, char **argv)
 		else if (!strcmp(a, "--unplug-after")) E.unplug_after = strtol(argv[++i], NULL, 0);
 		else if (!strcmp(a, "--unplug-at")) E.unplug_ms = strtol(argv[++i], NULL, 0);
 		else if (!strcmp(a, "--timeout")) E.timeout_s = atoi(argv[++i]);
+		else if (!strcmp(a, "--fault-rate")) E.fault_rate = atof(argv[++i]);
+		else if (!strcmp(a, "--fault-seed")) E.fault_seed = strtoul(argv[++i], NULL, 0);
+		else if (!strcmp(a, "--fault-kinds")) E.fault_kinds = argv[++i];
+		else if (!strcmp(a, "--fault-stats")) E.fault_stats = argv[++i];
 		else { usage(stderr); return 2; }
 	}
 	if (i >= argc || E.want_baud == 0) {
 		usage(stderr);
 		return 2;
 	}
+	if (E.fault_rate < 0 || E.fault_rate > 1) {
+		usage(stderr);
+		return 2;
+	}
+	const char *kinds = E.fault_kinds ? E.fault_kinds : "flip,drop,dup,insert,burst";
+	faults_init(&E.f_out, E.fault_rate, E.fault_seed, kinds);
+	faults_init(&E.f_in, E.fault_rate, E.fault_seed ^ 0x5bd1e995u, kinds);
 	signal(SIGPIPE, SIG_IGN);
 	g_mutex_init(&E.m);
 	g_cond_init(&E.cv);
@@ -1266,6 +1296,19 @@ int main(int argc, char **argv)
 	g_thread_join(rd);
 	close(E.board_in);
 	close(E.board_out);
+	if (E.fault_stats) {
+		FILE *fs = fopen(E.fault_stats, "w");
+		for (int d = 0; fs && d < 2; d++) {
+			const struct faults *f = d ? &E.f_in : &E.f_out;
+			fprintf(fs, "%s bytes %llu out %llu", d ? "board->host" : "host->board",
+				(unsigned long long)f->bytes_in, (unsigned long long)f->bytes_out);
+			for (int k = 0; k < FK_N; k++)
+				fprintf(fs, " %s %llu", fault_kind_name[k], (unsigned long long)f->count[k]);
+			fprintf(fs, "\n");
+		}
+		if (fs)
+			fclose(fs);
+	}
 	if (E.verbose || E.refused[0])
 		summary();
 
