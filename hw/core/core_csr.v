@@ -104,7 +104,12 @@ module core_csr #(
     reg [13:0] mie;              // mask 0x2AAA
     reg        ssip, stip, seip, lcofip;
     reg [31:0] mtvec, stvec;     // bit 1 reads 0
-    reg [31:0] mcause, scause;
+    // xcause keeps the interrupt bit and a 4-bit code (the legal values;
+    // the code field is WLRL): bits 30:4 read 0
+    reg        mcause_irq, scause_irq;
+    reg [3:0]  mcause_code, scause_code;
+    wire [31:0] mcause = {mcause_irq, 27'd0, mcause_code};
+    wire [31:0] scause = {scause_irq, 27'd0, scause_code};
     reg [31:0] mcounteren, scounteren;
 
     wire [31:0] mstatus = {9'd0, st_tsr, st_tw, st_tvm, 2'b00, st_mprv, 4'd0, st_mpp,
@@ -145,7 +150,7 @@ module core_csr #(
                 12'h10A: ;                                          // senvcfg
                 12'h140, 12'h143: begin core_rdata = ebr_rdata;     wmask = 32'hFFFF_FFFF; end
                 12'h141: begin core_rdata = ebr_rdata;              wmask = 32'hFFFF_FFFC; end
-                12'h142: begin core_rdata = scause;                 wmask = 32'hFFFF_FFFF; end
+                12'h142: begin core_rdata = scause;                 wmask = 32'h8000_000F; end
                 12'h144: begin core_rdata = {18'd0, mip & mideleg};  wmask = {18'd0, mideleg & 14'h2002}; end
                 12'h180: ;                                          // satp: no paging
                 // machine
@@ -160,7 +165,7 @@ module core_csr #(
                 12'h30A, 12'h310, 12'h31A: ;                        // menvcfg(h), mstatush
                 12'h340, 12'h343: begin core_rdata = ebr_rdata;     wmask = 32'hFFFF_FFFF; end
                 12'h341: begin core_rdata = ebr_rdata;              wmask = 32'hFFFF_FFFC; end
-                12'h342: begin core_rdata = mcause;                 wmask = 32'hFFFF_FFFF; end
+                12'h342: begin core_rdata = mcause;                 wmask = 32'h8000_000F; end
                 12'h344: begin core_rdata = {18'd0, mip};           wmask = 32'h0000_2222; end
                 12'h7A0, 12'h7A1, 12'h7A2, 12'h7A3: ;               // tselect, tdata1-3
                 default: exists = 1'b0;
@@ -254,7 +259,6 @@ module core_csr #(
     assign trap_to_s = trap_irq ? irq_to_s : trap_exc_e ? to_s_e : trap_exc_l ? to_s_l : to_s_f;
     wire [3:0]  trap_code  = trap_irq ? irq_code : trap_exc_e ? code_e : trap_exc_l ? code_l : code_f;
     assign trap_tval = trap_irq ? 32'd0 : trap_exc_e ? tval_e : trap_exc_l ? tval_l : tval_f;
-    wire [31:0] trap_cause = {trap_irq, 27'd0, trap_code};
 
     // ---------------------------------------------------------- register update
     always @(posedge clk) begin
@@ -268,18 +272,21 @@ module core_csr #(
             mie        <= 14'd0;
             ssip       <= 1'b0; stip <= 1'b0; seip <= 1'b0; lcofip <= 1'b0;
             mtvec      <= 32'd0; stvec <= 32'd0;
-            mcause     <= 32'd0; scause <= 32'd0;
+            mcause_irq <= 1'b0; mcause_code <= 4'd0;
+            scause_irq <= 1'b0; scause_code <= 4'd0;
             mcounteren <= 32'd0; scounteren <= 32'd0;
         end else begin
             if (trap_take) begin
                 if (trap_to_s) begin
-                    scause  <= trap_cause;
+                    scause_irq  <= trap_irq;
+                    scause_code <= trap_code;
                     st_spp  <= priv[0];
                     st_spie <= st_sie;
                     st_sie  <= 1'b0;
                     priv    <= PRV_S;
                 end else begin
-                    mcause  <= trap_cause;
+                    mcause_irq  <= trap_irq;
+                    mcause_code <= trap_code;
                     st_mpp  <= priv;
                     st_mpie <= st_mie;
                     st_mie  <= 1'b0;
@@ -321,8 +328,8 @@ module core_csr #(
                     12'h105: stvec <= {w[31:2], 1'b0, w[0]};
                     12'h306: mcounteren <= w;
                     12'h106: scounteren <= w;
-                    12'h342: mcause <= w;
-                    12'h142: scause <= w;
+                    12'h342: begin mcause_irq <= w[31]; mcause_code <= w[3:0]; end
+                    12'h142: begin scause_irq <= w[31]; scause_code <= w[3:0]; end
                     default: ;
                 endcase
             end
