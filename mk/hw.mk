@@ -8,6 +8,10 @@
 #                        build/synth/soc.log (nextpnr-ice40 --up5k, Fmax)
 #   make synth-hpm    -> build/synth/hpm-{unit,cpu}-<num>x<width>.stat and
 #                        build/synth/hpm-area.txt (HPM area per configuration)
+#   make synth-modules -> build/synth/modules-<num>x<width>.txt: the board
+#                        top synthesised as the board flow does but with the
+#                        hierarchy kept (-noflatten), LUT4/CARRY/FF per module
+#                        (SYNTH_HPM=<num>x<width>, default 0x32)
 
 HW_CORE_SRCS := $(wildcard hw/core/*.v)
 HW_HPM_SRCS  := $(wildcard hw/hpm/*.v)
@@ -39,7 +43,7 @@ HW_VERILATOR_FLAGS := --cc --exe -O3 --x-assign fast --x-initial fast --trace \
   --top-module hpm_soc -I$(GEN) -Ihw/hpm \
   -CFLAGS "-O2 -I$(abspath $(REF_DIR)) -I$(abspath hw/hpm)" -LDFLAGS "$(abspath $(REF_LIB))"
 
-.PHONY: sim sim-variants lint synth synth-hpm
+.PHONY: sim sim-variants lint synth synth-hpm synth-modules
 
 sim: $(BIN)/hpm-sim
 sim-variants: $(HW_SIM_VARIANT_BINS)
@@ -140,3 +144,21 @@ $(HW_SYNTH)/hpm-area.txt: $(HW_HPM_STATS)
 	      "$$(awk '$$1 == "SB_CARRY" { print $$2 }' $$f)" \
 	      "$$(awk '$$1 ~ /^SB_DFF/ { n += $$2 } END { print n + 0 }' $$f)"; \
 	  done; done; } > $@
+
+# ---- per-module area of the board build (hw/board/module_area.py): the
+# board's yosys flow with -noflatten, the firmware EBR left empty (its image
+# does not change the logic). Each module's own cells, per module type.
+SYNTH_HPM ?= 0x32
+HW_MOD_STAT := $(HW_SYNTH)/modules-$(SYNTH_HPM).stat
+
+synth-modules: $(HW_SYNTH)/modules-$(SYNTH_HPM).txt
+	@cat $<
+
+$(HW_MOD_STAT): $(HW_RTL_SRCS) $(HW_BOARD_SRCS) $(EV_VH)
+	@mkdir -p $(@D)
+	yosys -q -l $(@:.stat=.log) -p "read_verilog -DSYNTHESIS -I$(GEN) $(HW_BOARD_SRCS) $(HW_RTL_SRCS); \
+	  chparam -set HPM_NUM $(call hw_num,$(SYNTH_HPM)) -set HPM_WIDTH $(call hw_width,$(SYNTH_HPM)) icebreaker_top; \
+	  $(HW_SYNTH_ICE40) -noflatten -top icebreaker_top; tee -q -o $@ stat"
+
+$(HW_SYNTH)/modules-$(SYNTH_HPM).txt: $(HW_MOD_STAT) hw/board/module_area.py
+	python3 hw/board/module_area.py $< > $@.tmp && mv -f $@.tmp $@

@@ -133,8 +133,11 @@ int run_workload(const struct hpm_frame *f, uint8_t *out, uint32_t *arg)
 
 	for (;;) {
 		uint64_t slice = remaining, t0, t1;
-		if (sampling && next_sample - res.elapsed < slice)
-			slice = next_sample - res.elapsed;
+		/* An LCOFI tick's entry can already be past the next sample
+		 * (elapsed counts up to the mtime read after the entry): the
+		 * sample is then due at once, an immediate timer tick. */
+		if (sampling && (res.elapsed >= next_sample || next_sample - res.elapsed < slice))
+			slice = res.elapsed >= next_sample ? 0 : next_sample - res.elapsed;
 		t0 = hpm_mtime64();
 		set_timer(t0 + slice);
 		enter_workload(r.mcountinhibit);

@@ -132,7 +132,7 @@ uint32_t csr_write(hpmref *m, unsigned a, uint32_t v, uint64_t t, int *hpm_accou
     case 0x106: m->scounteren = v; break;
     case 0x140: m->sscratch = v; break;
     case 0x141: m->sepc = v & ~3u; break;
-    case 0x142: m->scause = v; break;
+    case 0x142: m->scause = v & CAUSE_MASK; break;
     case 0x143: m->stval = v; break;
     case 0x144: {
         uint32_t mk = m->mideleg & ((1u << IRQ_SSI) | (1u << IRQ_LCOF));
@@ -153,7 +153,7 @@ uint32_t csr_write(hpmref *m, unsigned a, uint32_t v, uint64_t t, int *hpm_accou
     case 0x306: m->mcounteren = v; break;
     case 0x340: m->mscratch = v; break;
     case 0x341: m->mepc = v & ~3u; break;
-    case 0x342: m->mcause = v; break;
+    case 0x342: m->mcause = v & CAUSE_MASK; break;
     case 0x343: m->mtval = v; break;
     case 0x344: m->mip_sw = v & MIP_SW_MASK; break;
     default:

@@ -42,6 +42,7 @@
 #define MIE_MASK      0x2AAAu
 #define MIDELEG_MASK  0x2222u
 #define MEDELEG_MASK  0x0000B3FFu
+#define CAUSE_MASK    0x8000000Fu   /* mcause/scause: interrupt bit, 4-bit code */
 
 /* exception causes */
 #define EXC_INSN_MISALIGNED 0u

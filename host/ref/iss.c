@@ -367,6 +367,9 @@ void hpmref_step(hpmref *m, hpm_retire *out)
                 r->csr_we = 1;
                 r->csr_addr = (uint16_t)csr;
                 r->csr_val = csr_write(m, csr, nv, t, &hpm_accounted);
+                /* xscratch, xepc, xtval live in the register file's EBR: a
+                 * write with an rd refetches pc+4, one bubble (docs/timing.md) */
+                redirect = rd != 0 && csr_in_regfile(csr);
             }
             val = old; wb = 1; kind = HK_R_CSR;
             break;

@@ -14,4 +14,13 @@
 #define T_OCC_TRAP     1u   /* exception or interrupt */
 #define T_REDIRECT     1u   /* bubble after a redirect from X */
 
+/* The storage-only CSRs (mscratch mepc mtval sscratch sepc stval) are kept in
+ * the register file's EBR: a CSR instruction that writes one and has an rd
+ * (not x0) redirects (it refetches pc+4, one bubble in which the CSR row is
+ * written; with rd = x0 the row is written in the instruction's cycle). */
+static inline unsigned csr_in_regfile(unsigned csr)
+{
+    return (csr & 0xDFCu) == 0x140u && (csr & 3u) != 2u;
+}
+
 #endif

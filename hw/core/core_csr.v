@@ -4,7 +4,17 @@
 // keeps time(h) and the access checks.
 //
 // A CSR instruction reads the CSR as it is at the start of its X cycle and
-// writes it at the end of it. The registers load their writable fields from
+// writes it at the end of it.
+//
+// The storage-only CSRs mscratch, mepc, mtval, sscratch, sepc and stval are
+// not here: they live in spare rows of the register file's EBR (hpm_core),
+// read in D through the second read port (a CSR instruction, mret and sret
+// have no rs2) and arriving here as ebr_rdata. This module says whether the
+// addressed CSR is one of them (csr_ebr) and computes its value after the
+// write as for any CSR; hpm_core writes the rows: a trap writes xepc in its
+// cycle and xtval in the bubble after it, a CSR instruction writes the CSR in
+// its cycle (rd = x0) or in the bubble of the refetch that follows it
+// (docs/timing.md). The registers load their writable fields from
 // the operation result w; the value reported on the trace (the CSR's value
 // after the write) is w merged with the WARL write mask of the addressed CSR:
 // wval = (w & mask) | (old & ~mask).
@@ -31,6 +41,9 @@ module core_csr #(
     output wire        csr_illegal,
     output wire        csr_write,    // the instruction writes the CSR
     output wire [31:0] csr_wval,     // the CSR's value after the write
+    output wire        csr_ebr,      // csr_addr is a CSR kept in the register file EBR
+    input  wire [31:0] ebr_rdata,    // its value (register file port 2)
+    output wire [31:0] ebr_wval,     // its value after the write
 
     // privileged instructions in X
     input  wire        is_mret,
@@ -52,12 +65,12 @@ module core_csr #(
     input  wire [31:0] tval_e,
     input  wire [31:0] tval_l,
     input  wire [31:0] tval_f,
-    input  wire [31:2] trap_pc,
     output wire [31:0] vec_e,        // target of the interrupt or an early exception
     output wire [31:0] vec_l,        // of a late exception
     output wire [31:0] vec_f,        // of the access fault
-    output wire [31:0] mepc_out,
-    output wire [31:0] sepc_out,
+    output wire        trap_take,    // one of the four trap inputs
+    output wire        trap_to_s,    // the trap is taken in S (writes sepc/stval)
+    output wire [31:0] trap_tval,    // the value for mtval/stval
 
     // interrupts
     input  wire        mtip,
@@ -91,8 +104,12 @@ module core_csr #(
     reg [13:0] mie;              // mask 0x2AAA
     reg        ssip, stip, seip, lcofip;
     reg [31:0] mtvec, stvec;     // bit 1 reads 0
-    reg [31:0] mscratch, sscratch, mcause, scause, mtval, stval;
-    reg [31:2] mepc, sepc;
+    // xcause keeps the interrupt bit and a 4-bit code (the legal values;
+    // the code field is WLRL): bits 30:4 read 0
+    reg        mcause_irq, scause_irq;
+    reg [3:0]  mcause_code, scause_code;
+    wire [31:0] mcause = {mcause_irq, 27'd0, mcause_code};
+    wire [31:0] scause = {scause_irq, 27'd0, scause_code};
     reg [31:0] mcounteren, scounteren;
 
     wire [31:0] mstatus = {9'd0, st_tsr, st_tw, st_tvm, 2'b00, st_mprv, 4'd0, st_mpp,
@@ -105,6 +122,9 @@ module core_csr #(
     // time(h) 0xC01/0xC81 is the core's; the rest of the counter spaces
     // (0xB00-0xB1F/0xB80-0xB9F, 0xC00-0xC1F/0xC80-0xC9F) is the HPM unit's.
     wire [4:0]  cidx     = csr_addr[4:0];
+    // xscratch, xepc, xtval: 0x140/0x141/0x143 and 0x340/0x341/0x343
+    assign csr_ebr = csr_addr[11:10] == 2'b00 && csr_addr[8] && csr_addr[7:2] == 6'b010000 &&
+                     csr_addr[1:0] != 2'b10;
     wire        is_time  = csr_addr == 12'hC01 || csr_addr == 12'hC81;
     // read-as-zero, write-ignored space: pmpcfg0-15, pmpaddr0-63
     wire [3:0]  pmp_n    = csr_addr[7:4];       // 0x3A0-0x3EF, as logic (no compare chain)
@@ -128,10 +148,9 @@ module core_csr #(
                 12'h105: begin core_rdata = stvec;                  wmask = 32'hFFFF_FFFD; end
                 12'h106: begin core_rdata = scounteren;             wmask = 32'hFFFF_FFFF; end
                 12'h10A: ;                                          // senvcfg
-                12'h140: begin core_rdata = sscratch;               wmask = 32'hFFFF_FFFF; end
-                12'h141: begin core_rdata = {sepc, 2'b00};          wmask = 32'hFFFF_FFFC; end
-                12'h142: begin core_rdata = scause;                 wmask = 32'hFFFF_FFFF; end
-                12'h143: begin core_rdata = stval;                  wmask = 32'hFFFF_FFFF; end
+                12'h140, 12'h143: begin core_rdata = ebr_rdata;     wmask = 32'hFFFF_FFFF; end
+                12'h141: begin core_rdata = ebr_rdata;              wmask = 32'hFFFF_FFFC; end
+                12'h142: begin core_rdata = scause;                 wmask = 32'h8000_000F; end
                 12'h144: begin core_rdata = {18'd0, mip & mideleg};  wmask = {18'd0, mideleg & 14'h2002}; end
                 12'h180: ;                                          // satp: no paging
                 // machine
@@ -144,10 +163,9 @@ module core_csr #(
                 12'h305: begin core_rdata = mtvec;                  wmask = 32'hFFFF_FFFD; end
                 12'h306: begin core_rdata = mcounteren;             wmask = 32'hFFFF_FFFF; end
                 12'h30A, 12'h310, 12'h31A: ;                        // menvcfg(h), mstatush
-                12'h340: begin core_rdata = mscratch;               wmask = 32'hFFFF_FFFF; end
-                12'h341: begin core_rdata = {mepc, 2'b00};          wmask = 32'hFFFF_FFFC; end
-                12'h342: begin core_rdata = mcause;                 wmask = 32'hFFFF_FFFF; end
-                12'h343: begin core_rdata = mtval;                  wmask = 32'hFFFF_FFFF; end
+                12'h340, 12'h343: begin core_rdata = ebr_rdata;     wmask = 32'hFFFF_FFFF; end
+                12'h341: begin core_rdata = ebr_rdata;              wmask = 32'hFFFF_FFFC; end
+                12'h342: begin core_rdata = mcause;                 wmask = 32'h8000_000F; end
                 12'h344: begin core_rdata = {18'd0, mip};           wmask = 32'h0000_2222; end
                 12'h7A0, 12'h7A1, 12'h7A2, 12'h7A3: ;               // tselect, tdata1-3
                 default: exists = 1'b0;
@@ -188,6 +206,9 @@ module core_csr #(
     assign csr_wval = ext_hit ? ext_wval :
                       keep_mpp ? {merged[31:13], st_mpp, merged[10:0]} :
                       merged | {18'd0, lcofi_seen, 13'd0};
+
+    // the CSRs of the register file EBR take all bits but xepc[1:0]
+    assign ebr_wval  = {w[31:2], csr_addr[1:0] == 2'b01 ? 2'b00 : w[1:0]};
 
     assign ext_addr  = csr_addr;
     assign ext_wdata = w;
@@ -234,13 +255,10 @@ module core_csr #(
     assign vec_l = {to_s_l ? stvec[31:2] : mtvec[31:2], 2'b00};
     assign vec_f = {to_s_f ? stvec[31:2] : mtvec[31:2], 2'b00};
 
-    wire        trap_take  = trap_irq || trap_exc_e || trap_exc_l || trap_fault;
-    wire        trap_to_s  = trap_irq ? irq_to_s : trap_exc_e ? to_s_e : trap_exc_l ? to_s_l : to_s_f;
+    assign trap_take = trap_irq || trap_exc_e || trap_exc_l || trap_fault;
+    assign trap_to_s = trap_irq ? irq_to_s : trap_exc_e ? to_s_e : trap_exc_l ? to_s_l : to_s_f;
     wire [3:0]  trap_code  = trap_irq ? irq_code : trap_exc_e ? code_e : trap_exc_l ? code_l : code_f;
-    wire [31:0] trap_tval  = trap_irq ? 32'd0 : trap_exc_e ? tval_e : trap_exc_l ? tval_l : tval_f;
-    wire [31:0] trap_cause = {trap_irq, 27'd0, trap_code};
-    assign mepc_out = {mepc, 2'b00};
-    assign sepc_out = {sepc, 2'b00};
+    assign trap_tval = trap_irq ? 32'd0 : trap_exc_e ? tval_e : trap_exc_l ? tval_l : tval_f;
 
     // ---------------------------------------------------------- register update
     always @(posedge clk) begin
@@ -254,24 +272,21 @@ module core_csr #(
             mie        <= 14'd0;
             ssip       <= 1'b0; stip <= 1'b0; seip <= 1'b0; lcofip <= 1'b0;
             mtvec      <= 32'd0; stvec <= 32'd0;
-            mscratch   <= 32'd0; sscratch <= 32'd0;
-            mcause     <= 32'd0; scause <= 32'd0; mtval <= 32'd0; stval <= 32'd0;
-            mepc       <= 30'd0; sepc <= 30'd0;
+            mcause_irq <= 1'b0; mcause_code <= 4'd0;
+            scause_irq <= 1'b0; scause_code <= 4'd0;
             mcounteren <= 32'd0; scounteren <= 32'd0;
         end else begin
             if (trap_take) begin
                 if (trap_to_s) begin
-                    scause  <= trap_cause;
-                    sepc    <= trap_pc;
-                    stval   <= trap_tval;
+                    scause_irq  <= trap_irq;
+                    scause_code <= trap_code;
                     st_spp  <= priv[0];
                     st_spie <= st_sie;
                     st_sie  <= 1'b0;
                     priv    <= PRV_S;
                 end else begin
-                    mcause  <= trap_cause;
-                    mepc    <= trap_pc;
-                    mtval   <= trap_tval;
+                    mcause_irq  <= trap_irq;
+                    mcause_code <= trap_code;
                     st_mpp  <= priv;
                     st_mpie <= st_mie;
                     st_mie  <= 1'b0;
@@ -313,14 +328,8 @@ module core_csr #(
                     12'h105: stvec <= {w[31:2], 1'b0, w[0]};
                     12'h306: mcounteren <= w;
                     12'h106: scounteren <= w;
-                    12'h340: mscratch <= w;
-                    12'h140: sscratch <= w;
-                    12'h341: mepc <= w[31:2];
-                    12'h141: sepc <= w[31:2];
-                    12'h342: mcause <= w;
-                    12'h142: scause <= w;
-                    12'h343: mtval <= w;
-                    12'h143: stval <= w;
+                    12'h342: begin mcause_irq <= w[31]; mcause_code <= w[3:0]; end
+                    12'h142: begin scause_irq <= w[31]; scause_code <= w[3:0]; end
                     default: ;
                 endcase
             end

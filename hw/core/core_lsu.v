@@ -36,10 +36,12 @@ module core_lsu (
     assign fault = mem && !misaligned && !data_ok;
 
     assign bus_we    = is_store;
-    // the store data in its byte lanes, other lanes zero
-    wire [31:0] st_size = funct3[1:0] == 2'b00 ? {24'd0, store_val[7:0]} :
-                          funct3[1:0] == 2'b01 ? {16'd0, store_val[15:0]} : store_val;
-    assign bus_wdata = st_size << {addr[1:0], 3'b000};
+    // the store data replicated into every byte lane (sb: 4 copies, sh: 2):
+    // bus_be selects the lanes written, so no shifter is needed; the trace
+    // record gets the enabled lanes only (st_wdata)
+    assign bus_wdata = funct3[1:0] == 2'b00 ? {4{store_val[7:0]}} :
+                       funct3[1:0] == 2'b01 ? {2{store_val[15:0]}} : store_val;
+    wire [31:0] be_bits = {{8{bus_be[3]}}, {8{bus_be[2]}}, {8{bus_be[1]}}, {8{bus_be[0]}}};
     always @(*) begin
         case (funct3[1:0])
             2'b00:   bus_be = 4'b0001 << addr[1:0];
@@ -53,19 +55,23 @@ module core_lsu (
         if (first) begin
             ofs      <= addr[1:0];
             st_addr  <= addr;
-            st_wdata <= bus_wdata;
+            st_wdata <= bus_wdata & be_bits;
             st_be    <= bus_be;
         end
     end
 
-    wire [31:0] word = bus_rdata >> {ofs, 3'b000};
+    // load alignment: a lw is aligned (ofs = 0) and a lh/lhu has ofs 0 or 2,
+    // so the low byte is a 4:1 lane select, the second byte a 2:1 one, and
+    // the upper half is the word's or the extension
+    wire [7:0]  b0  = ofs == 2'd0 ? bus_rdata[7:0] : ofs == 2'd1 ? bus_rdata[15:8] :
+                      ofs == 2'd2 ? bus_rdata[23:16] : bus_rdata[31:24];
+    wire [7:0]  b1  = ofs[1] ? bus_rdata[31:24] : bus_rdata[15:8];
+    wire        ext = !funct3[2] && (funct3[0] ? b1[7] : b0[7]);   // lb/lh sign
     always @(*) begin
-        case (funct3)
-            3'b000:  load_data = {{24{word[7]}}, word[7:0]};
-            3'b001:  load_data = {{16{word[15]}}, word[15:0]};
-            3'b100:  load_data = {24'd0, word[7:0]};
-            3'b101:  load_data = {16'd0, word[15:0]};
-            default: load_data = word;
+        case (funct3[1:0])
+            2'b00:   load_data = {{24{ext}}, b0};
+            2'b01:   load_data = {{16{ext}}, b1, b0};
+            default: load_data = {bus_rdata[31:16], b1, b0};
         endcase
     end
 endmodule

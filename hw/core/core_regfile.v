@@ -1,5 +1,8 @@
-// core_regfile: 32 x 32 integer register file, two synchronous read ports and
-// one write port. Written as two copies of a read-before-write RAM so yosys maps
+// core_regfile: 32 x 32 integer register file plus 32 rows for the
+// storage-only CSRs (hpm_core: rows 32-35 sscratch/sepc/-/stval, 48-51
+// mscratch/mepc/-/mtval), two synchronous read ports and one write port; the
+// rows cost nothing, the EBRs have 256 (only port 2 reads the CSR rows).
+// Written as two copies of a read-before-write RAM so yosys maps
 // each copy onto SB_RAM40_4K blocks (the read data is registered inside the
 // EBR). x0 is never written and the array starts at zero, so it reads 0.
 // Read-during-write to the same address is left undefined (no_rw_check, so
@@ -9,26 +12,26 @@
 module core_regfile (
     input  wire        clk,
     input  wire        re,
-    input  wire [4:0]  raddr1,
-    input  wire [4:0]  raddr2,
+    input  wire [5:0]  raddr1,
+    input  wire [5:0]  raddr2,
     output reg  [31:0] rdata1,
     output reg  [31:0] rdata2,
     input  wire        we,
-    input  wire [4:0]  waddr,
+    input  wire [5:0]  waddr,
     input  wire [31:0] wdata
 );
-    (* no_rw_check *) reg [31:0] bank1 [0:31];
-    (* no_rw_check *) reg [31:0] bank2 [0:31];
+    (* no_rw_check *) reg [31:0] bank1 [0:63];
+    (* no_rw_check *) reg [31:0] bank2 [0:63];
 
     integer i;
     initial begin
-        for (i = 0; i < 32; i = i + 1) begin
+        for (i = 0; i < 64; i = i + 1) begin
             bank1[i] = 32'd0;
             bank2[i] = 32'd0;
         end
     end
 
-    wire write = we && (waddr != 5'd0);
+    wire write = we && (waddr != 6'd0);
 
     always @(posedge clk) begin
         if (write) begin

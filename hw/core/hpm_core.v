@@ -83,11 +83,26 @@ module hpm_core #(
         .d_pred_taken(d_pred_taken)
     );
 
-    // register file: read in D (every cycle), data in X; write at the end of X
+    // register file: read in D (every cycle), data in X; write at the end of X.
+    // Rows 32-63 hold the storage-only CSRs (core_csr): port 2 reads the row
+    // of the CSR a CSR instruction addresses, or xepc for mret/sret (none of
+    // them has an rs2). Row {1, csr[9], 00, csr[1:0]}: sscratch 32, sepc 33,
+    // stval 35, mscratch 48, mepc 49, mtval 51.
     wire        rf_we;
     wire [31:0] rf_wdata;
     wire [31:0] rf_rdata1, rf_rdata2;
     wire [4:0]  rd;
+    wire        wp_we;         // the write port: rd, or a CSR row
+    wire [5:0]  wp_addr;
+    wire [31:0] wp_data;
+
+    wire [11:0] d_csr   = d_insn[31:20];
+    wire        d_sys   = d_insn[6:0] == 7'b1110011;
+    wire        d_row   = d_sys && d_csr[11:10] == 2'b00 && d_csr[8] &&
+                          ((d_csr[7:2] == 6'b010000 && d_csr[1:0] != 2'b10) ||   // CSR
+                           (d_csr[7:0] == 8'h02 && d_insn[14:12] == 3'b000));   // xret
+    wire [1:0]  d_row_lo = d_csr[7:0] == 8'h02 ? 2'b01 : d_csr[1:0];
+    wire [5:0]  raddr2  = d_row ? {1'b1, d_csr[9], 2'b00, d_row_lo} : {1'b0, d_insn[24:20]};
 
     // md_hold: a mul/div holds X (not its last cycle, no interrupt): the
     // register file and the bypass keep its operands (rs1/rs2 stay valid for
@@ -95,9 +110,9 @@ module hpm_core #(
     // cycles in which x_free is 0 for a mul/div, from early signals only.
     wire md_hold;
     core_regfile u_regfile (
-        .clk(clk), .re(!md_hold), .raddr1(d_insn[19:15]), .raddr2(d_insn[24:20]),
+        .clk(clk), .re(!md_hold), .raddr1({1'b0, d_insn[19:15]}), .raddr2(raddr2),
         .rdata1(rf_rdata1), .rdata2(rf_rdata2),
-        .we(rf_we), .waddr(rd), .wdata(rf_wdata)
+        .we(wp_we), .waddr(wp_addr), .wdata(wp_data)
     );
 
     // ------------------------------------------------------------ X
@@ -139,9 +154,9 @@ module hpm_core #(
     reg [31:0] byp_val;
     always @(posedge clk) begin
         if (!md_hold) begin
-            byp1    <= rf_we && rd == d_insn[19:15];
-            byp2    <= rf_we && rd == d_insn[24:20];
-            byp_val <= rf_wdata;
+            byp1    <= wp_we && wp_addr == {1'b0, d_insn[19:15]};
+            byp2    <= wp_we && wp_addr == raddr2;
+            byp_val <= wp_data;
         end
     end
     wire [31:0] rs1 = byp1 ? byp_val : rf_rdata1;
@@ -200,7 +215,8 @@ module hpm_core #(
     // vector, cause and delegation prepared early and the late signals only
     // select (core_csr).
     wire        csr_illegal, sys_illegal, csr_write, irq_pending, wfi_wake;
-    wire [31:0] csr_rdata, csr_wval, vec_e, vec_l, mepc, sepc;
+    wire        csr_ebr, trap_take, trap_to_s;
+    wire [31:0] csr_rdata, csr_wval, ebr_wval, vec_e, vec_l, trap_tval;
     wire [3:0]  irq_code;
     wire        retire;
 
@@ -252,15 +268,16 @@ module hpm_core #(
         .csr_src(funct3[2] ? {27'd0, x_insn[19:15]} : rs1),
         .csr_src_nz(x_insn[19:15] != 5'd0), .csr_commit(csr_commit),
         .csr_rdata(csr_rdata), .csr_illegal(csr_illegal), .csr_write(csr_write),
-        .csr_wval(csr_wval),
+        .csr_wval(csr_wval), .csr_ebr(csr_ebr), .ebr_rdata(rs2),
+        .ebr_wval(ebr_wval),
         .is_mret(is_mret), .is_sret(is_sret), .is_wfi(is_wfi), .is_sfence(is_sfence),
         .sys_illegal(sys_illegal),
         .mret_commit(x_valid && is_mret && !trap_e), .sret_commit(x_valid && is_sret && !trap_e),
         .trap_irq(irq_take), .trap_exc_e(exc_e), .trap_exc_l(exc_l), .trap_fault(fault_trap),
         .code_e(code_e), .code_l(code_l), .code_f(code_f),
-        .tval_e(tval_e), .tval_l(tval_l), .tval_f(alu_sum), .trap_pc(x_pc[31:2]),
+        .tval_e(tval_e), .tval_l(tval_l), .tval_f(alu_sum),
         .vec_e(vec_e), .vec_l(vec_l), .vec_f(fault_vector),
-        .mepc_out(mepc), .sepc_out(sepc),
+        .trap_take(trap_take), .trap_to_s(trap_to_s), .trap_tval(trap_tval),
         .mtip(mtip), .msip(msip), .irq_pending(irq_pending), .irq_code(irq_code),
         .wfi_wake(wfi_wake), .mtime(mtime), .lcofi(lcofi), .mcounteren_out(mcounteren),
         .priv(priv),
@@ -287,20 +304,56 @@ module hpm_core #(
     //   late:  jalr (its target, or the trap vector when misaligned), a
     //          mispredicted branch, a misaligned load/store (trap vector);
     //   fault: the access fault (core_fetch selects it last).
+    // A CSR instruction that writes a CSR of the register file EBR writes the
+    // row in its own cycle when rd is x0 (csr_row_now); with an rd it writes
+    // rd and refetches pc+4 like fence.i, and the bubble's free write port
+    // takes the CSR row (wb2). The refetch is not a flush event.
     wire mispredict = is_branch && (br_taken != x_pred);
-    assign redirect_e = trap_e || (x_valid && (is_mret || is_sret || is_fencei));
-    assign target_e   = trap_e ? vec_e : is_mret ? mepc : is_sret ? sepc : pc4;
+    wire csr_row_wr  = csr_commit && csr_ebr && csr_write;
+    wire csr_row_now = csr_row_wr && rd == 5'd0;
+    wire csr_row_2nd = csr_row_wr && rd != 5'd0;
+    wire redirect_x = trap_e || (x_valid && (is_mret || is_sret || is_fencei));
+    assign redirect_e = redirect_x || csr_row_2nd;
+    // mret/sret: xepc arrives on register file port 2 (rs2)
+    assign target_e   = trap_e ? vec_e : (is_mret || is_sret) ? rs2 : pc4;
     assign redirect_l = x_go && !trap_e && (is_jalr || mispredict || br_mis || lsu_misaligned);
     assign target_l   = (br_mis || jalr_mis || lsu_misaligned) ? vec_l :
                         is_jalr ? jalr_target : br_taken ? pc_imm : pc4;
-    wire   redirect   = redirect_e || redirect_l;   // all but the access fault
 
     // write-back
     assign rf_we    = retire && writes_rd && rd != 5'd0;
     assign rf_wdata = is_load ? load_data :
                       (is_mul || is_div) ? md_result :
-                      is_csr ? csr_rdata :
+                      is_csr ? (rd == 5'd0 ? ebr_wval : csr_rdata) :
                       (is_jal || is_jalr) ? pc4 : alu_result;
+
+    // The CSR rows' second write (wb2): a trap writes xepc (the pc) in its
+    // cycle and xtval in the next one; a CSR instruction with an rd writes rd
+    // in its cycle and the CSR row in the next. Both next cycles are X
+    // bubbles (the trap's redirect, the CSR's refetch), so the port is free.
+    // A CSR instruction with rd = x0 writes the row in its own cycle
+    // (rf_wdata is then the CSR's new value).
+    reg        wb2_v;
+    reg [2:0]  wb2_row;        // {csr[9], csr[1:0]}
+    reg [31:0] wb2_val;
+    always @(posedge clk) begin
+        if (rst)
+            wb2_v <= 1'b0;
+        else
+            wb2_v <= trap_take || csr_row_2nd;
+        if (trap_take) begin
+            wb2_row <= {!trap_to_s, 2'b11};
+            wb2_val <= trap_tval;
+        end else begin
+            wb2_row <= {x_insn[29], x_insn[21:20]};
+            wb2_val <= ebr_wval;
+        end
+    end
+    assign wp_we   = rf_we || csr_row_now || trap_take || wb2_v;
+    assign wp_addr = wb2_v ? {1'b1, wb2_row[2], 2'b00, wb2_row[1:0]} :
+                     trap_take ? {1'b1, !trap_to_s, 4'b0001} :
+                     csr_row_now ? {1'b1, x_insn[29], 2'b00, x_insn[21:20]} : {1'b0, rd};
+    assign wp_data = wb2_v ? wb2_val : trap_take ? x_pc : rf_wdata;
 
     always @(posedge clk) begin
         if (rst) begin
@@ -403,7 +456,7 @@ module hpm_core #(
         ev[HPM_EV_INTERRUPTS]             = irq_take;
         ev[HPM_EV_CSR_INSTRUCTIONS]       = retire && is_csr;
         ev[HPM_EV_FENCES]                 = retire && (is_fence || is_fencei || is_sfence);
-        ev[HPM_EV_FLUSHES]                = redirect || fault_trap;
+        ev[HPM_EV_FLUSHES]                = redirect_x || redirect_l || fault_trap;
         ev[HPM_EV_TOPDOWN_RETIRING]       = retire;
         ev[HPM_EV_TOPDOWN_BAD_SPEC]       = br_bub || clear;
         ev[HPM_EV_TOPDOWN_FE_BOUND]       = fe_bound;

@@ -125,13 +125,28 @@
     addi    a3, a3, -1
     bnez    a3, 1b
     TEND    15, 33
-    /* csr ops: 1 each */
+    /* csr ops: 1 each; a write to a CSR kept in the register file EBR
+     * (xscratch, xepc, xtval) with rd != x0: 2 (it refetches pc+4) */
     TSTART
     csrr    a3, mscratch
     csrw    mscratch, a3
     csrrsi  a3, mscratch, 0
     csrrci  a3, mscratch, 0
     TEND    16, 5
+    TSTART
+    csrr    a3, mcounteren
+    csrw    mcounteren, a3
+    csrrw   a3, mcounteren, a3
+    csrrsi  a3, mcounteren, 0
+    TEND    25, 5
+    TSTART
+    csrrw   a3, mtval, a3
+    csrrw   a3, mtval, a3
+    csrrs   a3, stval, x0
+    csrrc   a3, sepc, a3
+    csrw    mtval, a3
+    csrrwi  x0, sscratch, 5
+    TEND    26, 10
     /* fence: 1; fence.i: 2 */
     TSTART
     fence
