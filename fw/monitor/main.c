@@ -24,24 +24,23 @@ static uint8_t reply_type, reply_seq;   /* reply_type 0: no reply cached */
 
 /* ---- UART ---- */
 
+/* Waits until the last byte has left the shift register. */
+static void uart_flush(void)
+{
+	while (UART_STATUS & UART_STATUS_TX_BUSY)
+		;
+}
+
 static void uart_put(void *ctx, uint8_t c)
 {
 	(void)ctx;
-	while (UART_STATUS & UART_STATUS_TX_BUSY)
-		;
+	uart_flush();
 	UART_DATA = c;
 }
 
 void send_frame(uint8_t type, uint8_t seq, const void *body, size_t len)
 {
 	hpm_frame_emit(type, seq, body, len, uart_put, 0);
-}
-
-/* Waits until the last byte has left the shift register. */
-static void uart_flush(void)
-{
-	while (UART_STATUS & UART_STATUS_TX_BUSY)
-		;
 }
 
 /* ---- replies ---- */

@@ -136,8 +136,13 @@ int run_workload(const struct hpm_frame *f, uint8_t *out, uint32_t *arg)
 		/* An LCOFI tick's entry can already be past the next sample
 		 * (elapsed counts up to the mtime read after the entry): the
 		 * sample is then due at once, an immediate timer tick. */
-		if (sampling && (res.elapsed >= next_sample || next_sample - res.elapsed < slice))
-			slice = res.elapsed >= next_sample ? 0 : next_sample - res.elapsed;
+		if (sampling) {
+			int64_t due = (int64_t)(next_sample - res.elapsed);
+			if (due < 0)
+				due = 0;
+			if ((uint64_t)due < slice)
+				slice = (uint64_t)due;
+		}
 		t0 = hpm_mtime64();
 		set_timer(t0 + slice);
 		enter_workload(r.mcountinhibit);
