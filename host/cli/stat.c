@@ -354,7 +354,7 @@ static int stat_regions(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
 	}
 	if (!o->json && !o->csv_sep && nreg)
 		fprintf(o->f, " Each region includes its markers: %s per call (docs/hpm.md, Regions).\n\n",
-			o->mode == HPM_MODE_MACHINE ? "12 cycles, 9 instructions" : "6 cycles, 4 instructions");
+			o->mode == HPM_MODE_MACHINE ? "14 cycles, 9 instructions" : "6 cycles, 4 instructions");
 	if (!nreg)
 		fprintf(stderr, "hpmctl: stat: %s has no region markers (hpm_region.h)\n", o->name);
 	if (st == HPM_E_RUN)
