@@ -194,6 +194,20 @@ HPM_LCOFI_SEEDS=${HPM_LCOFI_SEEDS:-40}
 HPM_RANDOM_LENGTH=3000
 # hpm_random_batch LABEL SIM N: rvgen --lcofi seeds 1..N in lockstep on SIM
 # (uses $d of suite_hpm)
+# hpm_lockstep_sig TEST LABEL SIM ELF [REF OPTIONS]: ELF on hpm-ref (with
+# the options) and on SIM in lockstep (in $d): both pass, same signature
+hpm_lockstep_sig() {
+    local t=$1 v=$2 vsim=$3 e=$4 rr rs
+    shift 4
+    local base=$d/$t-$v
+    "$REF" "$@" --elf "$e" --max-cycles $MAXC --signature "$base.ref.sig" > "$base.ref.out" 2> "$base.ref.err"; rr=$?
+    "$vsim" --lockstep --elf "$e" --max-cycles $MAXC --signature "$base.sim.sig" > "$base.sim.out" 2> "$base.sim.err"; rs=$?
+    if [ $rr -ne 0 ]; then fail "hpm $t on $v: hpm-ref $* exit $rr: $(first_lines "$base.ref.err")"
+    elif [ $rs -ne 0 ]; then fail "hpm $t on $v: $(basename "$vsim") --lockstep exit $rs: $(grep -v '^$' "$base.sim.err" | tail -n 12 | tr '\n' '|' | head -c 2000)"
+    elif ! cmp -s "$base.ref.sig" "$base.sim.sig"; then fail "hpm $t on $v: signatures differ: $(diff "$base.ref.sig" "$base.sim.sig" | head -n 6 | tr '\n' ' ')"
+    else pass "hpm $t on $v ($(wc -l < "$base.ref.sig") signature words)"; fi
+}
+
 hpm_random_batch() {
     local label=$1 sim=$2 n=$3 s base ok=0 bad=""
     [ "$n" -gt 0 ] || return 0
@@ -233,14 +247,9 @@ suite_hpm() {
             fail "hpm variant $v: $vsim --hpm-config says '$("$vsim" --hpm-config 2>&1 | head -c 80)', want '$num $width'"; continue
         fi
         for t in $HPM_VARIANT_TESTS; do
-            e=$BUILD/tests/hpm/$t.elf base=$d/$t-$v
+            e=$BUILD/tests/hpm/$t.elf
             need "$e" || continue
-            "$REF" --hpm-num "$num" --hpm-width "$width" --elf "$e" --max-cycles $MAXC --signature "$base.ref.sig" > "$base.ref.out" 2> "$base.ref.err"; rr=$?
-            "$vsim" --lockstep --elf "$e" --max-cycles $MAXC --signature "$base.sim.sig" > "$base.sim.out" 2> "$base.sim.err"; rs=$?
-            if [ $rr -ne 0 ]; then fail "hpm $t on $v: hpm-ref --hpm-num $num --hpm-width $width exit $rr: $(first_lines "$base.ref.err")"
-            elif [ $rs -ne 0 ]; then fail "hpm $t on $v: hpm-sim-$v --lockstep exit $rs: $(grep -v '^$' "$base.sim.err" | tail -n 12 | tr '\n' '|' | head -c 2000)"
-            elif ! cmp -s "$base.ref.sig" "$base.sim.sig"; then fail "hpm $t on $v: signatures differ: $(diff "$base.ref.sig" "$base.sim.sig" | head -n 6 | tr '\n' ' ')"
-            else pass "hpm $t on $v ($(wc -l < "$base.ref.sig") signature words)"; fi
+            hpm_lockstep_sig "$t" "$v" "$vsim" "$e" --hpm-num "$num" --hpm-width "$width"
         done
         # random programs (HPM selectors, counter preloads near the wrap of
         # every width, LCOFI) in lockstep on the variant
@@ -255,13 +264,7 @@ suite_hpm() {
         if [ ! -x "$vsim" ]; then fail "hpm architecture 1: missing $vsim (run make sim-variants)"
         else
             for e in "$BUILD"/tests/hpm/*.elf; do
-                t=$(basename "$e" .elf) base=$d/$t-v1
-                "$REF" --elf "$e" --max-cycles $MAXC --signature "$base.ref.sig" > "$base.ref.out" 2> "$base.ref.err"; rr=$?
-                "$vsim" --lockstep --elf "$e" --max-cycles $MAXC --signature "$base.sim.sig" > "$base.sim.out" 2> "$base.sim.err"; rs=$?
-                if [ $rr -ne 0 ]; then fail "hpm $t on v1: hpm-ref exit $rr: $(first_lines "$base.ref.err")"
-                elif [ $rs -ne 0 ]; then fail "hpm $t on v1: hpm-sim-v1 --lockstep exit $rs: $(grep -v '^$' "$base.sim.err" | tail -n 12 | tr '\n' '|' | head -c 2000)"
-                elif ! cmp -s "$base.ref.sig" "$base.sim.sig"; then fail "hpm $t on v1: signatures differ: $(diff "$base.ref.sig" "$base.sim.sig" | head -n 6 | tr '\n' ' ')"
-                else pass "hpm $t on v1 ($(wc -l < "$base.ref.sig") signature words)"; fi
+                hpm_lockstep_sig "$(basename "$e" .elf)" v1 "$vsim" "$e"
             done
             hpm_random_batch v1 "$vsim" "$HPM_RANDOM_SEEDS"
         fi
