@@ -86,7 +86,7 @@ typedef struct hpmref_config {
 
 /* Fault injection values for hpmref_config.fault (test only; default NONE). */
 #define HPMREF_FAULT_NONE        0u
-#define HPMREF_FAULT_DIV_LATENCY 1u  /* div/divu/rem/remu occupy X 35 cycles, not 34 */
+#define HPMREF_FAULT_DIV_LATENCY 1u  /* div/divu/rem/remu occupy X one cycle more */
 #define HPMREF_FAULT_SLTU        2u  /* sltu (reg-reg only) compares signed when the
                                         operands' bit 31 differ: sltu(0, 0x80000000) = 0 */
 

@@ -272,11 +272,12 @@ void hpmref_step(hpmref *m, hpm_retire *out)
             } else if (f7 == 1) {
                 if (f3 < 4) {
                     val = multiply(f3, a, b);
-                    occ = T_OCC_MUL; kind = HK_R_MUL; stall_kind = HK_MULDIV_STALL;
+                    occ = f3 == 0 ? T_OCC_MUL : T_OCC_MULH; kind = HK_R_MUL; stall_kind = HK_MULDIV_STALL;
                 } else {
                     val = divide(f3, a, b);
-                    occ = UNLIKELY(m->cfg.fault == HPMREF_FAULT_DIV_LATENCY)
-                              ? T_OCC_DIV_FAULT : T_OCC_DIV;
+                    occ = (f3 < 6 ? T_OCC_DIV : T_OCC_REM) +
+                          (UNLIKELY(m->cfg.fault == HPMREF_FAULT_DIV_LATENCY)
+                              ? T_OCC_DIV_FAULT : 0u);
                     kind = HK_R_DIV; stall_kind = HK_MULDIV_STALL;
                 }
             } else {

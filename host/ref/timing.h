@@ -7,9 +7,11 @@
 #define T_OCC_ALU      1u
 #define T_OCC_LOAD     2u
 #define T_OCC_STORE    2u
-#define T_OCC_MUL      4u
-#define T_OCC_DIV     34u
-#define T_OCC_DIV_FAULT 35u /* HPMREF_FAULT_DIV_LATENCY */
+#define T_OCC_MUL      5u   /* mul */
+#define T_OCC_MULH     6u   /* mulh mulhsu mulhu */
+#define T_OCC_DIV     34u   /* div divu */
+#define T_OCC_REM     35u   /* rem remu */
+#define T_OCC_DIV_FAULT 1u  /* HPMREF_FAULT_DIV_LATENCY: one more for div/rem */
 #define T_OCC_CSR      1u
 #define T_OCC_TRAP     1u   /* exception or interrupt */
 #define T_REDIRECT     1u   /* bubble after a redirect from X */

@@ -109,6 +109,7 @@ module hpm_core #(
     // core_muldiv, which then needs no operand registers). Exactly the
     // cycles in which x_free is 0 for a mul/div, from early signals only.
     wire md_hold;
+    wire md_last;            // the last X cycle of a mul/div (core_muldiv)
     core_regfile u_regfile (
         .clk(clk), .re(!md_hold), .raddr1({1'b0, d_insn[19:15]}), .raddr2(raddr2),
         .rdata1(rf_rdata1), .rdata2(rf_rdata2),
@@ -200,7 +201,7 @@ module hpm_core #(
     wire [31:0] md_result;
     core_muldiv u_muldiv (
         .clk(clk), .is_mul(is_mul), .is_div(is_div), .step(x_cnt), .funct(funct3[1:0]),
-        .a(rs1), .b(rs2), .result(md_result)
+        .a(rs1), .b(rs2), .last(md_last), .result(md_result)
     );
 
     // ---- traps. Ordered by how late they are known in the first X cycle:
@@ -231,8 +232,7 @@ module hpm_core #(
     wire jalr_mis  = is_jalr && alu_sum[1];
     wire exc_l     = x_go && !trap_e && (br_mis || jalr_mis || lsu_misaligned);
     // a mul/div has no late exception, so x_free is 0 exactly when this holds
-    assign md_hold = x_valid && !trap_e &&
-                     (is_mul ? x_cnt != 6'd3 : is_div && x_cnt != 6'd33);
+    assign md_hold = x_valid && !trap_e && (is_mul || is_div) && !md_last;
     assign fault_trap = x_go && !trap_e && lsu_fault;       // lsu_fault excludes misaligned
     wire exc       = exc_e || exc_l || fault_trap;
     wire trap      = irq_take || exc;
@@ -292,8 +292,7 @@ module hpm_core #(
     // cleared), for the bubble cycle after it; only x_valid, not the loads of
     // the X registers, waits for the address adder.
     wire x_cond = (is_load || is_store) ? x_cnt == 6'd1 :
-                  is_mul ? x_cnt == 6'd3 :
-                  is_div ? x_cnt == 6'd33 :
+                  (is_mul || is_div) ? md_last :
                   is_wfi ? wfi_wake : 1'b1;
     wire x_done = x_valid && (trap || x_cond);
     assign x_free = !x_valid || trap_e || exc_l || x_cond;

@@ -121,7 +121,7 @@
 6:  STOP
     ALL 14, 10, 0, 0, 2, 5, 3, 3, 0, 0, 0, 4, 0, 0, 0, 0, 1, 0, 4, 10, 3, 1, 0, 3, 0, 1, 0, 0, 0
 
-    /* ---- D: mul, mulh (4 each), div, remu (34 each) + STOP = 77 ---- */
+    /* ---- D: mul (5), mulh (6), div (34), remu (35) + STOP = 81 ---- */
     TEST 4
     ZERO_ALL
     li      t1, 12345
@@ -131,7 +131,7 @@
     div     t2, t1, s2
     remu    t2, t1, zero
     STOP
-    ALL 77, 5, 0, 0, 0, 0, 0, 0, 2, 2, 72, 0, 0, 0, 0, 0, 1, 0, 0, 5, 0, 0, 72, 0, 0, 0, 0, 72, 0
+    ALL 81, 5, 0, 0, 0, 0, 0, 0, 2, 2, 76, 0, 0, 0, 0, 0, 1, 0, 0, 5, 0, 0, 76, 0, 0, 0, 0, 76, 0
 
     /* ---- E: fence, fence.i (redirect: fe-bound bubble), 3 CSR
      * instructions + STOP: 6 instructions, 8 cycles. The csrrw of mscratch

@@ -138,7 +138,7 @@
     CHECKR  t3, a7
     add     t3, t2, s0
     CHECKR  t3, t1
-    CHECK   t2, 36
+    CHECK   t2, 37
     beqz    s0, fail            /* wfi waited */
     j       pass
     RVTEST_CODE_END

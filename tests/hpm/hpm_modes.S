@@ -279,20 +279,20 @@
     TDRUN   24, UINH
     TEST 25                 /* U only: exact. U cycles: the bubbles after the
                              * 3 mret (ENTER_MODE, 2 handler returns), lw 2, sw 2,
-                             * mul 4, div 34, faulting lw 1, illegal 1, beq 1 +
+                             * mul 5, div 34, faulting lw 1, illegal 1, beq 1 +
                              * bubble, la 2, jalr 1 + bubble, fence.i 1 + bubble,
                              * li, 3 x (addi, bnez) + exit bubble, li, ecall 1
-                             * = 65 (the bubbles after the traps are in M) */
+                             * = 66 (the bubbles after the traps are in M) */
     TDRUN   26, MINH | SINH
-    CNT     22, 65          /* cycles */
+    CNT     22, 66          /* cycles */
     CNT     23, 17          /* retiring */
     CNT     24, 5           /* bad: lw, illegal, ecall X cycles, 2 mispredict bubbles */
     CNT     25, 5           /* fe: 3 mret bubbles, jalr, fence.i */
-    CNT     26, 38          /* be: lw 1, sw 1, mul 3, div 33 */
+    CNT     26, 39          /* be: lw 1, sw 1, mul 4, div 33 */
     CNT     27, 2           /* br-mispredict */
     CNT     28, 3           /* machine-clears: the X cycles only */
     CNT     29, 2           /* mem-bound */
-    CNT     30, 36          /* core-bound */
+    CNT     30, 37          /* core-bound */
 
     /* ---- each mcountinhibit bit stops exactly its counter: counter n
      * inhibited, the others count the 3 cycles nop, nop, csrw ---- */

@@ -64,14 +64,14 @@
     lw      a4, 0(s0)
     sw      a4, 4(s0)
     TEND    6, 8
-    /* mul family: 4 each, dependent or not */
+    /* mul family: mul 5, mulh/mulhsu/mulhu 6, dependent or not */
     TSTART
     mul     a3, a0, a0
     mulh    a3, a3, a3
     mulhsu  a4, a3, a0
     mulhu   a5, a4, a4
-    TEND    7, 17
-    /* div family: 34 each, also /0 and overflow */
+    TEND    7, 24
+    /* div family: div/divu 34, rem/remu 35, also /0 and overflow */
     li      a4, 0
     li      a5, -1
     li      a6, 0x80000000
@@ -80,7 +80,7 @@
     divu    a3, a0, a4
     rem     a3, a6, a5
     remu    a3, a0, a0
-    TEND    8, 137
+    TEND    8, 139
     /* jal: 1 */
     TSTART
     jal     x0, 1f

@@ -147,14 +147,14 @@ static void test_muldiv(void)
     hpmref *m = load(p, 8, 0);
     hpm_retire r[8];
     run(m, r, 8);
-    CHECK_EQ(r[2].cycle, 7);                  /* mul: X 4..7 */
+    CHECK_EQ(r[2].cycle, 8);                  /* mul: X 4..8 */
     CHECK_EQ(r[2].rd_val, (uint32_t)-14);
-    CHECK_EQ(r[3].cycle, 8 + 33);             /* div: X 8..41 */
+    CHECK_EQ(r[3].cycle, 9 + 33);             /* div: X 9..42 */
     CHECK_EQ(r[3].rd_val, (uint32_t)-3);
     CHECK_EQ(r[4].rd_val, (uint32_t)-1);
     CHECK_EQ(r[5].rd_val, 0xFFFFFFFFu);       /* divu by 0 */
     CHECK_EQ(r[6].rd_val, 0xFFFFFFFFu);       /* div by 0 */
-    CHECK_EQ(r[7].cycle, 8 + 4 * 34);
+    CHECK_EQ(r[7].cycle, 9 + 3 * 34 + 35);    /* rem: 35 */
     hpmref_free(m);
 
     /* overflow */
@@ -908,17 +908,17 @@ static void measure(int blk, const hpm_setup *s, unsigned num, unsigned width,
 
 /* Every catalogue event alone on counter 2+i (event i). Block A, from the lw
  * entering X in T0 (relative cycles):
- *   lw 0-1, sw 2-3, mul 4-7, div 8-41, beq(miss) 42 + bubble 43, bne 44,
- *   jal 45, auipc 46, jalr 47 + bubble 48, fence 49, fence.i 50 + bubble 51,
- *   csrr 52, addi 53, addi 54, bne(taken) 55, addi 56, bne(miss) 57 +
- *   bubble 58, ecall 59 + bubble 60, handler csrr 61 addi 62 csrw 63 mret 64
- *   + bubble 65; the end marker enters at 66. */
+ *   lw 0-1, sw 2-3, mul 4-8, div 9-42, beq(miss) 43 + bubble 44, bne 45,
+ *   jal 46, auipc 47, jalr 48 + bubble 49, fence 50, fence.i 51 + bubble 52,
+ *   csrr 53, addi 54, addi 55, bne(taken) 56, addi 57, bne(miss) 58 +
+ *   bubble 59, ecall 60 + bubble 61, handler csrr 62 addi 63 csrw 64 mret 65
+ *   + bubble 66; the end marker enters at 67. */
 static void test_hpm_events(void)
 {
     static const uint64_t want_a[30] = { 0,
-        66, 21, 1, 1, 2, 4, 2, 2, 1, 1,   /* cycles .. div */
-        36, 6, 2, 0, 1, 0, 3, 2, 6,       /* muldiv-stall .. flushes */
-        21, 4, 3, 38, 2, 2, 3, 2, 36, 0 };/* topdown .. wfi-cycles */
+        67, 21, 1, 1, 2, 4, 2, 2, 1, 1,   /* cycles .. div */
+        37, 6, 2, 0, 1, 0, 3, 2, 6,       /* muldiv-stall .. flushes */
+        21, 4, 3, 39, 2, 2, 3, 2, 37, 0 };/* topdown .. wfi-cycles */
     hpm_setup s;
     memset(&s, 0, sizeof s);
     for (unsigned i = 1; i <= 29; i++)
@@ -931,7 +931,7 @@ static void test_hpm_events(void)
                     (unsigned long long)d[2 + i], (unsigned long long)want_a[i]);
         CHECK_EQ(d[2 + i], want_a[i]);
     }
-    CHECK_EQ(d[0], 66);
+    CHECK_EQ(d[0], 67);
     CHECK_EQ(d[2], 21);
 
     /* Block B: wfi enters T0 and waits until W = B_TIMECMP (last X cycle),
@@ -952,33 +952,33 @@ static void test_hpm_events(void)
     CHECK(t0 < 400);
 }
 
-/* Combination ops on block A (cycles 66, instructions 21, loads 1). */
+/* Combination ops on block A (cycles 67, instructions 21, loads 1). */
 static void test_hpm_ops(void)
 {
     hpm_setup s;
     memset(&s, 0, sizeof s);
     s.sel[3] = SEL(EV_CYCLES, EV_INSTR, 0, 0, OPAND, OPOR, OPOR);     /* 21 */
-    s.sel[4] = SEL(EV_CYCLES, EV_INSTR, 0, 0, OPXOR, OPOR, OPOR);     /* 45 */
-    s.sel[5] = SEL(EV_CYCLES, EV_INSTR, 0, 0, OPADD, OPOR, OPOR);     /* 87 */
-    s.sel[6] = SEL(EV_CYCLES, EV_INSTR, 0, 0, OPOR, OPOR, OPOR);      /* 66 */
+    s.sel[4] = SEL(EV_CYCLES, EV_INSTR, 0, 0, OPXOR, OPOR, OPOR);     /* 46 */
+    s.sel[5] = SEL(EV_CYCLES, EV_INSTR, 0, 0, OPADD, OPOR, OPOR);     /* 88 */
+    s.sel[6] = SEL(EV_CYCLES, EV_INSTR, 0, 0, OPOR, OPOR, OPOR);      /* 67 */
     /* r0 = instr + loads (0, 1 or 2: 2 in the lw's last cycle), r1 = 1 */
     s.sel[7] = SEL(EV_INSTR, EV_LOADS, EV_CYCLES, 0, OPADD, OPOR, OPAND);  /* 2&1=0: 20 */
-    s.sel[8] = SEL(EV_INSTR, EV_LOADS, EV_CYCLES, 0, OPADD, OPOR, OPXOR);  /* 45 + 3 = 48 */
-    s.sel[9] = SEL(EV_INSTR, EV_LOADS, EV_CYCLES, 0, OPADD, OPOR, OPOR);   /* 45+20+3 = 68 */
-    s.sel[10] = SEL(EV_INSTR, EV_LOADS, EV_CYCLES, 0, OPADD, OPOR, OPADD); /* 45+40+3 = 88 */
+    s.sel[8] = SEL(EV_INSTR, EV_LOADS, EV_CYCLES, 0, OPADD, OPOR, OPXOR);  /* 46 + 3 = 49 */
+    s.sel[9] = SEL(EV_INSTR, EV_LOADS, EV_CYCLES, 0, OPADD, OPOR, OPOR);   /* 46+20+3 = 69 */
+    s.sel[10] = SEL(EV_INSTR, EV_LOADS, EV_CYCLES, 0, OPADD, OPOR, OPADD); /* 46+40+3 = 89 */
     s.sel[11] = SEL(0, 0, EV_CYCLES, EV_INSTR, OPOR, OPAND, OPOR);    /* op1: 21 */
-    s.sel[12] = SEL(0, 0, EV_CYCLES, EV_INSTR, OPOR, OPXOR, OPOR);    /* 45 */
-    s.sel[13] = SEL(0, 0, EV_CYCLES, EV_INSTR, OPOR, OPADD, OPOR);    /* 87 */
-    s.sel[14] = SEL(EV_CYCLES, EV_INSTR, 0, 0, 3u, OPOR, OPOR);       /* WARL -> OR: 66 */
-    s.sel[15] = SEL(EV_CYCLES, EV_INSTR, 0, 0, 31u, OPOR, OPOR);      /* 66 */
+    s.sel[12] = SEL(0, 0, EV_CYCLES, EV_INSTR, OPOR, OPXOR, OPOR);    /* 46 */
+    s.sel[13] = SEL(0, 0, EV_CYCLES, EV_INSTR, OPOR, OPADD, OPOR);    /* 88 */
+    s.sel[14] = SEL(EV_CYCLES, EV_INSTR, 0, 0, 3u, OPOR, OPOR);       /* WARL -> OR: 67 */
+    s.sel[15] = SEL(EV_CYCLES, EV_INSTR, 0, 0, 31u, OPOR, OPOR);      /* 67 */
     s.sel[16] = SEL(30, EV_CYCLES, 0, 0, OPAND, OPOR, OPOR);          /* 30 -> 0: 0 */
-    s.sel[17] = SEL(1023, EV_CYCLES, 0, 0, OPOR, OPOR, OPOR);         /* 66 */
+    s.sel[17] = SEL(1023, EV_CYCLES, 0, 0, OPOR, OPOR, OPOR);         /* 67 */
     s.sel[18] = SEL(EV_MUL, EV_MUL, EV_MUL, EV_MUL, OPADD, OPADD, OPADD); /* 4 */
-    s.sel[19] = SEL(EV_CYCLES, EV_CYCLES, EV_CYCLES, EV_CYCLES, OPXOR, OPOR, OPOR); /* 66 */
+    s.sel[19] = SEL(EV_CYCLES, EV_CYCLES, EV_CYCLES, EV_CYCLES, OPXOR, OPOR, OPOR); /* 67 */
     s.sel[20] = SEL(EV_CYCLES, EV_CYCLES, EV_CYCLES, EV_CYCLES, OPXOR, OPXOR, OPOR); /* 0 */
-    static const uint64_t want[32] = { [3] = 21, [4] = 45, [5] = 87, [6] = 66,
-        [7] = 20, [8] = 48, [9] = 68, [10] = 88, [11] = 21, [12] = 45, [13] = 87,
-        [14] = 66, [15] = 66, [16] = 0, [17] = 66, [18] = 4, [19] = 66, [20] = 0 };
+    static const uint64_t want[32] = { [3] = 21, [4] = 46, [5] = 88, [6] = 67,
+        [7] = 20, [8] = 49, [9] = 69, [10] = 89, [11] = 21, [12] = 46, [13] = 88,
+        [14] = 67, [15] = 67, [16] = 0, [17] = 67, [18] = 4, [19] = 67, [20] = 0 };
     uint64_t d[32];
     measure(BLK_A, &s, 0, 0, d, NULL);
     for (unsigned n = 3; n <= 20; n++) {
@@ -1022,7 +1022,7 @@ static void test_hpm_modes(void)
     CHECK_EQ(d[0], 11);
     CHECK_EQ(d[2], 7);
     measure(BLK_A, &s, 0, 0, d, NULL);
-    CHECK_EQ(d[0], 66);
+    CHECK_EQ(d[0], 67);
     CHECK_EQ(d[2], 21);
 }
 
