@@ -200,3 +200,15 @@ $(BUILD)/icebreaker/dsp_counter_bank.v: hw/hpm/hpm_counter.v hw/board/dsp_counte
 	  hw/board/dsp_counter_bank.v; $(HW_SYNTH_ICE40) -top dsp_counter_bank; write_verilog -noattr $@.tmp" > /dev/null
 	@mv -f $@.tmp $@
 	@echo "yosys $(HW_SYNTH_ICE40) (board flow) -> $@"
+
+# ---- core_muldiv alone (its SB_MAC16 multiplier) through the board's
+# synthesis, for the board suite's netlist simulation (hw/board/tb_muldiv_netlist.v)
+.PHONY: board-muldiv-netlist
+board-muldiv-netlist: $(BUILD)/icebreaker/core_muldiv.v
+
+$(BUILD)/icebreaker/core_muldiv.v: hw/core/core_mul16.v hw/core/core_muldiv.v
+	@mkdir -p $(@D)
+	@yosys -q -l $(@D)/core_muldiv.log -p "read_verilog -DSYNTHESIS hw/core/core_mul16.v hw/core/core_muldiv.v; \
+	  $(HW_SYNTH_ICE40) -top core_muldiv; write_verilog -noattr $@.tmp" > /dev/null
+	@mv -f $@.tmp $@
+	@echo "yosys $(HW_SYNTH_ICE40) (board flow) -> $@"

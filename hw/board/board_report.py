@@ -12,10 +12,12 @@ when all of these hold:
     the SoC clock's Fmax (that hid counters that never counted);
   - every sequential cell of the netlist (flip-flops, EBR, SPRAM, DSP) is
     clocked by the PLL output;
-  - icetime's topological estimate reaches the target too: nextpnr treats
-    every SB_MAC16 port as registered, so a combinational path through a DSP
-    (the multiplier) is untimed there; icetime times it with the DSP's
-    configured mode.
+  - no path runs combinationally through an SB_MAC16: nextpnr treats every
+    DSP port as registered, so such a path (9.05 ns through the 16x16
+    multiplier in the icestorm timing data) is never timed. Each half's
+    output must come from a register of the DSP (the accumulator, or the
+    product register of the 8x8 or 16x16 mode) and a multiplier in use must
+    start at the A and B input registers (dsp_paths).
 """
 import argparse
 import json
@@ -36,10 +38,11 @@ CLOCK_PORTS = {"SB_RAM40_4K": ("RCLK", "WCLK"), "SB_SPRAM256KA": ("CLOCK",),
 def unclocked_cells(path):
     """Sequential cells of the netlist whose clock is not the PLL output,
     [(cell type, cell name, what drives the clock)], and the SB_MAC16 modes
-    {"accumulator" | "multiplier" | other: count}."""
+    {"accumulator" | "multiplier": count}, and the SB_MAC16 cells with a
+    combinational path through them [(cell name, why)]."""
     with open(path) as f:
         design = json.load(f)
-    bad, clock, dsp = [], None, {}
+    bad, clock, dsp, comb = [], None, {}, []
     for mod in design["modules"].values():
         cells = mod.get("cells", {})
         for cell in cells.values():
@@ -48,15 +51,38 @@ def unclocked_cells(path):
         for name, cell in cells.items():
             t = cell["type"]
             if t == "SB_MAC16":
-                sel = int(str(cell["parameters"].get("TOPOUTPUT_SELECT", "0")), 2)
-                mode = {1: "accumulator", 3: "multiplier"}.get(sel, "output select %d" % sel)
+                mode, why = dsp_paths(cell["parameters"])
                 dsp[mode] = dsp.get(mode, 0) + 1
+                if why:
+                    comb.append((name, why))
             ports = ("C",) if t.startswith("SB_DFF") else CLOCK_PORTS.get(t, ())
             for p in ports:
                 bit = cell["connections"].get(p, ["x"])[0]
                 if bit != clock:
                     bad.append((t, name, "constant %s" % bit if isinstance(bit, str) else "net %s" % bit))
-    return bad, dsp
+    return bad, dsp, comb
+
+
+def dsp_paths(params):
+    """An SB_MAC16's mode ("multiplier" when its multiplier feeds anything,
+    else "accumulator") and why a path runs combinationally through it ("" if
+    none does): each output half must be a register of the DSP, and a
+    multiplier in use must start at the A and B input registers."""
+    def p(k):
+        return int(str(params.get(k, "0")), 2)
+    why, mult = [], False
+    for half, mreg in (("TOP", "TOP_8x8_MULT_REG"), ("BOT", "BOT_8x8_MULT_REG")):
+        sel, lower = p(half + "OUTPUT_SELECT"), p(half + "ADDSUB_LOWERINPUT")
+        if sel == 0:
+            why.append("%s output from the unregistered adder" % half.lower())
+        elif sel == 2 and not p(mreg):
+            why.append("%s output the unregistered 8x8 product" % half.lower())
+        elif sel == 3 and not p("PIPELINE_16x16_MULT_REG2"):
+            why.append("%s output the unregistered 16x16 product" % half.lower())
+        mult = mult or sel in (2, 3) or (sel in (0, 1) and lower in (1, 2))
+    if mult and not (p("A_REG") and p("B_REG")):
+        why.append("multiplier inputs A/B not registered")
+    return ("multiplier" if mult else "accumulator"), "; ".join(why)
 
 
 def icetime_mhz(path):
@@ -138,7 +164,7 @@ def main():
     # clock domains clocked from a constant net (nextpnr: $PACKER_GND_NET...)
     const_clocks = sorted(set(k for k in fmax if "$PACKER_" in k) |
                           set(re.findall(r"posedge (\$PACKER_\w+)", log_text(a.log))))
-    unclocked, dsp = unclocked_cells(a.netlist)
+    unclocked, dsp, comb = unclocked_cells(a.netlist)
     ice_mhz = icetime_mhz(a.icetime) if a.icetime else None
     if not failed and const_clocks:
         failed = "paths clocked from a constant net (%s), left out of Fmax" % ", ".join(const_clocks)
@@ -146,6 +172,9 @@ def main():
         t, n, why = unclocked[0]
         failed = "%d sequential cell(s) not clocked by the PLL output, e.g. %s %s (%s)" % (
             len(unclocked), t, n, why)
+    if not failed and comb:
+        failed = "%d SB_MAC16 with a combinational path through it, untimed by nextpnr, e.g. %s (%s)" % (
+            len(comb), comb[0][0], comb[0][1])
     met = achieved >= target and not failed
 
     util = rep.get("utilization", {})
@@ -179,7 +208,12 @@ def main():
         "every FF, EBR, SPRAM and DSP cell on the PLL output 'clk'" if not unclocked else
         "%d cell(s) not on the PLL output: %s" % (len(unclocked), ", ".join(
             "%s %s (%s)" % u for u in unclocked[:4]))))
-    out.append("dsp         %s" % (", ".join("%d %s" % (n, m) for m, n in sorted(dsp.items())) or "none"))
+    out.append("dsp         %s; %s" % (
+        ", ".join("%d %s" % (n, m) for m, n in sorted(dsp.items())) or "none",
+        "every DSP path enclosed by registers clocked by 'clk' (outputs from the DSP's "
+        "registers, multipliers from its input registers)" if not comb else
+        "%d with a combinational path: %s" % (len(comb), ", ".join(
+            "%s (%s)" % c for c in comb[:4]))))
     out.append("")
     out.append("%-16s %6s %6s %5s" % ("resource", "used", "of", "%"))
     for key, label in (("ICESTORM_LC", "LC"), ("ICESTORM_RAM", "EBR"),
