@@ -801,6 +801,25 @@ suite_board() {
     if [ -n "${fmax:-}" ] && awk -v f="$fmax" -v t="$target" 'BEGIN { exit !(f >= t) }'; then
         pass "board: Fmax $fmax MHz >= target $target MHz"
     else fail "board: $rep: $(grep -m1 '^timing' "$rep" 2>/dev/null || echo 'no report')"; fi
+    # no path runs combinationally through a DSP (nextpnr does not time one):
+    # the report says so for the build, and the check fails a netlist whose
+    # SB_MAC16 outputs its unregistered 16x16 product (the multiplier before
+    # issue 15)
+    CHECK="board dsp paths"
+    if grep -q "^dsp .*every DSP path enclosed by registers clocked by 'clk'" "$rep" 2>/dev/null; then
+        pass "board: $(grep -m1 '^dsp' "$rep" | sed 's/^dsp *//' | cut -c1-90)"
+    else fail "board: $rep: $(grep -m1 '^dsp' "$rep" 2>/dev/null || echo 'no dsp line')"; fi
+    CHECK="board dsp paths fail"
+    printf '%s' '{"modules": {"t": {"cells": {
+        "pll": {"type": "SB_PLL40_PAD", "parameters": {}, "connections": {"PLLOUTGLOBAL": [2]}},
+        "mac": {"type": "SB_MAC16", "parameters": {"TOPOUTPUT_SELECT": "11", "BOTOUTPUT_SELECT": "11"},
+                "connections": {"CLK": [2]}}}}}}' > "$d/comb-dsp.json"
+    python3 hw/board/board_report.py --nextpnr "$bdir/nextpnr-report.json" --log "$bdir/nextpnr.log" \
+        --stat "$bdir/yosys-stat.txt" --top hw/board/icebreaker_top.v --netlist "$d/comb-dsp.json" \
+        --target-hz 1 > "$d/comb-dsp.txt" 2>&1
+    if grep -q '^timing *FAIL: 1 SB_MAC16 with a combinational path through it.*mac (top output the unregistered 16x16 product' "$d/comb-dsp.txt"; then
+        pass "board: the timing check fails an unregistered SB_MAC16 multiplier: $(sed -n 's/^timing *//p' "$d/comb-dsp.txt" | cut -c1-100)"
+    else fail "board: an unregistered SB_MAC16 multiplier passes the timing check: $(grep -m1 '^timing' "$d/comb-dsp.txt" || head -n 2 "$d/comb-dsp.txt" | tr '\n' '|')"; fi
     CHECK="board utilization"
     n=0
     for r in LC EBR SPRAM DSP PLL; do grep -Eq "^$r +[0-9]+ +[0-9]+" "$rep" 2>/dev/null && n=$((n + 1)); done
@@ -821,6 +840,18 @@ suite_board() {
             pass "board: $(grep -m1 '^PASS' "$d/tb_dsp.log" | sed 's/^PASS //')"
         else fail "board: DSP counters: $(grep -v -i warning "$d/tb_dsp.log" | grep -v '^$' | head -n 3 | tr '\n' '|')"; fi
     fi
+    # the multiplier/divider as the board flow synthesises it (its SB_MAC16
+    # registered at both ends), every RV32M operation against its result
+    CHECK="board muldiv netlist"
+    if ! command -v iverilog > /dev/null || [ ! -f "$datdir/ice40/cells_sim.v" ]; then
+        fail "board: iverilog or yosys' ice40/cells_sim.v missing (make deps)"
+    elif ! ${MAKE:-make} --no-print-directory board-muldiv-netlist > "$d/tb_muldiv.log" 2>&1; then
+        fail "board: muldiv netlist: synthesis failed: $(tail -n 2 "$d/tb_muldiv.log" | tr '\n' '|')"
+    elif iverilog -g2012 -DNO_ICE40_DEFAULT_ASSIGNMENTS -o "$d/tb_muldiv.vvp" hw/board/tb_muldiv_netlist.v \
+             "$bdir/core_muldiv.v" "$datdir/ice40/cells_sim.v" >> "$d/tb_muldiv.log" 2>&1 &&
+         timeout 600 vvp -n "$d/tb_muldiv.vvp" >> "$d/tb_muldiv.log" 2>&1 && grep -q '^PASS' "$d/tb_muldiv.log"; then
+        pass "board: $(grep -m1 '^PASS' "$d/tb_muldiv.log" | sed 's/^PASS //')"
+    else fail "board: muldiv netlist: $(grep -v -i warning "$d/tb_muldiv.log" | grep -v '^$' | head -n 3 | tr '\n' '|')"; fi
     suite_board_gate "$d"
     # make prog without a board: non-zero, one line, quickly (an attached
     # FT2232H would be programmed: skipped then)

@@ -9,6 +9,7 @@
 // "FAIL ...".
 `timescale 1ns/1ps
 module tb_muldiv_netlist;
+    parameter integer NRAND = 400;      // random operations after the edges
     reg         clk = 1'b0;
     reg         is_mul = 1'b0, is_div = 1'b0;
     reg  [5:0]  step = 6'd0;
@@ -57,7 +58,7 @@ module tb_muldiv_netlist;
 
     integer errors = 0, runs = 0, i, j, k;
     reg [31:0] got, want;
-    reg [31:0] edges [0:11];
+    reg [31:0] edges [0:7];
     reg        seen;
 
     task run(input [2:0] op, input [31:0] x, input [31:0] y);
@@ -94,15 +95,14 @@ module tb_muldiv_netlist;
     initial begin
         edges[0] = 32'd0;          edges[1] = 32'd1;          edges[2] = 32'hffffffff;
         edges[3] = 32'h80000000;   edges[4] = 32'h7fffffff;   edges[5] = 32'h0000ffff;
-        edges[6] = 32'hffff0000;   edges[7] = 32'h00010000;   edges[8] = 32'hffff8000;
-        edges[9] = 32'h00007fff;   edges[10] = 32'd7;         edges[11] = 32'hfffffff9;
+        edges[6] = 32'hffff8000;   edges[7] = 32'hfffffff9;
         // a few idle cycles first: the DSP registers start at 0 in the model
         repeat (3) @(negedge clk);
         for (k = 0; k < 8; k = k + 1)
-            for (i = 0; i < 12; i = i + 1)
-                for (j = 0; j < 12; j = j + 1)
+            for (i = 0; i < 8; i = i + 1)
+                for (j = 0; j < 8; j = j + 1)
                     run(k[2:0], edges[i], edges[j]);
-        for (i = 0; i < 3000; i = i + 1)
+        for (i = 0; i < NRAND; i = i + 1)
             run($random & 7, $random, (i & 3) == 0 ? ($random & 32'hff) : $random);
         if (errors == 0)
             $display("PASS muldiv netlist (SB_MAC16 registered): %0d operations exact (all 8 RV32M ops, edges and random)", runs);
