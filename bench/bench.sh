@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Measures the simulated board, the reference model and the FPGA build; prints
 # docs/BENCHMARKS.md on stdout. Arguments: the workload ELFs (C programs).
+# With --fpga first: only the FPGA sections (make bench-fpga splices them into
+# docs/BENCHMARKS.md).
 # Wall-clock figures are noisy on a 2-core machine: each run is repeated and the
 # best is kept; cycle and instruction counts are exact and deterministic.
 set -euo pipefail
@@ -9,6 +11,9 @@ BIN=$BUILD/bin
 REPEAT=${BENCH_REPEAT:-3}
 
 now() { date +%s.%N; }
+
+FPGA_ONLY=
+if [ "${1:-}" = --fpga ]; then FPGA_ONLY=1; shift; fi
 
 # stats ELF RUNNER -> "cycles instret"
 stats() {
@@ -26,6 +31,7 @@ best_time() {
     echo "$best"
 }
 
+if [ -z "$FPGA_ONLY" ]; then
 cat <<HDR
 # Benchmarks
 
@@ -64,6 +70,7 @@ ts0=$(best_time "$speed_elf" hpm-sim-0x64)
 ts1=$(best_time "$speed_elf" hpm-sim-v1)
 
 cat <<SPD
+fi
 
 ## Simulation speed
 
@@ -97,6 +104,13 @@ The core alone: \`yosys -p 'synth_ice40 -top hpm_core; stat'\` (\`make synth\`,
 128 KiB SPRAM, UART, CLINT, GPIO) placed and routed with \`nextpnr-ice40 --up5k --package sg48
 --freq 25\` (\`build/synth/soc.log\`); the board build itself, with its 12 MHz target and
 the other HPM configurations, is in [board.md](board.md).
+
+Until 2026-11-26 this section carried figures of \`synth_ice40 -dsp\` builds (the
+board SoC at 5153 LCs and 13.72 MHz, the core at 3529 LUT4): they were wrong. That pass
+rewrites the counters' hand-instantiated \`SB_MAC16\` accumulators into unclocked
+multipliers, so in those netlists \`mcycle\`, \`minstret\` and the programmable
+counters never counted, and nextpnr left their paths out of Fmax (issue 15,
+[board.md](board.md)). Every figure here comes from the board flow without \`-dsp\`.
 
 | what | SB_LUT4 | SB_CARRY | FFs | EBR | DSP | LCs (nextpnr) | Fmax |
 |---|---:|---:|---:|---:|---:|---:|---:|
@@ -147,6 +161,8 @@ awk 'NR > 1 && $2 == "unit" { u[$1] = $3 " | " $4 " | " $5; order[++n] = $1 }
      NR > 1 && $2 == "cpu"  { c[$1] = $3 " | " $4 " | " $5 }
      END { for (i = 1; i <= n; i++) { k = order[i]; label = k; if (k ~ /^0x/) label = "0 (mcycle, minstret only)";
            print "| " label " | " u[k] " | " c[k] " |" } }' "$area"
+
+[ -z "$FPGA_ONLY" ] || exit 0
 
 cat <<LINK
 

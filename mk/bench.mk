@@ -19,6 +19,18 @@ bench: all sim-variants $(TEST_C_ELFS) $(BENCH_SPEED) $(REF_BENCH_BIN) synth syn
 	@cat docs/BENCHMARKS.md
 
 
+# the FPGA sections alone (core and SoC area, the board build, HPM area):
+# bench.sh --fpga, spliced into docs/BENCHMARKS.md in place of its FPGA
+# sections (from "## FPGA" up to the next section that is not the board's or
+# the HPM area's)
+.PHONY: bench-fpga
+bench-fpga: synth synth-hpm bitstream sim-gate
+	BUILD=$(BUILD) bench/bench.sh --fpga > $(BENCH_BUILD)/fpga.md
+	awk -v f=$(BENCH_BUILD)/fpga.md 'BEGIN { while ((getline l < f) > 0) if (new != "" || l != "") new = new l "\n" } \
+	  /^## / { skip = ($$0 ~ /^## (FPGA|The board build|HPM area)/) } \
+	  /^## FPGA/ { print new } !skip { print }' docs/BENCHMARKS.md > docs/BENCHMARKS.md.tmp
+	mv docs/BENCHMARKS.md.tmp docs/BENCHMARKS.md
+
 # the fault table alone (bench/faults.sh: exact / clear error / wrong / hang
 # and goodput per fault rate through tests/link/faultproxy.c)
 .PHONY: bench-faults

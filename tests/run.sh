@@ -42,8 +42,11 @@
 #             validate failing on build/bin/hpm-sim-fault (HPM_SIM_FAULT)
 #   board     the iCEBreaker bitstream (docs/board.md): make bitstream
 #             BOARD=icebreaker, its report (.bin, Fmax >= the target clock,
-#             utilization), the SB_MAC16 counters against the counter
-#             semantics (iverilog), make prog without a board (one line,
+#             utilization, no combinational path through a DSP, and that
+#             check failing an unregistered multiplier), the SB_MAC16
+#             counters against the counter semantics and core_muldiv's
+#             netlist against RV32M (iverilog), the gate-level board,
+#             make prog without a board (one line,
 #             non-zero, no hang) and an unknown BOARD (one line)
 #
 # Environment: BUILD (build), RV_CC, RV_ASFLAGS, RV_LDFLAGS (to assemble
