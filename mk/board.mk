@@ -104,7 +104,7 @@ $(BOARD_REPORT): $(BOARD_NAME)-pnr.asc hw/board/board_report.py
 # make with one line, at recipe expansion, so no .asc/.bin is written
 board_timing = $(shell sed -n 's/^timing  *//p' $(BOARD_REPORT))
 $(BOARD_NAME).asc: $(BOARD_NAME)-pnr.asc $(BOARD_REPORT) $(BOARD_FW_PH) $(FW_MONITOR_HEX)
-	$(if $(filter met%,$(board_timing)),,$(error make bitstream: $(BOARD): $(or $(subst FAIL: ,,$(board_timing)),no report) (see $(BOARD_REPORT))))
+	$(if $(filter met:,$(firstword $(board_timing))),,$(error make bitstream: $(BOARD): $(or $(subst FAIL: ,,$(board_timing)),no report) (see $(BOARD_REPORT))))
 	@icebram $(BOARD_FW_PH) $(FW_MONITOR_HEX) < $< > $@.tmp 2> $(@D)/icebram.log || \
 	  { echo "make bitstream: icebram failed: $$(head -n 1 $(@D)/icebram.log)" >&2; exit 1; }
 	@mv -f $@.tmp $@
