@@ -43,6 +43,7 @@ module hpm_unit #(
     output wire            csr_hit,
     output reg  [31:0]     csr_rdata,
     output reg  [31:0]     csr_wval,        // value after the write (WARL)
+    output wire            csr_wait,        // a write of this selector address must wait
 
     output wire            lcofi            // a counter wrapped with OF clear: set mip.LCOFIP
 );
@@ -70,6 +71,22 @@ module hpm_unit #(
     // (mcountinhibit has no high half).
     assign csr_hit = ((ctr_lo || ctr_hi) && idx != 5'd1) || sel_lo || (sel_hi && idx != 5'd0) ||
                      is_ovf;
+
+    // A write to a selector address (implemented or not) starts a refill
+    // window of REFILL cycles; another one waits in X until it ends
+    // (docs/hpm.md, "Selector writes wait for the refill"). The same rule in
+    // every architecture; architecture 3 refills one table row per cycle.
+    // Reset opens a window too (cycles 0..23: architecture 3 clears its table).
+    localparam [4:0] REFILL = 5'd24;
+    reg [4:0] refill_left;
+    always @(posedge clk)
+        if (rst)                            // architecture 3 clears its table
+            refill_left <= REFILL;
+        else if (csr_we && is_evt)
+            refill_left <= REFILL;
+        else if (refill_left != 5'd0)
+            refill_left <= refill_left - 5'd1;
+    assign csr_wait = is_evt && refill_left != 5'd0;
 
     // the counter written, by index (the machine-level spaces only; the user
     // shadows are read-only and the core traps writes to them)
