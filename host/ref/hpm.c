@@ -455,11 +455,13 @@ uint32_t hpm_csr_write(hpmref *m, unsigned a, uint32_t v)
         uint64_t w = hi ? (start & 0xFFFFFFFFull) | (uint64_t)v << 32
                         : (start & ~0xFFFFFFFFull) | v;
         w = sel_legal(h, w);
-        if (of_now)
-            w |= SEL_OF;
-        h->sel[n] = w;
+        h->sel[n] = of_now ? w | SEL_OF : w;
         refresh(h, n);
         rebuild_active(h);
+        rebudget(h);
+        /* the reported value is the write's own (an OF set by a wrap in this
+         * cycle is not in it; docs/hpm.md "Value reported for a write") */
+        return (uint32_t)(hi ? w >> 32 : w);
     }
     /* 0x321/0x322 (low halves) and unimplemented ones ignore writes */
     rebudget(h);    /* cycle t changed the counters */

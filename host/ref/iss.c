@@ -401,10 +401,6 @@ void hpmref_step(hpmref *m, hpm_retire *out)
         if (!hpm_accounted) {
             hpm_step(m, stall_kind, occ - 1, kind, redirect ? bubble : HK_NUM,
                      r->priv, m->priv, 1);
-            /* a wrap in the cycle of a mip/sip write: the hardware's LCOFIP
-             * wins, also in the reported value (docs/hpm.md) */
-            if (UNLIKELY(r->csr_we) && (r->csr_addr == 0x344u || r->csr_addr == 0x144u))
-                csr_read(m, r->csr_addr, t, &r->csr_val);
         }
         return;
     }

@@ -8,8 +8,13 @@
 // Same register semantics as hpm_selector: a write stores the value after
 // the write (hpm_unit merges the half and legalises it); OF is set on a
 // wrap, which wins over a software write of the high half in that cycle.
+//
+// LATE = 1 (architecture 3): set_of is a wrap of the previous cycle, whose OF
+// software already reads (hpm_unit ORs it in); a write of the high half in
+// this cycle wins over it.
 module hpm_selstore #(
-    parameter integer N = 29                  // selectors (>= 1)
+    parameter integer N = 29,                 // selectors (>= 1)
+    parameter integer LATE = 0
 ) (
     input  wire         clk,
     input  wire         rst,
@@ -34,12 +39,21 @@ module hpm_selstore #(
         end else begin
             if (we)
                 sel[63 * widx +: 63] <= wval[62:0];
-            if (we && we_hi)
-                of_q[widx] <= wval[63];
-            // a wrap sets OF whatever the write says (after it: wins)
-            if (set_of != {N{1'b0}})
-                of_q <= (we && we_hi ? (of_q & ~(32'd1 << widx)) | ({31'd0, wval[63]} << widx) : of_q) |
-                        {{(32 - N){1'b0}}, set_of};
+            if (LATE != 0) begin
+                // the write after the wrap's OF: it wins
+                if (we && we_hi)
+                    of_q <= ((of_q | {{(32 - N){1'b0}}, set_of}) & ~(32'd1 << widx)) |
+                            ({31'd0, wval[63]} << widx);
+                else if (set_of != {N{1'b0}})
+                    of_q <= of_q | {{(32 - N){1'b0}}, set_of};
+            end else begin
+                if (we && we_hi)
+                    of_q[widx] <= wval[63];
+                // a wrap sets OF whatever the write says (after it: wins)
+                if (set_of != {N{1'b0}})
+                    of_q <= (we && we_hi ? (of_q & ~(32'd1 << widx)) | ({31'd0, wval[63]} << widx) : of_q) |
+                            {{(32 - N){1'b0}}, set_of};
+            end
         end
     end
 

@@ -26,9 +26,17 @@
 // is below 2^LL), and the carries are the lanes' top bits, looked at only
 // when one is set (the simulated board does a few wide operations per
 // cycle instead of one per counter).
+//
+// LATE = 1 (architecture 3, hpm_ktable): inc is the increment of the
+// previous cycle, t-1. The value at the start of t is then the stored value
+// plus inc (reads add it, a write's other half comes from it), a carry in t
+// is the wrap of t-1 (a write in t does not suppress it: the write replaces
+// the value, the wrap already happened), and the increment of a write cycle
+// is dropped by hpm_ktable.
 module hpm_store #(
     parameter integer N  = 29,                // counters (>= 1)
     parameter integer W  = 64,                // their width (1..64)
+    parameter integer LATE = 0,               // 1: inc is the previous cycle's
     parameter integer LL = (W < 8 ? W : 8) + 3    // lane width (do not override)
 ) (
     input  wire           clk,
@@ -40,7 +48,7 @@ module hpm_store #(
     input  wire [31:0]    wdata,
     input  wire [4:0]     ridx,               // the counter read (0..N-1)
     output wire [63:0]    rvalue,             // its value at the start of this cycle
-    output reg  [N-1:0]   wrap                // counter n wraps in this cycle
+    output reg  [N-1:0]   wrap                // counter n wraps in this cycle (LATE: in the previous one)
 );
     localparam integer LW = W < 8 ? W : 8;
     localparam integer UW = W - LW;           // 0..56
@@ -60,17 +68,26 @@ module hpm_store #(
     localparam [31:0] LAST32 = N - 1;
     localparam [4:0]  LAST   = LAST32[4:0];
 
-    // the value of counter j at the start of this cycle
+    // ---- low parts: one add of all lanes
+    wire [N*LL-1:0] sum  = low + inc;
+    wire [N*LL-1:0] tops = sum & TOPS;
+
+    // the value of counter j at the start of this cycle (LATE: with inc; pc
+    // and the lane's carry are never both set, see the check below)
     function [63:0] value(input [4:0] j);
         reg [UB-1:0]  u;
+        reg [LW-1:0]  l;
+        reg           c;
         /* verilator lint_off UNUSEDSIGNAL */ // zero-extended, then truncated to 64
         reg [63+UB+LW:0] t1;
         reg [63+LW:0]    t0;
         /* verilator lint_on UNUSEDSIGNAL */
         begin
-            u  = upper[UB * j +: UB] + {{(UB - 1){1'b0}}, pc[j]};
-            t1 = {64'd0, u, low[LL * j +: LW]};
-            t0 = {64'd0, low[LL * j +: LW]};
+            c  = LATE != 0 && tops[LL * j + LW +: 3] != 3'd0;
+            l  = LATE != 0 ? sum[LL * j +: LW] : low[LL * j +: LW];
+            u  = upper[UB * j +: UB] + {{(UB - 1){1'b0}}, pc[j] || c};
+            t1 = {64'd0, u, l};
+            t0 = {64'd0, l};
             value = (UW > 0 ? t1[63:0] : t0[63:0]) & MASK;
         end
     endfunction
@@ -83,19 +100,17 @@ module hpm_store #(
     /* verilator lint_on UNUSEDSIGNAL */
     wire        we   = we_lo || we_hi;
 
-    // ---- low parts: one add of all lanes
-    wire [N*LL-1:0] sum  = low + inc;
-    wire [N*LL-1:0] tops = sum & TOPS;
     reg  [N-1:0]    carry;
     integer n;
     always @(*) begin
         carry = {N{1'b0}};
         if (tops != {N*LL{1'b0}})
             for (n = 0; n < N; n = n + 1)
-                carry[n] = tops[LL * n + LW +: 3] != 3'd0 && !(we && widx == n[4:0]);
+                carry[n] = tops[LL * n + LW +: 3] != 3'd0 && !(LATE == 0 && we && widx == n[4:0]);
         // with an upper part a counter wraps when its low part carries into
         // an all-ones upper part; without one, on the carry itself. A written
-        // counter neither carries nor wraps (the write wins).
+        // counter neither carries nor wraps (the write wins; LATE: its carry
+        // is the previous cycle's wrap, kept).
         wrap = UW > 0 ? carry & full[N-1:0] & ~pc[N-1:0] : carry;
     end
 
