@@ -32,12 +32,17 @@ module hpm_selstore #(
     reg [31:0]     of_q;
     /* verilator lint_on UNUSEDSIGNAL */
 
+    integer n, m;
     always @(posedge clk) begin
         if (rst) begin
             sel  <= {N*63{1'b0}};
             of_q <= 32'd0;
         end else begin
-            if (we)
+            if (LATE != 0) begin              // constant part-selects (hpm_store)
+                for (n = 0; n < N; n = n + 1)
+                    if (we && widx == n[4:0])
+                        sel[63 * n +: 63] <= wval[62:0];
+            end else if (we)
                 sel[63 * widx +: 63] <= wval[62:0];
             if (LATE != 0) begin
                 // the write after the wrap's OF: it wins
@@ -57,6 +62,14 @@ module hpm_selstore #(
         end
     end
 
-    assign rvalue = {of_q[ridx], sel[63 * ridx +: 63]};
+    reg [62:0] rsel;
+    always @(*) begin
+        rsel = LATE != 0 ? 63'd0 : sel[63 * ridx +: 63];
+        if (LATE != 0)
+            for (m = 0; m < N; m = m + 1)
+                if (ridx == m[4:0])
+                    rsel = sel[63 * m +: 63];
+    end
+    assign rvalue = {of_q[ridx], rsel};
     assign of     = of_q[N-1:0];
 endmodule

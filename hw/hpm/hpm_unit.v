@@ -210,9 +210,9 @@ module hpm_unit #(
                         inc_on_mask[LL * j +: LL] <= {LL{!csr_wdata[3 + j]}};
             wire [TN-1:0] wr;
             hpm_store #(.N(TN), .W(HPM_WIDTH)) u_store (
-                .clk(clk), .rst(rst), .inc(tab_inc & inc_on_mask), .widx(idx - 5'd3),
+                .clk(clk), .rst(rst), .inc(tab_inc & inc_on_mask), .idx(idx - 5'd3),
                 .we_lo(ctr_we_lo && IMPL[idx]), .we_hi(ctr_we_hi && IMPL[idx]),
-                .wdata(csr_wdata), .ridx(idx - 5'd3), .rvalue(store_val), .wrap(wr)
+                .wdata(csr_wdata), .rvalue(store_val), .wrap(wr)
             );
             assign store_wrap = {{(29 - TN){1'b0}}, wr, 3'b000};
             wire [TN-1:0] of;
@@ -249,9 +249,9 @@ module hpm_unit #(
             );
             wire [TN-1:0] wr;
             hpm_store #(.N(TN), .W(HPM_WIDTH), .LATE(1)) u_store (
-                .clk(clk), .rst(rst), .inc(tab_inc), .widx(idx - 5'd3),
+                .clk(clk), .rst(rst), .inc(tab_inc), .idx(idx - 5'd3),
                 .we_lo(ctr_we_lo && IMPL[idx]), .we_hi(ctr_we_hi && IMPL[idx]),
-                .wdata(csr_wdata), .ridx(idx - 5'd3), .rvalue(store_val), .wrap(wr)
+                .wdata(csr_wdata), .rvalue(store_val), .wrap(wr)
             );
             assign store_wrap = {{(29 - TN){1'b0}}, wr, 3'b000};
             wire [TN-1:0] of;
