@@ -63,6 +63,7 @@ module hpm_ktable #(
     reg            clr;                       // the reset window: rows are being cleared
     /* verilator lint_off UNUSEDSIGNAL */ // OF, the OP bits 4:3, the high index bits
     wire [63:0]    s = sel;
+    integer m;
     /* verilator lint_on UNUSEDSIGNAL */
     always @(posedge clk) begin
         if (rst) begin
@@ -76,8 +77,10 @@ module hpm_ktable #(
             if (we) begin
                 fsel <= {s[52:50], s[47:45], s[42:40], s[34:30], s[24:20], s[14:10], s[4:0]};
                 fcol <= widx;
-                minh[3 * widx +: 3] <= s[62:60];
             end
+            for (m = 0; m < N; m = m + 1)     // constant part-selects (hpm_store)
+                if (we && widx == m[4:0])
+                    minh[3 * m +: 3] <= s[62:60];
         end
     end
 
