@@ -61,7 +61,8 @@ module hpm_core #(
     input  wire [31:0] ext_csr_wval,
     input  wire        ext_csr_wait,    // a write of this CSR must wait (selector refill)
     output wire [31:0] mcounteren,
-    input  wire        lcofi
+    input  wire        lcofi,
+    input  wire        lcofi_late
 );
 /* verilator lint_off UNUSEDPARAM */ // the whole catalogue, not every index is used here
 `include "hpm_events.vh"
@@ -285,7 +286,8 @@ module hpm_core #(
         .vec_e(vec_e), .vec_l(vec_l), .vec_f(fault_vector),
         .trap_take(trap_take), .trap_to_s(trap_to_s), .trap_tval(trap_tval),
         .mtip(mtip), .msip(msip), .irq_pending(irq_pending), .irq_code(irq_code),
-        .wfi_wake(wfi_wake), .mtime(mtime), .lcofi(lcofi), .mcounteren_out(mcounteren),
+        .wfi_wake(wfi_wake), .mtime(mtime), .lcofi(lcofi), .lcofi_late(lcofi_late),
+        .mcounteren_out(mcounteren),
         .priv(priv),
         .ext_addr(ext_csr_addr), .ext_wdata(ext_csr_wdata), .ext_we(ext_csr_we),
         .ext_hit(ext_csr_hit), .ext_rdata(ext_csr_rdata), .ext_wval(ext_csr_wval)

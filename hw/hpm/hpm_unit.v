@@ -46,8 +46,8 @@ module hpm_unit #(
     output reg  [31:0]     csr_wval,        // value after the write (WARL)
     output wire            csr_wait,        // a write of this selector address must wait
 
-    output wire            lcofi            // a counter wrapped with OF clear in the previous
-                                            // cycle: mip.LCOFIP is set (core_csr)
+    output wire            lcofi,           // a counter wraps with OF clear: set mip.LCOFIP
+    output wire            lcofi_late       // architecture 3: one wrapped in the previous cycle
 );
     localparam [1:0] PRIV_M = 2'b11, PRIV_S = 2'b01, PRIV_U = 2'b00;
     localparam integer HPM_NDSP = HPM_WIDTH > 32 ? 2 : 1;   // DSPs per mhpmcounter
@@ -326,12 +326,10 @@ module hpm_unit #(
         end
     endfunction
 
-    // LCOFI: a wrap while OF is still clear, to the core a cycle later
-    // (core_csr shows LCOFIP as set from then; docs/hpm.md)
-    reg lcofi_q;
-    always @(posedge clk)
-        lcofi_q <= !rst && (wrap_bits & ~of_bits) != 32'd0;
-    assign lcofi = HPM_ARCH == 3 ? lcofi3 : lcofi_q;
+    // LCOFI: a wrap while OF is still clear; architecture 3 finds it a
+    // cycle late (core_csr shows LCOFIP as set from then; docs/hpm.md)
+    assign lcofi      = HPM_ARCH != 3 && (wrap_bits & ~of_bits) != 32'd0;
+    assign lcofi_late = lcofi3;
 
     // the addressed counter (the write value and architecture 2's read mux)
     wire [63:0] ctr64 = idx == 5'd0 ? mcycle : idx == 5'd2 ? minstret :
