@@ -12,16 +12,18 @@
 # Variables: BOARD (icebreaker, the only board), PROG (openfpgaloader |
 #   iceprog), BOARD_SEED (nextpnr --seed, 1), BOARD_HPM=<num>x<width> (another
 #   HPM configuration than the top's default, into build/icebreaker/hpm-<n>x<w>/:
-#   for measurements, docs/board.md).
+#   for measurements, docs/board.md), BOARD_ARCH=<1|3> (the counting
+#   architecture, HPM_ARCH; the directory gets a -v<arch> suffix).
 
 BOARD       ?= icebreaker
 PROG        ?= openfpgaloader
 BOARD_SEED  ?= 1
 BOARD_HPM   ?=
+BOARD_ARCH  ?=
 
 BOARD_TOP_V := hw/board/icebreaker_top.v
 BOARD_PCF   := constraints/icebreaker.pcf
-BOARD_DIR   := $(BUILD)/icebreaker$(if $(BOARD_HPM),/hpm-$(BOARD_HPM))
+BOARD_DIR   := $(BUILD)/icebreaker$(if $(BOARD_HPM)$(BOARD_ARCH),/hpm-$(BOARD_HPM)$(if $(BOARD_ARCH),-v$(BOARD_ARCH)))
 BOARD_NAME  := $(BOARD_DIR)/icebreaker
 BOARD_BIN   := $(BOARD_NAME).bin
 BOARD_REPORT := $(BOARD_DIR)/report.txt
@@ -36,7 +38,8 @@ BOARD_MHZ      := $(shell awk 'BEGIN { printf "%g", $(BOARD_CLOCK_HZ) / 1e6 }')
 # bitstream in seconds without re-running yosys and nextpnr.
 BOARD_FW_PH := $(BUILD)/icebreaker/fw-placeholder.hex
 BOARD_CHPARAM_HPM := \
-  $(if $(BOARD_HPM),-set HPM_NUM $(call hw_num,$(BOARD_HPM)) -set HPM_WIDTH $(call hw_width,$(BOARD_HPM)))
+  $(if $(BOARD_HPM),-set HPM_NUM $(call hw_num,$(BOARD_HPM)) -set HPM_WIDTH $(call hw_width,$(BOARD_HPM))) \
+  $(if $(BOARD_ARCH),-set HPM_ARCH $(BOARD_ARCH))
 
 .PHONY: bitstream prog
 

@@ -28,11 +28,13 @@ HW_SYNTH     := $(BUILD)/synth
 # HPM configurations <num>x<width> of the test variants: widths 1, 8, 40 and
 # counts 0, 1, 29 next to the default 29 x 64 (each build costs ~1 min)
 HW_SIM_VARIANTS := 0x64 1x40 29x1 29x8
-HW_SIM_VARIANT_BINS := $(patsubst %,$(BIN)/hpm-sim-%,$(HW_SIM_VARIANTS)) $(BIN)/hpm-sim-v1
+HW_SIM_VARIANT_BINS := $(patsubst %,$(BIN)/hpm-sim-%,$(HW_SIM_VARIANTS)) $(BIN)/hpm-sim-v1 \
+  $(BIN)/hpm-sim-v3
 
 # counting architecture of the simulated board and its variants (docs/hpm.md:
 # 2 = cycle classes + one increment table; same semantics as 1). hpm-sim-v1
-# is the 29 x 64 board with architecture 1, kept tested (tests/run.sh hpm).
+# is the 29 x 64 board with architecture 1, hpm-sim-v3 with architecture 3
+# (the iCE40 form of 2), both kept tested (tests/run.sh hpm).
 HW_SIM_ARCH := 2
 
 hw_num   = $(word 1,$(subst x, ,$(1)))
@@ -67,12 +69,15 @@ $(BIN)/hpm-sim: $(HW_SIM_DEPS)
 $(BIN)/hpm-sim-v1: $(HW_SIM_DEPS)
 	$(call hw_verilate,$@,$(HW_VDIR)-v1,29,64,1)
 
+$(BIN)/hpm-sim-v3: $(HW_SIM_DEPS)
+	$(call hw_verilate,$@,$(HW_VDIR)-v3,29,64,3)
+
 $(BIN)/hpm-sim-%: $(HW_SIM_DEPS)
 	$(call hw_verilate,$@,$(HW_VDIR)-$*,$(call hw_num,$*),$(call hw_width,$*),$(HW_SIM_ARCH))
 
 HW_LINT := $(VERILATOR) --lint-only -Wall -I$(GEN) -Ihw/hpm
 lint: $(EV_VH)
-	@set -e; for a in 1 2; do \
+	@set -e; for a in 1 2 3; do \
 	  echo "lint hpm_soc HPM 29x64 arch $$a"; \
 	  $(HW_LINT) --top-module hpm_soc -GHPM_ARCH=$$a $(HW_RTL_SRCS); \
 	  for v in $(HW_SIM_VARIANTS); do \

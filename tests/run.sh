@@ -29,7 +29,8 @@
 #             programs (rvgen --lcofi: LCOFI interrupts taken) in lockstep on
 #             each variant and HPM_LCOFI_SEEDS on the default build; every
 #             directed HPM test and HPM_RANDOM_SEEDS random programs on
-#             hpm-sim-v1 (counting architecture 1, docs/hpm.md)
+#             hpm-sim-v1 and hpm-sim-v3 (counting architectures 1 and 3,
+#             docs/hpm.md)
 #   usb       the USB link (host/lib/link_usb.c) through an FT2232H emulated
 #             under umockdev (build/tests/ftdi_emu, real libusb): divisor
 #             table, discovery, loopback via cat, timeouts, unplug, PING to
@@ -258,19 +259,19 @@ suite_hpm() {
         # every width, LCOFI) in lockstep on the variant
         hpm_random_batch "$v" "$vsim" "$HPM_RANDOM_SEEDS"
     done
-    # counting architecture 1 (hpm-sim-v1, 29 x 64; the default board is
-    # architecture 2, docs/hpm.md): every directed HPM test and the random
-    # HPM programs in lockstep, so both architectures stay exact
+    # counting architectures 1 and 3 (hpm-sim-v1, hpm-sim-v3, 29 x 64; the
+    # default board is architecture 2, docs/hpm.md): every directed HPM test
+    # and the random HPM programs in lockstep, so all architectures stay exact
     if [ -n "$HPM_VARIANTS" ]; then
-        vsim=$BUILD/bin/hpm-sim-v1
-        CHECK="hpm architecture 1"
-        if [ ! -x "$vsim" ]; then fail "hpm architecture 1: missing $vsim (run make sim-variants)"
-        else
+        for a in 1 3; do
+            vsim=$BUILD/bin/hpm-sim-v$a
+            CHECK="hpm architecture $a"
+            if [ ! -x "$vsim" ]; then fail "hpm architecture $a: missing $vsim (run make sim-variants)"; continue; fi
             for e in "$BUILD"/tests/hpm/*.elf; do
-                hpm_lockstep_sig "$(basename "$e" .elf)" v1 "$vsim" "$e"
+                hpm_lockstep_sig "$(basename "$e" .elf)" v$a "$vsim" "$e"
             done
-            hpm_random_batch v1 "$vsim" "$HPM_RANDOM_SEEDS"
-        fi
+            hpm_random_batch v$a "$vsim" "$HPM_RANDOM_SEEDS"
+        done
     fi
     CHECK="hpm random default"
     hpm_random_batch default "$SIM" "$HPM_LCOFI_SEEDS"

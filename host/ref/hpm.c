@@ -36,6 +36,10 @@ static uint64_t ev_bit(const char *name)
     return 0;   /* not in the catalogue: never counts (caught by the unit tests) */
 }
 
+/* Cycles a selector write makes the next one wait: the RTL refills one
+ * table row per cycle (docs/hpm.md, "Selector writes wait for the refill"). */
+#define HPM_REFILL 24u
+
 /* ---- selector fields ---- */
 #define SEL_OF    (1ull << 63)
 #define SEL_MINH  (1ull << 62)
@@ -235,11 +239,13 @@ void hpm_init(hpmref *m)
     k[HK_R_FENCEI]     = R | FEN | FL;
     k[HK_R_XRET]       = R | FL;
     k[HK_R_WFI]        = R;
+    k[HK_SEL_WAIT]     = C | BE | CORE;
 
     for (unsigned n = 0; n < 32; n++)
         if (n != 1)
             refresh(h, n);
     rebuild_active(h);
+    h->sel_free = HPM_REFILL;       /* reset opens a refill window (cycles 0..23) */
     /* cycles 0 and 1 after reset: bubbles in M-mode */
     hpm_step(m, HK_RESET, 1, HK_RESET, HK_NUM, PRV_M, PRV_M, 0);
 }
@@ -346,6 +352,27 @@ uint64_t hpm_wfi_wake(hpmref *m, uint64_t t, uint64_t w0, unsigned priv)
 
 /* ---- CSRs ---- */
 
+uint64_t hpm_sel_wait(hpmref *m, unsigned a, uint64_t t)
+{
+    hpm_unit *h = &m->hpm;
+    if (!((a >= 0x323u && a <= 0x33Fu) || (a >= 0x723u && a <= 0x73Fu)))
+        return 0;
+    const uint64_t s = h->sel_free > t ? h->sel_free - t : 0;
+    h->sel_free = t + s + 1 + HPM_REFILL;
+    if (!s)
+        return 0;
+    if (h->fast) {
+        if (!(h->inhibit & 1u))
+            h->ctr[0] += s;
+        return s;
+    }
+    h->hist[m->priv][HK_SEL_WAIT] += s;
+    h->pending += s;
+    if (h->pending > h->budget)
+        hpm_flush(m);
+    return s;
+}
+
 int hpm_csr_owned(unsigned a)
 {
     return (a >= 0xB00u && a <= 0xB1Fu) || (a >= 0xB80u && a <= 0xB9Fu) ||
@@ -428,11 +455,13 @@ uint32_t hpm_csr_write(hpmref *m, unsigned a, uint32_t v)
         uint64_t w = hi ? (start & 0xFFFFFFFFull) | (uint64_t)v << 32
                         : (start & ~0xFFFFFFFFull) | v;
         w = sel_legal(h, w);
-        if (of_now)
-            w |= SEL_OF;
-        h->sel[n] = w;
+        h->sel[n] = of_now ? w | SEL_OF : w;
         refresh(h, n);
         rebuild_active(h);
+        rebudget(h);
+        /* the reported value is the write's own (an OF set by a wrap in this
+         * cycle is not in it; docs/hpm.md "Value reported for a write") */
+        return (uint32_t)(hi ? w >> 32 : w);
     }
     /* 0x321/0x322 (low halves) and unimplemented ones ignore writes */
     rebudget(h);    /* cycle t changed the counters */

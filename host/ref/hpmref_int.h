@@ -82,6 +82,7 @@ enum {
     HK_R_LOAD, HK_R_STORE, HK_R_JAL, HK_R_JALR,
     HK_R_BR_NT, HK_R_BR_T, HK_R_BR_NT_MISS, HK_R_BR_T_MISS,
     HK_R_MUL, HK_R_DIV, HK_R_CSR, HK_R_FENCE, HK_R_FENCEI, HK_R_XRET, HK_R_WFI,
+    HK_SEL_WAIT,     /* X cycles of a selector write waiting for a refill */
     HK_NUM
 };
 
@@ -105,6 +106,7 @@ typedef struct hpm_unit {
     uint64_t hist[4][HK_NUM];
     uint64_t pending, budget;
     uint32_t wrapped;        /* counters that wrapped in the last exact count */
+    uint64_t sel_free;       /* first cycle a selector write may commit (refill) */
     unsigned nact;           /* counters that may count, in act[] */
     uint8_t  act[32];
     uint8_t  maxinc[32];     /* largest increment of a counter in one cycle */
@@ -209,6 +211,10 @@ uint32_t hpm_csr_read(const hpmref *m, unsigned addr, unsigned priv);
  * t first (old settings; the written counter's increment is dropped), then
  * writes. Returns the value after the write (retire record csr_val). */
 uint32_t hpm_csr_write(hpmref *m, unsigned addr, uint32_t val);
+/* A CSR write to addr entering X in cycle t: the cycles it waits for a
+ * selector refill (0 unless addr is mhpmevent3..31(h)), counted here in the
+ * current privilege; starts the refill window of the write. */
+uint64_t hpm_sel_wait(hpmref *m, unsigned addr, uint64_t t);
 /* Brings every counter up to date (slow path; see hpm_unit.hist). */
 void hpm_flush(hpmref *m);
 /* wfi entering X in cycle t in privilege priv, woken by MTIP (or never) in

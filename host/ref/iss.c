@@ -362,12 +362,21 @@ void hpmref_step(hpmref *m, hpm_retire *out)
             uint32_t old;
             if (csr_check(m, csr, write) || csr_read(m, csr, t, &old))
                 goto illegal;
+            uint64_t tc = t;            /* the commit cycle */
             if (write) {
+                /* a selector write waits in X for the previous refill
+                 * (docs/hpm.md) and reads the CSR when it commits */
+                const uint64_t wait = hpm_sel_wait(m, csr, t);
+                if (wait) {
+                    occ += (unsigned)wait;
+                    tc = t + wait;
+                    csr_read(m, csr, tc, &old);
+                }
                 uint32_t nv = (f3 & 3u) == 1u ? src : (f3 & 3u) == 2u ? (old | src)
                                                                       : (old & ~src);
                 r->csr_we = 1;
                 r->csr_addr = (uint16_t)csr;
-                r->csr_val = csr_write(m, csr, nv, t, &hpm_accounted);
+                r->csr_val = csr_write(m, csr, nv, tc, &hpm_accounted);
                 /* xscratch, xepc, xtval live in the register file's EBR: a
                  * write with an rd refetches pc+4, one bubble (docs/timing.md) */
                 redirect = rd != 0 && csr_in_regfile(csr);
@@ -393,10 +402,6 @@ void hpmref_step(hpmref *m, hpm_retire *out)
         if (!hpm_accounted) {
             hpm_step(m, stall_kind, occ - 1, kind, redirect ? bubble : HK_NUM,
                      r->priv, m->priv, 1);
-            /* a wrap in the cycle of a mip/sip write: the hardware's LCOFIP
-             * wins, also in the reported value (docs/hpm.md) */
-            if (UNLIKELY(r->csr_we) && (r->csr_addr == 0x344u || r->csr_addr == 0x144u))
-                csr_read(m, r->csr_addr, t, &r->csr_val);
         }
         return;
     }

@@ -29,6 +29,8 @@ module icebreaker_top #(
     // (docs/board.md): one 32-bit mhpmcounter (in a DSP) with its selector
     parameter integer HPM_NUM   = 1,
     parameter integer HPM_WIDTH = 32,
+    // counting architecture (docs/hpm.md): 1, or 3 (the table in EBR)
+    parameter integer HPM_ARCH  = 1,
     // SB_MAC16 blocks for counters: all 8 but the multiplier's
     parameter integer HPM_DSP   = 7
 ) (
@@ -94,7 +96,8 @@ module icebreaker_top #(
     // the trace port is for the simulated board only
     hpm_soc #(
         .UART_DIV(UART_DIV), .CLOCK_HZ(CLOCK_HZ), .FW_HEX(FW_HEX),
-        .HPM_NUM(HPM_NUM), .HPM_WIDTH(HPM_WIDTH), .HPM_DSP(HPM_DSP)
+        .HPM_NUM(HPM_NUM), .HPM_WIDTH(HPM_WIDTH), .HPM_DSP(HPM_DSP),
+        .HPM_ARCH(HPM_ARCH)
     ) u_soc (
         .clk(clk), .rst(rst), .boot_addr(32'h0000_0000),
         .uart_rx(RX), .uart_tx(TX), .leds(LED), .buttons(BTN),

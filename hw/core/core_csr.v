@@ -81,7 +81,8 @@ module core_csr #(
 
     // time(h), and the HPM unit's overflow interrupt
     input  wire [63:0] mtime,
-    input  wire        lcofi,        // a counter overflowed: set mip.LCOFIP
+    input  wire        lcofi,        // a counter wraps in this cycle: set mip.LCOFIP
+    input  wire        lcofi_late,   // one wrapped in the previous cycle (HPM_ARCH 3)
     output wire [31:0] mcounteren_out,
 
     output reg  [1:0]  priv,
@@ -115,7 +116,8 @@ module core_csr #(
     wire [31:0] mstatus = {9'd0, st_tsr, st_tw, st_tvm, 2'b00, st_mprv, 4'd0, st_mpp,
                            2'b00, st_spp, st_mpie, 1'b0, st_spie, 1'b0, st_mie, 1'b0, st_sie, 1'b0};
     wire [31:0] sstatus = {23'd0, st_spp, 2'b00, st_spie, 3'b000, st_sie, 1'b0};
-    wire [13:0] mip     = {lcofip, 1'b0, 1'b0, 1'b0, seip, 1'b0, mtip, 1'b0, stip, 1'b0,
+    // lcofi_late: a counter wrapped in the previous cycle (LCOFIP is set from then)
+    wire [13:0] mip     = {lcofip || lcofi_late, 1'b0, 1'b0, 1'b0, seip, 1'b0, mtip, 1'b0, stip, 1'b0,
                            msip, 1'b0, ssip, 1'b0};
 
     // ------------------------------------------------------------- read mux
@@ -201,11 +203,8 @@ module core_csr #(
     wire [31:0] merged = (w & wmask) | (core_rdata & ~wmask);
     // mstatus.MPP: a write of 2 (reserved) leaves it unchanged
     wire        keep_mpp = csr_addr == 12'h300 && w[12:11] == 2'b10;
-    // an overflow in the cycle of a mip/sip write sets LCOFIP all the same
-    wire        lcofi_seen = lcofi && (csr_addr == 12'h344 || (csr_addr == 12'h144 && mideleg[13]));
     assign csr_wval = ext_hit ? ext_wval :
-                      keep_mpp ? {merged[31:13], st_mpp, merged[10:0]} :
-                      merged | {18'd0, lcofi_seen, 13'd0};
+                      keep_mpp ? {merged[31:13], st_mpp, merged[10:0]} : merged;
 
     // the CSRs of the register file EBR take all bits but xepc[1:0]
     assign ebr_wval  = {w[31:2], csr_addr[1:0] == 2'b01 ? 2'b00 : w[1:0]};
@@ -276,6 +275,10 @@ module core_csr #(
             scause_irq <= 1'b0; scause_code <= 4'd0;
             mcounteren <= 32'd0; scounteren <= 32'd0;
         end else begin
+            // set by the HPM unit a cycle late; a mip/sip write in this
+            // cycle (below) wins, it already read LCOFIP as set
+            if (lcofi_late)
+                lcofip <= 1'b1;
             if (trap_take) begin
                 if (trap_to_s) begin
                     scause_irq  <= trap_irq;

@@ -59,8 +59,10 @@ module hpm_core #(
     input  wire        ext_csr_hit,
     input  wire [31:0] ext_csr_rdata,
     input  wire [31:0] ext_csr_wval,
+    input  wire        ext_csr_wait,    // a write of this CSR must wait (selector refill)
     output wire [31:0] mcounteren,
-    input  wire        lcofi
+    input  wire        lcofi,
+    input  wire        lcofi_late
 );
 /* verilator lint_off UNUSEDPARAM */ // the whole catalogue, not every index is used here
 `include "hpm_events.vh"
@@ -104,10 +106,11 @@ module hpm_core #(
     wire [1:0]  d_row_lo = d_csr[7:0] == 8'h02 ? 2'b01 : d_csr[1:0];
     wire [5:0]  raddr2  = d_row ? {1'b1, d_csr[9], 2'b00, d_row_lo} : {1'b0, d_insn[24:20]};
 
-    // md_hold: a mul/div holds X (not its last cycle, no interrupt): the
-    // register file and the bypass keep its operands (rs1/rs2 stay valid for
-    // core_muldiv, which then needs no operand registers). Exactly the
-    // cycles in which x_free is 0 for a mul/div, from early signals only.
+    // md_hold: a mul/div (or a waiting selector write) holds X (not its last
+    // cycle, no interrupt): the register file and the bypass keep its
+    // operands (rs1/rs2 stay valid for core_muldiv, which then needs no
+    // operand registers). Exactly the cycles in which x_free is 0 for them,
+    // from early signals only.
     wire md_hold;
     wire md_last;            // the last X cycle of a mul/div (core_muldiv)
     core_regfile u_regfile (
@@ -231,8 +234,12 @@ module hpm_core #(
     wire br_mis    = br_taken && pc_imm[1];
     wire jalr_mis  = is_jalr && alu_sum[1];
     wire exc_l     = x_go && !trap_e && (br_mis || jalr_mis || lsu_misaligned);
+    // a selector write waits in X while the HPM unit refills a table column
+    // (docs/hpm.md, "Selector writes wait for the refill")
+    wire csr_wait  = is_csr && csr_write && ext_csr_wait;
     // a mul/div has no late exception, so x_free is 0 exactly when this holds
-    assign md_hold = x_valid && !trap_e && (is_mul || is_div) && !md_last;
+    // (and for a waiting selector write, which holds its operands the same way)
+    assign md_hold = x_valid && !trap_e && ((is_mul || is_div) ? !md_last : csr_wait);
     assign fault_trap = x_go && !trap_e && lsu_fault;       // lsu_fault excludes misaligned
     wire exc       = exc_e || exc_l || fault_trap;
     wire trap      = irq_take || exc;
@@ -261,7 +268,7 @@ module hpm_core #(
 
     // a CSR, mret or sret instruction can only trap early: its commit does
     // not wait for the adder
-    wire csr_commit = x_valid && is_csr && !trap_e;
+    wire csr_commit = x_valid && is_csr && !trap_e && !csr_wait;
     core_csr u_csr (
         .clk(clk), .rst(rst),
         .csr_op(x_valid && is_csr), .csr_addr(x_insn[31:20]), .csr_funct(funct3[1:0]),
@@ -279,7 +286,8 @@ module hpm_core #(
         .vec_e(vec_e), .vec_l(vec_l), .vec_f(fault_vector),
         .trap_take(trap_take), .trap_to_s(trap_to_s), .trap_tval(trap_tval),
         .mtip(mtip), .msip(msip), .irq_pending(irq_pending), .irq_code(irq_code),
-        .wfi_wake(wfi_wake), .mtime(mtime), .lcofi(lcofi), .mcounteren_out(mcounteren),
+        .wfi_wake(wfi_wake), .mtime(mtime), .lcofi(lcofi), .lcofi_late(lcofi_late),
+        .mcounteren_out(mcounteren),
         .priv(priv),
         .ext_addr(ext_csr_addr), .ext_wdata(ext_csr_wdata), .ext_we(ext_csr_we),
         .ext_hit(ext_csr_hit), .ext_rdata(ext_csr_rdata), .ext_wval(ext_csr_wval)
@@ -293,7 +301,8 @@ module hpm_core #(
     // the X registers, waits for the address adder.
     wire x_cond = (is_load || is_store) ? x_cnt == 6'd1 :
                   (is_mul || is_div) ? md_last :
-                  is_wfi ? wfi_wake : 1'b1;
+                  is_wfi ? wfi_wake :
+                  is_csr ? !csr_wait : 1'b1;
     wire x_done = x_valid && (trap || x_cond);
     assign x_free = !x_valid || trap_e || exc_l || x_cond;
     assign retire = x_valid && x_cond && !trap_e && !(x_first && (br_mis || jalr_mis));
@@ -433,6 +442,7 @@ module hpm_core #(
     wire mem_stall = stall && (is_load || is_store);
     wire md_stall  = stall && (is_mul || is_div);
     wire wfi_wait  = stall && is_wfi;
+    wire sel_wait  = stall && is_csr;
 
     reg [HPM_EV_BUS_W-1:0] ev;            // width checked against EV_W by lint
     always @(*) begin
@@ -464,7 +474,7 @@ module hpm_core #(
         ev[HPM_EV_TOPDOWN_MACHINE_CLEARS] = clear;
         ev[HPM_EV_TOPDOWN_FETCH_LATENCY]  = fe_bound;
         ev[HPM_EV_TOPDOWN_MEM_BOUND]      = mem_stall;
-        ev[HPM_EV_TOPDOWN_CORE_BOUND]     = md_stall || wfi_wait;
+        ev[HPM_EV_TOPDOWN_CORE_BOUND]     = md_stall || wfi_wait || sel_wait;
         ev[HPM_EV_WFI_CYCLES]             = wfi_wait;
     end
     assign events = ev;

@@ -37,6 +37,7 @@ module hpm_class #(
         else if (ev[HPM_EV_MEM_STALL_CYCLES])    k = K_MEM;
         else if (ev[HPM_EV_MULDIV_STALL_CYCLES]) k = K_MD_STALL;
         else if (ev[HPM_EV_WFI_CYCLES])          k = K_WFI_WAIT;
+        else if (ev[HPM_EV_TOPDOWN_CORE_BOUND])  k = K_SEL_WAIT;
         else if (ev[HPM_EV_EXCEPTIONS])          k = K_EXC;
         else if (ev[HPM_EV_INTERRUPTS])          k = K_IRQ;
         else if (ev[HPM_EV_LOADS])               k = K_R_LOAD;

@@ -2,11 +2,11 @@
 // "Counting architecture v2"). Included inside hpm_class and hpm_table, after
 // hpm_events.vh (the HPM_EV_* indexes).
 //
-// This core's event vector takes one of 23 values per cycle: the top-down
+// This core's event vector takes one of 24 values per cycle: the top-down
 // events partition every cycle (a bubble, a stall cycle, a trap cycle or the
 // last X cycle of a retiring instruction) and at most one instruction class
 // retires, so the vector is a function of a 5-bit kind. A cycle class is
-// {priv, kind}: 7 bits, 128 table rows (priv 2 and kinds 23..31 never occur).
+// {priv, kind}: 7 bits, 128 table rows (priv 2 and kinds 24..31 never occur).
 // The kinds are the reference model's segment kinds (host/ref/hpmref_int.h
 // HK_*; HK_RESET and HK_BUB_FE, HK_R_ALU and HK_R_WFI have the same vector
 // and share a kind here).
@@ -16,7 +16,8 @@ localparam [4:0] K_BUB_FE  = 5'd0,  K_BUB_MISP = 5'd1,  K_BUB_TRAP = 5'd2,
                  K_R_LOAD  = 5'd9,  K_R_STORE  = 5'd10, K_R_JAL    = 5'd11,
                  K_R_JALR  = 5'd12, K_R_BR     = 5'd13, // 13..16: + {miss, taken}
                  K_R_MUL   = 5'd17, K_R_DIV    = 5'd18, K_R_CSR    = 5'd19,
-                 K_R_FENCE = 5'd20, K_R_FENCEI = 5'd21, K_R_XRET   = 5'd22;
+                 K_R_FENCE = 5'd20, K_R_FENCEI = 5'd21, K_R_XRET   = 5'd22,
+                 K_SEL_WAIT = 5'd23;   // a selector write waiting for a refill
 
 // the event vector of a kind (bit i = catalogue event i; bit 0 is 0)
 function [63:0] kind_ev(input [4:0] k);
@@ -43,7 +44,7 @@ function [63:0] kind_ev(input [4:0] k);
                 v[HPM_EV_TOPDOWN_BE_BOUND] = 1'b1;
                 v[HPM_EV_TOPDOWN_MEM_BOUND] = 1'b1;
             end
-            K_MD_STALL, K_WFI_WAIT: begin
+            K_MD_STALL, K_WFI_WAIT, K_SEL_WAIT: begin
                 v[HPM_EV_MULDIV_STALL_CYCLES] = k == K_MD_STALL;
                 v[HPM_EV_WFI_CYCLES]          = k == K_WFI_WAIT;
                 v[HPM_EV_TOPDOWN_BE_BOUND]    = 1'b1;

@@ -27,7 +27,8 @@ module hpm_unit #(
     parameter integer DSP_BUDGET = 0,
     // counting architecture (docs/hpm.md): 1 one selector evaluated per counter
     // per cycle; 2 a cycle-class encoder and one increment table for all
-    // counters (hpm_class, hpm_table). Same semantics and timing.
+    // counters (hpm_class, hpm_table); 3 the same with the table in a
+    // synchronous memory (hpm_ktable, the iCE40 form). Same semantics and timing.
     parameter integer HPM_ARCH   = 1
 ) (
     input  wire            clk,
@@ -43,8 +44,10 @@ module hpm_unit #(
     output wire            csr_hit,
     output reg  [31:0]     csr_rdata,
     output reg  [31:0]     csr_wval,        // value after the write (WARL)
+    output wire            csr_wait,        // a write of this selector address must wait
 
-    output wire            lcofi            // a counter wrapped with OF clear: set mip.LCOFIP
+    output wire            lcofi,           // a counter wraps with OF clear: set mip.LCOFIP
+    output wire            lcofi_late       // architecture 3: one wrapped in the previous cycle
 );
     localparam [1:0] PRIV_M = 2'b11, PRIV_S = 2'b01, PRIV_U = 2'b00;
     localparam integer HPM_NDSP = HPM_WIDTH > 32 ? 2 : 1;   // DSPs per mhpmcounter
@@ -70,6 +73,22 @@ module hpm_unit #(
     // (mcountinhibit has no high half).
     assign csr_hit = ((ctr_lo || ctr_hi) && idx != 5'd1) || sel_lo || (sel_hi && idx != 5'd0) ||
                      is_ovf;
+
+    // A write to a selector address (implemented or not) starts a refill
+    // window of REFILL cycles; another one waits in X until it ends
+    // (docs/hpm.md, "Selector writes wait for the refill"). The same rule in
+    // every architecture; architecture 3 refills one table row per cycle.
+    // Reset opens a window too (cycles 0..23: architecture 3 clears its table).
+    localparam [4:0] REFILL = 5'd24;
+    reg [4:0] refill_left;
+    always @(posedge clk)
+        if (rst)                            // architecture 3 clears its table
+            refill_left <= REFILL;
+        else if (csr_we && is_evt)
+            refill_left <= REFILL;
+        else if (refill_left != 5'd0)
+            refill_left <= refill_left - 5'd1;
+    assign csr_wait = is_evt && refill_left != 5'd0;
 
     // the counter written, by index (the machine-level spaces only; the user
     // shadows are read-only and the core traps writes to them)
@@ -126,7 +145,7 @@ module hpm_unit #(
     // addressed selector's other half. The other half of evt_w64 is unused.
     /* verilator lint_off UNUSEDSIGNAL */ // only EV3 of the current value
     wire [63:0] sel_rvalue;                 // architecture 2: hpm_selstore's read port
-    wire [63:0] evt_cur   = HPM_ARCH == 2 ? (IMPL[idx] ? sel_rvalue : 64'd0) : evt_value[idx];
+    wire [63:0] evt_cur   = HPM_ARCH >= 2 ? (IMPL[idx] ? sel_rvalue : 64'd0) : evt_value[idx];
     /* verilator lint_on UNUSEDSIGNAL */
     wire [9:0]  ev3_w     = sel_hi ? {csr_wdata[7:0], evt_cur[31:30]} : {evt_cur[39:32], csr_wdata[31:30]};
     wire [63:0] evt_w64   = {csr_wdata[31:8], ev3_w, csr_wdata[29:0]};
@@ -157,8 +176,9 @@ module hpm_unit #(
     wire [63:0] store_val;                                 // the addressed counter (hpm_store)
     /* verilator lint_off UNUSEDSIGNAL */ // bits 2:0, and all of it in architecture 1
     wire [31:0] store_wrap;                                // bit n: mhpmcounter n wraps
-    wire [31:0] store_of;                                  // bit n: OF of mhpmevent n
+    wire [31:0] store_of;                                  // bit n: OF of mhpmevent n (as read)
     /* verilator lint_on UNUSEDSIGNAL */
+    wire        lcofi3;                                    // architecture 3's LCOFI
     generate
         if (HPM_ARCH == 2 && HPM_NUM > 0) begin : g_arch2
             wire [6:0] cls;
@@ -190,9 +210,9 @@ module hpm_unit #(
                         inc_on_mask[LL * j +: LL] <= {LL{!csr_wdata[3 + j]}};
             wire [TN-1:0] wr;
             hpm_store #(.N(TN), .W(HPM_WIDTH)) u_store (
-                .clk(clk), .rst(rst), .inc(tab_inc & inc_on_mask), .widx(idx - 5'd3),
+                .clk(clk), .rst(rst), .inc(tab_inc & inc_on_mask), .idx(idx - 5'd3),
                 .we_lo(ctr_we_lo && IMPL[idx]), .we_hi(ctr_we_hi && IMPL[idx]),
-                .wdata(csr_wdata), .ridx(idx - 5'd3), .rvalue(store_val), .wrap(wr)
+                .wdata(csr_wdata), .rvalue(store_val), .wrap(wr)
             );
             assign store_wrap = {{(29 - TN){1'b0}}, wr, 3'b000};
             wire [TN-1:0] of;
@@ -202,11 +222,57 @@ module hpm_unit #(
                 .rvalue(sel_rvalue), .set_of(wr), .of(of)
             );
             assign store_of = {{(29 - TN){1'b0}}, of, 3'b000};
+            assign lcofi3   = 1'b0;
+        end else if (HPM_ARCH == 3 && HPM_NUM > 0) begin : g_arch3
+            // The table's row arrives a cycle late (hpm_ktable): the store
+            // adds the previous cycle's increments, and a wrap seen in t is
+            // the wrap of t-1. Its OF is read as set from t on (OF | wrap),
+            // it sets OF at the end of t (a selector write in t wins), and
+            // LCOFI, when OF was clear at the start of t-1, goes to the core
+            // in t, which shows LCOFIP as set from t on (core_csr).
+            wire [6:0] cls;
+            hpm_class #(.EV_W(EV_W)) u_class (
+                .clk(clk), .rst(rst), .ev(ev), .priv(priv), .cls(cls)
+            );
+            wire [63:0] sel_new = sel_hi ? {evt_legal[63:30], evt_cur[29:0]} :
+                                           {evt_cur[63:40], evt_legal[39:0]};
+            /* verilator lint_off UNUSEDSIGNAL */ // bits 2:0 and above 3 + TN: no counter
+            wire [31:0] written = ((ctr_we_lo || ctr_we_hi) && IMPL[idx]) ? 32'd1 << idx : 32'd0;
+            wire [31:0] inh_n   = inhibit;
+            /* verilator lint_on UNUSEDSIGNAL */
+            wire [LL*TN-1:0] tab_inc;
+            hpm_ktable #(.N(TN), .LANE(LL), .EV_W(EV_W), .ROWS(24)) u_table (
+                .clk(clk), .rst(rst), .kind(cls[4:0]), .priv(cls[6:5]), .ev(ev),
+                .on(~inh_n[3 +: TN] & ~written[3 +: TN]), .left(refill_left),
+                .we(csr_we && is_evt && IMPL[idx]), .widx(idx - 5'd3), .sel(sel_new),
+                .inc(tab_inc)
+            );
+            wire [TN-1:0] wr;
+            hpm_store #(.N(TN), .W(HPM_WIDTH), .LATE(1)) u_store (
+                .clk(clk), .rst(rst), .inc(tab_inc), .idx(idx - 5'd3),
+                .we_lo(ctr_we_lo && IMPL[idx]), .we_hi(ctr_we_hi && IMPL[idx]),
+                .wdata(csr_wdata), .rvalue(store_val), .wrap(wr)
+            );
+            assign store_wrap = {{(29 - TN){1'b0}}, wr, 3'b000};
+            wire [TN-1:0] of;
+            wire [63:0]   sel_q;
+            hpm_selstore #(.N(TN), .LATE(1)) u_selstore (
+                .clk(clk), .rst(rst), .we(csr_we && is_evt && IMPL[idx]), .we_hi(sel_hi),
+                .widx(idx - 5'd3), .wval({evt_legal[63], sel_new[62:0]}), .ridx(idx - 5'd3),
+                .rvalue(sel_q), .set_of(wr), .of(of)
+            );
+            assign sel_rvalue = {sel_q[63] || store_wrap[idx], sel_q[62:0]};
+            assign store_of   = {{(29 - TN){1'b0}}, of | wr, 3'b000};
+            reg [TN-1:0] of_d;                  // OF at the start of the previous cycle
+            always @(posedge clk)
+                of_d <= of;
+            assign lcofi3 = (wr & ~of_d) != {TN{1'b0}};
         end else begin : g_arch1
             assign store_val  = 64'd0;
             assign store_wrap = 32'd0;
             assign store_of   = 32'd0;
             assign sel_rvalue = 64'd0;
+            assign lcofi3     = 1'b0;
         end
     endgenerate
 
@@ -217,7 +283,7 @@ module hpm_unit #(
                 /* verilator lint_off UNUSEDSIGNAL */ // architecture 2: the table's instead
                 wire [2:0] sel_inc;             // architecture 1: the selector's increment
                 /* verilator lint_on UNUSEDSIGNAL */
-                if (HPM_ARCH == 2) begin : g_sel2    // the register lives in hpm_selstore
+                if (HPM_ARCH >= 2) begin : g_sel2    // the register lives in hpm_selstore
                     assign evt_value[n] = 64'd0;
                     assign of_bits[n]   = store_of[n];
                     assign sel_inc      = 3'd0;
@@ -230,7 +296,7 @@ module hpm_unit #(
                         .ev(ev), .priv(priv), .inc(sel_inc)
                     );
                 end
-                if (HPM_ARCH == 2) begin : g_v2     // the value lives in hpm_store
+                if (HPM_ARCH >= 2) begin : g_v2     // the value lives in hpm_store
                     assign hpm_value[n] = 64'd0;
                     assign wrap_bits[n] = store_wrap[n];
                 end else begin : g_v1
@@ -260,12 +326,14 @@ module hpm_unit #(
         end
     endfunction
 
-    // LCOFI: a wrap while OF is still clear
-    assign lcofi = (wrap_bits & ~of_bits) != 32'd0;
+    // LCOFI: a wrap while OF is still clear; architecture 3 finds it a
+    // cycle late (core_csr shows LCOFIP as set from then; docs/hpm.md)
+    assign lcofi      = HPM_ARCH != 3 && (wrap_bits & ~of_bits) != 32'd0;
+    assign lcofi_late = lcofi3;
 
     // the addressed counter (the write value and architecture 2's read mux)
     wire [63:0] ctr64 = idx == 5'd0 ? mcycle : idx == 5'd2 ? minstret :
-                        HPM_ARCH == 2 ? (IMPL[idx] ? store_val : 64'd0) : hpm_value[idx];
+                        HPM_ARCH >= 2 ? (IMPL[idx] ? store_val : 64'd0) : hpm_value[idx];
 
     // ------------------------------------------------------------ read mux
     // Architecture 1: a flat AND-OR: each register's word is gated by its own
@@ -279,7 +347,7 @@ module hpm_unit #(
     integer r;
     always @(*) begin
         hpm_rdata = 32'd0;
-        if (HPM_ARCH == 2) begin
+        if (HPM_ARCH >= 2) begin
             if (idx != 5'd1) begin
                 if (ctr_lo) hpm_rdata = ctr64[31:0];
                 if (ctr_hi) hpm_rdata = ctr64[63:32];
@@ -316,9 +384,8 @@ module hpm_unit #(
     wire [63:0] ctr_mask = (idx == 5'd0 || idx == 5'd2) ? {64{1'b1}} : impl ? HPM_MASK : 64'd0;
     wire [63:0] ctr_w64  = {ctr_hi ? csr_wdata : ctr64[63:32], ctr_lo ? csr_wdata : ctr64[31:0]} &
                            ctr_mask;
-    // a wrap in the write cycle sets OF all the same
-    wire [63:0] evt_wval = {evt_legal[63] || (impl && wrap_bits[idx]), evt_legal[62:0]} &
-                           (impl ? {64{1'b1}} : 64'd0);
+    // the write's own value (an OF set by a wrap in the same cycle is not in it)
+    wire [63:0] evt_wval = evt_legal & (impl ? {64{1'b1}} : 64'd0);
     always @(*) begin
         csr_wval = 32'd0;
         if (ctr_lo || ctr_hi)         csr_wval = ctr_hi ? ctr_w64[63:32] : ctr_w64[31:0];

@@ -6,7 +6,7 @@ module hpm_cpu #(
     parameter integer HPM_NUM   = 29,        // implemented mhpmcounters (0..29)
     parameter integer HPM_WIDTH = 64,        // their width (1..64)
     parameter integer HPM_DSP   = 0,         // SB_MAC16 blocks for counters (hpm_unit)
-    parameter integer HPM_ARCH  = 1          // counting architecture 1 or 2 (hpm_unit)
+    parameter integer HPM_ARCH  = 1          // counting architecture 1, 2 or 3 (hpm_unit)
 ) (
     input  wire        clk,
     input  wire        rst,
@@ -50,7 +50,7 @@ module hpm_cpu #(
     wire [1:0]  priv;
     wire [11:0] csr_addr;
     wire [31:0] csr_wdata, csr_rdata, csr_wval, mcounteren;
-    wire        csr_we, csr_hit, lcofi;
+    wire        csr_we, csr_hit, csr_wait, lcofi, lcofi_late;
 
     hpm_core #(.EV_W(HPM_EV_BUS_W)) u_core (
         .clk(clk), .rst(rst), .boot_addr(boot_addr),
@@ -68,7 +68,7 @@ module hpm_cpu #(
         .events(events), .priv(priv),
         .ext_csr_addr(csr_addr), .ext_csr_wdata(csr_wdata), .ext_csr_we(csr_we),
         .ext_csr_hit(csr_hit), .ext_csr_rdata(csr_rdata), .ext_csr_wval(csr_wval),
-        .mcounteren(mcounteren), .lcofi(lcofi)
+        .ext_csr_wait(csr_wait), .mcounteren(mcounteren), .lcofi(lcofi), .lcofi_late(lcofi_late)
     );
 
     hpm_unit #(
@@ -79,6 +79,7 @@ module hpm_cpu #(
         .clk(clk), .rst(rst), .ev(events), .priv(priv),
         .csr_addr(csr_addr), .csr_wdata(csr_wdata), .csr_we(csr_we),
         .mcounteren(mcounteren), .csr_hit(csr_hit), .csr_rdata(csr_rdata),
-        .csr_wval(csr_wval), .lcofi(lcofi)
+        .csr_wval(csr_wval), .csr_wait(csr_wait), .lcofi(lcofi),
+        .lcofi_late(lcofi_late)
     );
 endmodule

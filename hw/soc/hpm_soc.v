@@ -11,7 +11,7 @@ module hpm_soc #(
     parameter HPM_NUM   = 29,    // implemented mhpmcounters (0..29)
     parameter HPM_WIDTH = 64,    // their width (1..64)
     parameter HPM_DSP   = 0,     // iCE40: SB_MAC16 blocks the counters may use
-    parameter HPM_ARCH  = 1      // counting architecture 1 or 2 (docs/hpm.md)
+    parameter HPM_ARCH  = 1      // counting architecture 1, 2 or 3 (docs/hpm.md)
 ) (
     input  wire        clk,
     input  wire        rst,          // synchronous, active high

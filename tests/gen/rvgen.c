@@ -277,10 +277,56 @@ static const char *CSR_WR[] = {
 static void gen_hpm(void)
 {
     unsigned n = 3 + rnd(29);
-    unsigned c = rnd(opt_lcofi ? 7 : 6);
+    unsigned c = rnd(opt_lcofi ? 8 : 6);
     if (opt_lcofi && c >= 3 && c < 6 && chance(50))
         c = 2;                  /* --lcofi: more preloads near the wrap */
     switch (c) {
+    case 7: {
+        /* --lcofi: a selector write that starts a table refill (24 cycles,
+         * architecture 3 counts the counter live meanwhile; every
+         * architecture makes another selector write wait, docs/hpm.md),
+         * on a counter preloaded just below its low 8 bits' carry or the
+         * wrap, then after 0..29 idle cycles (every phase of the refill) a
+         * second selector write, a counter write or read, OF read,
+         * scountovf or mcountinhibit on it */
+        static const unsigned evs[] = {1, 2, 20, 12, 23};
+        ins("li x4, 0x%08x", chance(50) ? 0xffffffffu : rnd32());
+        ins("csrw mhpmcounter%uh, x4", n);
+        ins("li x4, 0x%08x", (rnd32() | 0xffu) - rnd(24));
+        ins("csrw mhpmcounter%u, x4", n);
+        ins("li x4, %u", evs[rnd(NELEM(evs))] | (chance(20) ? 2u << 10 : 0u));
+        ins("csrw mhpmevent%u, x4", n);
+        for (unsigned d = rnd(30); d; d--)
+            ins("addi x0, x0, 0");
+        switch (rnd(7)) {
+        case 0:
+            ins("csrw mhpmevent%u, x0", chance(50) ? n : 3 + rnd(29));
+            break;
+        case 1:
+            ins("li x4, 0x%08x", (rnd32() | 0xffu) - rnd(12));
+            ins("csrw mhpmcounter%u%s, x4", n, rnd(3) ? "" : "h");
+            break;
+        case 2:
+            ins("csrr x%d, mhpmcounter%u%s", rreg(), n, rnd(3) ? "" : "h");
+            break;
+        case 3:
+            ins("csrr x%d, mhpmevent%uh", rreg(), n);
+            break;
+        case 4:
+            ins("csrr x%d, scountovf", rreg());
+            break;
+        case 5:
+            ins("li x4, 0x%08x", 1u << 31);
+            ins("csrc mhpmevent%uh, x4", n);
+            break;
+        default:
+            ins("li x4, 0x%08x", 1u << n);
+            ins("csrs mcountinhibit, x4");
+            ins("csrc mcountinhibit, x4");
+            break;
+        }
+        break;
+    }
     case 6: {
         /* --lcofi: a counter just below a carry out of its low 8 bits
          * (architecture 2 keeps them apart from the upper bits and flushes

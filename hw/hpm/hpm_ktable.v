@@ -1,0 +1,133 @@
+// hpm_ktable: the increment table of counting architecture 3, the iCE40
+// form of architecture 2 (docs/hpm.md, "Architecture 3"). Row k holds, for
+// every counter n, RESULT2 of selector n on kind k's event vector (3 bits);
+// the rows are indexed by the 5-bit kind only, the privilege filter
+// (MINH/SINH/UINH) is a 3-bit mask per counter in flip-flops. The rows live
+// in a memory with a synchronous read (SB_RAM40_4K on the iCE40, one per 5
+// counters): the row of cycle t arrives in t+1, so every increment reaches
+// the counters one cycle late (hpm_store, LATE = 1, corrects the reads).
+//
+// A selector write that commits in cycle c rewrites its column, one row per
+// cycle, in c+1..c+24 (hpm_unit holds any other selector write meanwhile);
+// in those cycles a live evaluator of the new selector on the event bus
+// gives that counter's increment. Reset clears all rows in cycles 0..23,
+// where every selector is 0 and nothing counts.
+module hpm_ktable #(
+    parameter integer N    = 1,               // counters (>= 1)
+    parameter integer LANE = 11,              // hpm_store's lane width (> 3)
+    parameter integer EV_W = 30,
+    parameter integer ROWS = 24               // kinds refilled (hpm_unit's REFILL)
+) (
+    input  wire            clk,
+    input  wire            rst,
+    input  wire [4:0]      kind,              // this cycle's kind (hpm_class)
+    input  wire [1:0]      priv,              // this cycle's privilege
+    input  wire [EV_W-1:0] ev,                // this cycle's events (the live evaluator)
+    input  wire [N-1:0]    on,                // counter n counts in this cycle (mcountinhibit, no write)
+    input  wire [4:0]      left,              // hpm_unit's refill window: cycles left (0: none)
+    input  wire            we,                // a selector write commits in this cycle
+    input  wire [4:0]      widx,              // its counter (0..N-1)
+    input  wire [63:0]     sel,               // its value after the write (legal)
+    output wire [LANE*N-1:0] inc              // the increments of the previous cycle, in lanes
+);
+/* verilator lint_off UNUSEDPARAM */ // the whole catalogue, not every index is used here
+`include "hpm_events.vh"
+/* verilator lint_on UNUSEDPARAM */
+/* verilator lint_off UNUSEDPARAM */ // kind_ev reads the kinds it needs
+`include "hpm_classes.vh"
+/* verilator lint_on UNUSEDPARAM */
+    localparam [31:0] R32 = ROWS;
+    localparam [4:0]  R5  = R32[4:0];
+    localparam [1:0] PRIV_M = 2'b11, PRIV_S = 2'b01, PRIV_U = 2'b00;
+
+    function [2:0] combine(input [2:0] o, input [2:0] a, input [2:0] b);
+        case (o)
+            3'b001:  combine = a & b;
+            3'b010:  combine = a ^ b;
+            3'b100:  combine = a + b;
+            default: combine = a | b;
+        endcase
+    endfunction
+    // RESULT2 of the selector fields f on event vector v (legal indexes < 32)
+    function [2:0] result2(input [28:0] f, input [31:0] v);
+        begin
+            result2 = combine(f[28:26], combine(f[22:20], {2'b00, v[f[4:0]]}, {2'b00, v[f[9:5]]}),
+                                        combine(f[25:23], {2'b00, v[f[14:10]]}, {2'b00, v[f[19:15]]}));
+        end
+    endfunction
+
+    // the refilling selector: event indexes and OPs (EV_W <= 32: 5-bit indexes)
+    reg  [28:0]    fsel;                      // {op2, op1, op0, e3, e2, e1, e0}
+    reg  [4:0]     fcol;                      // its counter
+    reg  [3*N-1:0] minh;                      // MINH/SINH/UINH of every selector
+    reg            clr;                       // the reset window: rows are being cleared
+    /* verilator lint_off UNUSEDSIGNAL */ // OF, the OP bits 4:3, the high index bits
+    wire [63:0]    s = sel;
+    integer m;
+    /* verilator lint_on UNUSEDSIGNAL */
+    always @(posedge clk) begin
+        if (rst) begin
+            fsel <= 29'd0;
+            fcol <= 5'd0;
+            minh <= {3*N{1'b0}};
+            clr  <= 1'b1;
+        end else begin
+            if (left == 5'd1)
+                clr <= 1'b0;
+            if (we) begin
+                fsel <= {s[52:50], s[47:45], s[42:40], s[34:30], s[24:20], s[14:10], s[4:0]};
+                fcol <= widx;
+            end
+            for (m = 0; m < N; m = m + 1)     // constant part-selects (hpm_store)
+                if (we && widx == m[4:0])
+                    minh[3 * m +: 3] <= s[62:60];
+        end
+    end
+
+    // ---- the table: a synchronous read of this cycle's row, one row write
+    // per cycle of a window (row ROWS - left)
+    reg  [3*N-1:0] mem [0:31];
+    reg  [3*N-1:0] row_q;
+    wire [4:0]     wrow = R5 - left;
+    /* verilator lint_off UNUSEDSIGNAL */ // events 32..63 do not exist
+    wire [63:0]    rev  = kind_ev(wrow);
+    /* verilator lint_on UNUSEDSIGNAL */
+    wire [2:0]     rval = result2(fsel, rev[31:0]);
+    wire [2:0]     wval = clr ? 3'd0 : rval;
+    always @(posedge clk)
+        row_q <= mem[kind];
+    // one write port with a 3-bit enable per column (the EBR's bit mask)
+    genvar c;
+    generate
+        for (c = 0; c < N; c = c + 1) begin : g_wcol
+            always @(posedge clk)
+                if (left != 5'd0 && (clr || fcol == c[4:0]))
+                    mem[wrow][3 * c +: 3] <= wval;
+        end
+    endgenerate
+
+    // ---- this cycle's filters and the live evaluator, for the row of t+1
+    /* verilator lint_off UNUSEDSIGNAL */ // catalogue indexes above EV_W are never selected
+    wire [31:0]    ev32 = {{(32 - EV_W){1'b0}}, ev};
+    /* verilator lint_on UNUSEDSIGNAL */
+    reg  [N-1:0]   on_q;
+    reg            ovr_q;                     // column fcol comes from live_q
+    reg  [2:0]     live_q;
+    integer n;
+    always @(posedge clk) begin
+        for (n = 0; n < N; n = n + 1)
+            on_q[n] <= on[n] && !clr &&
+                       !((priv == PRIV_M && minh[3 * n + 2]) || (priv == PRIV_S && minh[3 * n + 1]) ||
+                         (priv == PRIV_U && minh[3 * n]));
+        ovr_q  <= left != 5'd0 && !clr;
+        live_q <= result2(fsel, ev32);
+    end
+
+    genvar g;
+    generate
+        for (g = 0; g < N; g = g + 1) begin : g_lane
+            wire [2:0] v = (ovr_q && fcol == g[4:0]) ? live_q : row_q[3 * g +: 3];
+            assign inc[LANE * g +: LANE] = {{(LANE - 3){1'b0}}, on_q[g] ? v : 3'd0};
+        end
+    endgenerate
+endmodule
