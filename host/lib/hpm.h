@@ -51,6 +51,7 @@ enum hpm_errcode {
 	HPM_E_RUN         = -11,  /* the workload did not exit cleanly (trap, budget) */
 	HPM_E_MISMATCH    = -12,  /* hpm_validate: board and reference differ */
 	HPM_E_RESET       = -13,  /* the board restarted during the operation */
+	HPM_E_INTERRUPTED = -14,  /* stopped by hpm_interrupt (what was measured was delivered) */
 };
 
 const char *hpm_strerror(int err);          /* static text for an error code */
@@ -83,6 +84,16 @@ int  hpm_open(hpm_board **out, const char *link, const hpm_open_opts *opts,
 void hpm_close(hpm_board *b);
 
 const char *hpm_errmsg(const hpm_board *b);   /* last error, one line */
+
+/* Asks the measurement in progress on b to stop as soon as it can, e.g. from
+ * a SIGINT handler (async-signal-safe: it only sets a flag). A run with
+ * interval streaming is aborted at its next tick (docs/protocol.md section
+ * 4, ABORT), no further run, replay or repeat starts, and the measurement
+ * returns HPM_E_INTERRUPTED after delivering what it has (hpm_stat_interval:
+ * the intervals received so far, then the counts at the abort). A run
+ * without ticks cannot be stopped on the board and ends first. The request
+ * is consumed by the measurement that returns HPM_E_INTERRUPTED. */
+void hpm_interrupt(hpm_board *b);
 
 /* A USB board (FT2232H 0403:6010) attached to this host. */
 typedef struct hpm_usb_board {

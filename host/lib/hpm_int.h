@@ -2,6 +2,7 @@
 #ifndef HPM_INT_H
 #define HPM_INT_H
 
+#include <signal.h>
 #include <stdarg.h>
 #include "hpm.h"
 #include "hpm_proto.h"
@@ -31,6 +32,7 @@ struct hpm_board {
 	uint32_t next_sample_seq, lost_samples;
 	uint32_t next_record, records_seen;   /* PROFILE and REGION frames */
 	int aborting;
+	volatile sig_atomic_t interrupt;   /* hpm_interrupt was called */
 	/* lossy links (tty, usb): docs/protocol.md section 2.1 */
 	uint8_t last_req_seq;      /* the only seq the monitor may have cached */
 	unsigned attempt_limit;    /* 0: retry until the give-up time-out */

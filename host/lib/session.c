@@ -70,6 +70,14 @@ static void deliver_sample(hpm_board *b, const struct hpm_frame *f)
 		b->aborting = 1;
 }
 
+/* hpm_interrupt during a run with ticks (streaming): ABORT it at its next
+ * tick; other runs cannot be stopped and end first */
+static void check_interrupt(hpm_board *b, uint8_t type)
+{
+	if (b->interrupt && type == HPM_T_RUN && b->run_opts && b->run_opts->interval)
+		b->aborting = 1;
+}
+
 /* The next request's seq: never the one the monitor may have cached. */
 static uint8_t next_seq(hpm_board *b)
 {
@@ -139,8 +147,9 @@ static int transact_pipe(hpm_board *b, uint8_t type, const void *body, size_t le
 					break;
 				wait = left < 10 ? (int)left : 10;
 			} else if (!b->aborting) {
-				wait = 1000;
+				wait = 100;     /* a long run: look at hpm_interrupt now and then */
 			}
+			check_interrupt(b, type);
 			if (b->aborting && now_ms() >= abort_at) {
 				uint8_t ab = HPM_ABORT_BYTE;   /* repeated until the run ends */
 				if (b->link->ops->write(b->link, &ab, 1))
@@ -389,6 +398,7 @@ static int transact_lossy(hpm_board *b, uint8_t type, const void *body, size_t l
 				silent++;
 				break;
 			}
+			check_interrupt(b, type);
 			if (b->aborting && now_ms() >= abort_at) {
 				uint8_t ab = HPM_ABORT_BYTE;   /* repeated until the run ends */
 				if (b->link->ops->write(b->link, &ab, 1))
