@@ -708,6 +708,16 @@ suite_link() {
             esac
         done < "$d/abuse.log"
         grep -q '^monitor_abuse .*passed' "$d/abuse.log" || fail "link abuse: $(tail -n 1 "$d/abuse.log")"
+        # and a bounded run on the RTL board (hpm-sim: about 50 frames/s)
+        HPM_SIM="$SIM" "$BUILD/tests/monitor_abuse" --link sim --frames "${ABUSE_RTL_FRAMES:-2000}" --seed 2 \
+            > "$d/abuse-rtl.log" 2>&1
+        while IFS= read -r line; do
+            case "$line" in
+                PASS*) pass "link abuse-rtl: ${line#PASS }" ;;
+                FAIL*) fail "link abuse-rtl: ${line#FAIL }" ;;
+            esac
+        done < "$d/abuse-rtl.log"
+        grep -q '^monitor_abuse .*passed' "$d/abuse-rtl.log" || fail "link abuse-rtl: $(tail -n 1 "$d/abuse-rtl.log")"
     fi
     # the iCEBreaker's configuration (the board top's default, docs/board.md):
     # few narrow counters, so every multi-event measurement is a replay

@@ -597,22 +597,24 @@ struct regions {
 	size_t *n;                    /* per run: regions seen */
 	struct region_acc *acc;       /* per run: max entries */
 	uint32_t lost, lost_left;     /* markers the last run lost on the link; left lost in earlier packs */
-	int err_run;                  /* the run that set err */
+	/* lossy links: the pack's markers, kept by mcycle (strictly increasing
+	 * along a run), so that repeats of the run fill in the lost ones */
+	int lossy;
+	hpm_region_mark *mark;
+	size_t nmark, capmark;
 	char err[300];
 };
 
 static int region_fail(struct regions *rg, const char *fmt, const char *name)
 {
-	if (!rg->err[0]) {
+	if (!rg->err[0])
 		snprintf(rg->err, sizeof rg->err, fmt, name);
-		rg->err_run = (int)rg->run;
-	}
 	return 1;
 }
 
-static int on_region(void *ctx, const hpm_region_mark *m)
+/* Accounts one marker of the current pack, in the run's order. */
+static int account_region(struct regions *rg, const hpm_region_mark *m)
 {
-	struct regions *rg = ctx;
 	struct region_acc *acc = rg->acc + (size_t)rg->run * rg->max;
 	size_t *n = &rg->n[rg->run], i;
 	char name[HPM_REGION_NAME];
@@ -648,28 +650,71 @@ static int on_region(void *ctx, const hpm_region_mark *m)
 	return 0;
 }
 
+/* Keeps a marker by its mcycle; a copy from a repeat must be equal. */
+static int keep_region(struct regions *rg, const hpm_region_mark *m)
+{
+	size_t lo = 0, hi = rg->nmark;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (rg->mark[mid].value[0] < m->value[0])
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < rg->nmark && rg->mark[lo].value[0] == m->value[0]) {
+		if (memcmp(&rg->mark[lo], m, sizeof *m))
+			return region_fail(rg, "a repeat of the run differs at a region marker: the %s is not deterministic",
+					   "workload");
+		return 0;
+	}
+	if (rg->nmark == rg->capmark) {
+		size_t cap = rg->capmark ? 2 * rg->capmark : 64;
+		hpm_region_mark *nm = realloc(rg->mark, cap * sizeof *nm);
+		if (!nm)
+			return region_fail(rg, "out of %s for the region markers", "memory");
+		rg->mark = nm;
+		rg->capmark = cap;
+	}
+	memmove(rg->mark + lo + 1, rg->mark + lo, (rg->nmark - lo) * sizeof *rg->mark);
+	rg->mark[lo] = *m;
+	rg->nmark++;
+	return 0;
+}
+
+static int on_region(void *ctx, const hpm_region_mark *m)
+{
+	struct regions *rg = ctx;
+	return rg->lossy ? keep_region(rg, m) : account_region(rg, m);
+}
+
 static void region_run(void *ctx, unsigned run, hpm_run_opts *o)
 {
 	struct regions *rg = ctx;
 	rg->run = run;
 	rg->lost_left += rg->lost;    /* the previous pack's, after its repeats */
 	rg->lost = 0;
+	rg->nmark = 0;
 	o->on_region = on_region;
 	o->ctx = rg;
 }
 
-/* After a run (lossy links): REGION frames carry no number, so a run that
- * lost any is accounted again from a repeat of it; > 0 asks for one. */
+/* After each run of a pack (lossy links): REGION frames carry no number,
+ * but each has its own mcycle, so the markers of the run and its repeats
+ * are merged by it; once all the run took are in, they are accounted in
+ * order. > 0 asks for a repeat. */
 static int region_check(void *ctx, unsigned run, const hpm_run_result *r)
 {
 	struct regions *rg = ctx;
-	rg->lost = r->lost_records;
-	if (!r->lost_records)
-		return 0;
-	rg->n[run] = 0;
-	if (rg->err_run == (int)run)
-		rg->err[0] = '\0';      /* may come from the lost markers */
-	return 1;
+	(void)run;
+	if (rg->nmark > r->records)
+		return hpm_fail(rg->b, HPM_E_PROTOCOL, "run: %zu region markers for %u records",
+				rg->nmark, (unsigned)r->records);
+	rg->lost = (uint32_t)(r->records - rg->nmark);
+	if (rg->lost)
+		return 1;
+	for (size_t k = 0; k < rg->nmark && !account_region(rg, &rg->mark[k]); k++)
+		;
+	return 0;
 }
 
 int hpm_stat_regions(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
@@ -697,6 +742,7 @@ int hpm_stat_regions(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
 	}
 	size_t counted = 0;
 	char failure[sizeof b->err] = "";
+	rg.lossy = b->link && b->link->baud;
 	rc = count_runs(b, p, l, o, &pl, 0, region_run, region_check, &rg, out, &counted, &r0, NULL);
 	if ((!rc || (rc == HPM_E_RUN && counted)) && rg.lost + rg.lost_left) {
 		rc = hpm_fail(b, HPM_E_PROTOCOL, "%s: %u region markers still lost on the link after %d repeats of the run",
@@ -758,5 +804,6 @@ int hpm_stat_regions(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
 out:
 	free(rg.n);
 	free(rg.acc);
+	free(rg.mark);
 	return rc;
 }
