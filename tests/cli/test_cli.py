@@ -1192,15 +1192,11 @@ def on_board(link, cmds, ready=None, rate=0.0, seed=1, limit=900):
                          stderr=subprocess.DEVNULL)
     sent, seen = False, set()
     deadline = time.monotonic() + limit + 60
+    global BOARD_BYTES
+    BOARD_BYTES = [None, None]     # the board's bytes out at SIGINT and once the first hpmctl ended
     while w.poll() is None and time.monotonic() < deadline:
         time.sleep(0.2)
         seen |= descendants(w.pid)
-        if sent or not ready:
-            continue
-        try:
-            out0 = open(os.path.join(d, "out0")).read()
-        except OSError:
-            continue
         board = 0
         for k in descendants(w.pid):
             try:
@@ -1208,7 +1204,16 @@ def on_board(link, cmds, ready=None, rate=0.0, seed=1, limit=900):
                     board = int(re.search(r"wchar: (\d+)", open("/proc/%d/io" % k).read()).group(1))
             except (OSError, AttributeError):
                 pass
+        if sent and BOARD_BYTES[1] is None and os.path.exists(os.path.join(d, "rc0")):
+            BOARD_BYTES[1] = board
+        if sent or not ready:
+            continue
+        try:
+            out0 = open(os.path.join(d, "out0")).read()
+        except OSError:
+            continue
         if ready(out0, board):
+            BOARD_BYTES[0] = board
             for k in descendants(w.pid):
                 try:
                     if open("/proc/%d/comm" % k).read().strip() == "hpmctl" and \
@@ -1313,13 +1318,18 @@ def interrupts_link():
         rows = [r for r in csv.reader(io.StringIO(out1)) if r]
         cum = cumulative(rows)
         wrong = [c for c in cum if refcum.get((c[0], c[1])) != c[2]]
+        # promptly in board time: after SIGINT the board streamed less than
+        # 400 samples' worth (a sample frame is about 70 bytes; the whole
+        # run streams over 140 kB), though the watch above samples the
+        # board's bytes only every 0.2 s and the next command adds its own
+        after = BOARD_BYTES[1] - BOARD_BYTES[0] if None not in BOARD_BYTES else None
         report(sent and rc1 == 130 and len(rows) >= 3 and not wrong and float(cum[-1][0]) < float(ref_rows[-1][0])
-               and rc2 == 0 and out2 == small and wrc == 0,
+               and after is not None and after < 400 * 70 and rc2 == 0 and out2 == small and wrc == 0,
                "tty link at 1 %% faults (seed %d): stat -I 1, Ctrl-C: ends, SIGINT (130), %d rows whose cumulative counts "
-               "are the reference board's, stopped at board time %s of %s; the next stat exact" % (
-                   seed, len(rows), cum[-1][0] if cum else "?", ref_rows[-1][0]),
-               "sent %s rc %s/%s wrapper %s, %d rows, wrong %s; %s | %s" % (sent, rc1, rc2, wrc, len(rows), wrong[:3],
-                                                                           short(err1), short(out2 + err2)))
+               "are the reference board's, stopped at board time %s of %s (%s bytes from the board after SIGINT); "
+               "the next stat exact" % (seed, len(rows), cum[-1][0] if cum else "?", ref_rows[-1][0], after),
+               "sent %s rc %s/%s wrapper %s, %d rows, wrong %s, board bytes %s; %s | %s" % (
+                   sent, rc1, rc2, wrc, len(rows), wrong[:3], BOARD_BYTES, short(err1), short(out2 + err2)))
 
 
 def perf_habits(info):
