@@ -58,6 +58,12 @@ int hpm_fail(hpm_board *b, int err, const char *fmt, ...)
 int hpm_transact(hpm_board *b, uint8_t type, const void *body, size_t len,
 		 uint8_t *rbody, size_t *rlen);
 
+/* Lossy links: a repeat of a run that lost frames is time lost to the
+ * link's errors, counted in lost_ms like a retransmission; once the session's
+ * budget (HPM_LINK_BUDGET_MS) is spent no further repeat starts. */
+int64_t hpm_now_ms(void);
+int hpm_budget_spent(const hpm_board *b);
+
 /* Waits for the BOOT frame a freshly started board sends. */
 int hpm_wait_boot(hpm_board *b, int timeout_ms);
 

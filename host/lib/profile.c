@@ -140,7 +140,11 @@ int hpm_profile(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
 	for (unsigned rep = 0;; rep++) {
 		hpm_run_result *cur = rep ? &again : &r;
 		pr.seen = 0;
-		if ((rc = hpm_run(b, p, &ro, sel, nsel, cur)))
+		int64_t t0 = hpm_now_ms();
+		rc = hpm_run(b, p, &ro, sel, nsel, cur);
+		if (rep)
+			b->lost_ms += hpm_now_ms() - t0;   /* a repeat: time lost to the link */
+		if (rc)
 			goto out;
 		if (pr.nomem) {
 			rc = hpm_fail(b, HPM_E_NOMEM, "out of memory for the samples");
@@ -159,7 +163,8 @@ int hpm_profile(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
 			markers = got_now - pr.seen;
 		if (pr.got + markers >= r.records)
 			break;
-		if (!b->link || !b->link->baud || rep == HPM_PROFILE_REPEATS || b->interrupt) {
+		if (!b->link || !b->link->baud || rep == HPM_PROFILE_REPEATS || b->interrupt ||
+		    hpm_budget_spent(b)) {
 			rc = hpm_fail(b, HPM_E_PROTOCOL, "%s: %u of %u samples lost on the link",
 				      p->name, (unsigned)(r.records - pr.got - markers), (unsigned)r.records);
 			goto out;

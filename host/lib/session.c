@@ -250,6 +250,16 @@ static int64_t budget_ms(void)
 	return v > 0 ? v : HPM_LINK_BUDGET_MS;
 }
 
+int64_t hpm_now_ms(void)
+{
+	return now_ms();
+}
+
+int hpm_budget_spent(const hpm_board *b)
+{
+	return b->lost_ms > budget_ms();
+}
+
 static int giveup_ms(void)
 {
 	const char *e = getenv("HPM_GIVEUP_MS");

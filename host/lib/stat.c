@@ -105,7 +105,9 @@ static int interrupted(hpm_board *b, const hpm_program *p)
 }
 
 /* Runs every pack of pl, checks that every replay took the same cycles and
- * instructions, and fills out[]. With budget_ends a stop at an explicit
+ * instructions, and fills out[]. On a lossy link a pack whose run lost
+ * frames is repeated while check asks for it, up to HPM_REFILL_RUNS times
+ * and while the session's error budget lasts. With budget_ends a stop at an explicit
  * o->budget is a normal end (every replay stops at the same cycle). A run
  * aborted by hpm_interrupt returns HPM_E_INTERRUPTED with its result in
  * *stopped (if not NULL); an interrupt during the repeats of a pack ends
@@ -178,13 +180,16 @@ static int count_runs(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
 			int m = check(ctx, run, &r2);
 			if (m < 0)
 				return m;
-			if (!m || rep == HPM_REFILL_RUNS || b->interrupt)
+			if (!m || rep == HPM_REFILL_RUNS || b->interrupt || hpm_budget_spent(b))
 				break;
 			ro.on_output = NULL;
 			if (getenv("HPM_LINK_TRACE"))
 				fprintf(stderr, "link-trace: %s: run %u repeated: %u samples, %u records lost\n",
 					p->name, run, (unsigned)r2.lost_samples, (unsigned)r2.lost_records);
-			if ((rc = hpm_run(b, p, &ro, sel, nsel, &r2)))
+			int64_t t0 = hpm_now_ms();
+			rc = hpm_run(b, p, &ro, sel, nsel, &r2);
+			b->lost_ms += hpm_now_ms() - t0;
+			if (rc)
 				return rc;
 			if (r2.reason == HPM_EXIT_REASON_ABORTED && b->interrupt) {
 				check(ctx, run, &r2);   /* keeps what the repeat brought */
