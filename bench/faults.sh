@@ -95,7 +95,9 @@ for r in 0 $RATES; do
                 got=$(counts "$T/out" "$T/run.csv")
                 # every number printed must be one the reference printed
                 extra=$(comm -23 <(echo "$got" | sort) <(echo "${REF[$c.$w]}" | sort) | grep -c .)
-                if [ $rc -eq 124 ]; then hang=$((hang + 1))
+                if [ $rc -eq 124 ]; then
+                    hang=$((hang + 1))
+                    echo "faults: HANG rate $r seed $s: hpmctl $a: $(tail -n 2 "$T/err" | tr '\n' '|')" >&2
                 elif [ $rc -eq 0 ] && [ "$got" = "${REF[$c.$w]}" ]; then
                     exact=$((exact + 1))
                     bytes=$((bytes + BYTES[$c.$w])); secs=$(echo "$secs + $dt" | bc -l)

@@ -673,6 +673,41 @@ link_faults() {
     else
         fail "link faults board killed mid record: exit $rc, $rows rows, $bad malformed, $(head -n 2 "$d/faults-killed.err" | tr '\n' '|')"
     fi
+    # the same for stat -I: the intervals received before the board died
+    # are printed (the reference's first ones), then one line, exit 1
+    "$h" --link ref stat -I 1 -x, -e loads,branch-misses crc > "$d/faults-killed-I.ref" 2>&1
+    env HPM_SIM="$SIM" "$fp" --rate 0 --kill-board-after 1500 --timeout "$FAULT_WATCHDOG" -- \
+        "$h" --link tty:@PTY@ stat -I 1 -x, -e loads,branch-misses crc \
+        > "$d/faults-killed-I.out" 2> "$d/faults-killed-I.err"; rc=$?
+    rows=$(grep -c . "$d/faults-killed-I.out")
+    if [ $rc -eq 1 ] && [ "$rows" -gt 0 ] && [ "$rows" -lt "$(grep -c . "$d/faults-killed-I.ref")" ] &&
+       head -n "$rows" "$d/faults-killed-I.ref" | cmp -s - "$d/faults-killed-I.out" &&
+       [ "$(wc -l < "$d/faults-killed-I.err")" -eq 1 ] &&
+       grep -q 'board was lost during the run; [0-9]* samples .* kept, the rest of the run is lost' "$d/faults-killed-I.err"; then
+        pass "link faults board killed mid stat -I: exit 1, $((rows / 2)) intervals printed (the reference's first ones), one line: $(cat "$d/faults-killed-I.err")"
+    else
+        fail "link faults board killed mid stat -I: exit $rc, $rows lines, $(head -n 2 "$d/faults-killed-I.err" | tr '\n' '|')"
+    fi
+    # lost PROFILE and REGION frames: the run is repeated until every
+    # sample and marker is in (PROFILE frames by their number, REGION
+    # frames by their mcycle), never a short profile: equal to the
+    # reference board's, and the trace shows that frames were lost
+    "$h" --link ref record -e cycles,branches -c 1000 -o "$d/faults-prof.ref.data" crc > /dev/null 2>&1
+    HPM_LINK_TRACE=1 run_faulty prof 7 record -e cycles,branches -c 1000 -o "$d/faults-prof.data" crc; rc=$?
+    if [ $rc -eq 0 ] && [ -s "$d/faults-prof.ref.data" ] && cmp -s "$d/faults-prof.data" "$d/faults-prof.ref.data" &&
+       grep -q 'profile run repeated' "$d/faults-prof.err" && fault_injected "$d/faults-prof.stats"; then
+        pass "link faults record -c 1000 crc seed 7 at 1 %: $(grep -c 'profile run repeated' "$d/faults-prof.err") repeats for lost PROFILE frames, prof.data byte-identical to the reference board's"
+    else
+        fail "link faults record -c 1000 crc seed 7 at 1 %: exit $rc, $(grep -c 'profile run repeated' "$d/faults-prof.err") repeats, $(grep -v link-trace "$d/faults-prof.err" | tail -n 1)"
+    fi
+    "$h" --link ref stat --regions -x, -e cycles,instructions,loads --size 2 regions > "$d/faults-regions.ref" 2>&1
+    HPM_LINK_TRACE=1 run_faulty regions 8 stat --regions -x, -e cycles,instructions,loads --size 2 regions; rc=$?
+    if [ $rc -eq 0 ] && grep -q '^empty,' "$d/faults-regions.ref" && cmp -s "$d/faults-regions.out" "$d/faults-regions.ref" &&
+       grep -q 'repeated: .* [1-9][0-9]* records lost' "$d/faults-regions.err" && fault_injected "$d/faults-regions.stats"; then
+        pass "link faults stat --regions seed 8 at 1 %: $(grep -c 'repeated:' "$d/faults-regions.err") repeats for lost REGION frames, every region equal to the reference board's"
+    else
+        fail "link faults stat --regions seed 8 at 1 %: exit $rc, $(grep -c 'repeated:' "$d/faults-regions.err") repeats, $(grep -v link-trace "$d/faults-regions.err" | tail -n 1)"
+    fi
 }
 
 # ---- the firmware monitor and libhpm over the link (tests/link) ----
@@ -712,6 +747,16 @@ suite_link() {
             esac
         done < "$d/abuse.log"
         grep -q '^monitor_abuse .*passed' "$d/abuse.log" || fail "link abuse: $(tail -n 1 "$d/abuse.log")"
+        # and a bounded run on the RTL board (hpm-sim: about 50 frames/s)
+        HPM_SIM="$SIM" "$BUILD/tests/monitor_abuse" --link sim --frames "${ABUSE_RTL_FRAMES:-2000}" --seed 2 \
+            > "$d/abuse-rtl.log" 2>&1
+        while IFS= read -r line; do
+            case "$line" in
+                PASS*) pass "link abuse-rtl: ${line#PASS }" ;;
+                FAIL*) fail "link abuse-rtl: ${line#FAIL }" ;;
+            esac
+        done < "$d/abuse-rtl.log"
+        grep -q '^monitor_abuse .*passed' "$d/abuse-rtl.log" || fail "link abuse-rtl: $(tail -n 1 "$d/abuse-rtl.log")"
     fi
     # the iCEBreaker's configuration (the board top's default, docs/board.md):
     # few narrow counters, so every multi-event measurement is a replay

@@ -129,14 +129,25 @@ int program_failed(const char *cmd, const hpm_program *p, const hpm_run_result *
 /* ---- Ctrl-C: the command prints what it has, then dies of SIGINT (perf) ---- */
 
 volatile sig_atomic_t interrupted;
+static hpm_board *volatile stop_board;
 
 static void on_interrupt(int sig)
 {
 	(void)sig;
 	interrupted = 1;
+	if (stop_board)
+		hpm_interrupt(stop_board);
 	static const char msg[] = "\nhpmctl: interrupted: printing the counts so far (the run in progress ends first; ^C again to quit)\n";
-	ssize_t w = write(STDERR_FILENO, msg, sizeof msg - 1);
+	static const char stop[] = "\nhpmctl: interrupted: stopping the run at its next tick (^C again to quit)\n";
+	ssize_t w = stop_board ? write(STDERR_FILENO, stop, sizeof stop - 1) : write(STDERR_FILENO, msg, sizeof msg - 1);
 	(void)w;
+}
+
+void interrupt_stops(hpm_board *b)
+{
+	stop_board = b;
+	if (b && interrupted)
+		hpm_interrupt(b);    /* ^C came before the board was open */
 }
 
 void catch_interrupt(void)

@@ -113,6 +113,9 @@ int program_failed(const char *cmd, const hpm_program *p, const hpm_run_result *
 #include <signal.h>
 extern volatile sig_atomic_t interrupted;
 void catch_interrupt(void);
+/* stat -I, record: Ctrl-C also stops the run on b (hpm_interrupt: ABORT
+ * at its next tick); NULL before b is closed. */
+void interrupt_stops(hpm_board *b);
 int finish_interrupt(int rc);
 
 /* ---- output ---- */

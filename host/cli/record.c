@@ -101,7 +101,8 @@ static const char record_help[] =
 	"last line per event is the end of the run. Lost samples are reported on\n"
 	"stderr (the cumulative counts stay exact). More events than counters: the\n"
 	"workload is replayed and the samples merged (exact, the core is\n"
-	"deterministic). A stop at an explicit --budget is a normal end.\n\n"
+	"deterministic). A stop at an explicit --budget is a normal end. Ctrl-C\n"
+	"stops the run on the board at its next tick; the rows so far are kept.\n\n"
 	"  -I, --interval T      time between samples: N or Nms, Nus, Ncycles (at\n"
 	"                        least the board's minimum, hpmctl info)\n"
 	"  -o, --output FILE     .csv: header line, then interval, counter-value, unit,\n"
@@ -206,13 +207,20 @@ int cmd_record(const struct cli *c, int argc, char **argv)
 		goto out;
 	}
 	progress_begin(&pg, "record %s", target);
+	/* Ctrl-C: the run is aborted at its next tick; the rows received so
+	 * far are written, with the chart and a summary, then hpmctl dies of
+	 * SIGINT (as stat does) */
+	catch_interrupt();
+	interrupt_stops(b);
 	int st = hpm_stat_interval(b, p, l, &ro, on_interval, &r, counts, &ncounts, &res);
+	interrupt_stops(NULL);
 	progress_end(&pg);
 	unsigned runs = 0;
 	for (size_t i = 0; st == HPM_OK && i < ncounts; i++)
 		runs = counts[i].run + 1 > runs ? counts[i].run + 1 : runs;
 	free(counts);
-	if (st != HPM_OK) {
+	int stopped = interrupted && (st == HPM_OK || st == HPM_E_INTERRUPTED);
+	if (st != HPM_OK && !stopped) {
 		rc = fail("record: %s", r.failure ? r.failure : hpm_errmsg(b));
 		goto out;
 	}
@@ -244,6 +252,14 @@ int cmd_record(const struct cli *c, int argc, char **argv)
 			goto out;
 		}
 	}
+	if (stopped && st != HPM_OK) {
+		printf("record: '%s' (%s-mode): interrupted: the run stopped at %llu cycles, samples every %llu cycles, %u lost; %u intervals x %zu events in %s%s%s\n",
+		       hpm_program_name(p), mode_name(ro.mode), (unsigned long long)r.prev_cycles,
+		       (unsigned long long)ro.interval, (unsigned)r.lost, r.rows, r.n, outname,
+		       plotname ? ", chart in " : "", plotname ? plotname : "");
+		rc = EXIT_FAIL;
+		goto out;
+	}
 	printf("record: '%s' (%s-mode): %u samples every %llu cycles, %u lost, %u ticks, %s at %llu cycles; %u intervals x %zu events in %s%s%s",
 	       hpm_program_name(p), mode_name(ro.mode), (unsigned)res.samples,
 	       (unsigned long long)ro.interval, (unsigned)r.lost, (unsigned)res.ticks,
@@ -266,5 +282,5 @@ out:
 	hpm_program_free(p);
 	hpm_evlist_free(l);
 	free(events_acc);
-	return rc;
+	return finish_interrupt(rc);
 }

@@ -262,8 +262,7 @@ static int print_interval(void *ctx, const hpm_interval *iv)
 	else
 		print_human(ip->o, ip->rows, ip->n);
 	fflush(ip->o->f);
-	/* Ctrl-C: this interval was the last (the run is aborted at its next tick) */
-	return ferror(ip->o->f) || interrupted;
+	return ferror(ip->o->f);
 }
 
 static const char stat_help[] =
@@ -481,7 +480,11 @@ int cmd_stat(const struct cli *c, int argc, char **argv)
 		ro.interval = interval_cycles(every, per_second, hz);
 		o.interval = 1;
 		progress_begin(&pg, "stat %s", t.name);
+		/* Ctrl-C: the run is aborted at its next tick, after the
+		 * intervals received so far are printed */
+		interrupt_stops(b);
 		int st = hpm_stat_interval(b, p, l, &ro, print_interval, &ip, counts, &nout, &first);
+		interrupt_stops(NULL);
 		progress_end(&pg);
 		if (interrupted)
 			rc = EXIT_FAIL;

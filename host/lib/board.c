@@ -22,6 +22,7 @@ const char *hpm_strerror(int err)
 	case HPM_E_RUN:      return "the workload did not exit cleanly";
 	case HPM_E_MISMATCH: return "board and reference differ";
 	case HPM_E_RESET:    return "the board restarted";
+	case HPM_E_INTERRUPTED: return "interrupted";
 	default:             return "unknown error";
 	}
 }
@@ -29,6 +30,12 @@ const char *hpm_strerror(int err)
 const char *hpm_errmsg(const hpm_board *b)
 {
 	return b ? b->err : "no board";
+}
+
+void hpm_interrupt(hpm_board *b)
+{
+	if (b)
+		b->interrupt = 1;
 }
 
 void hpm_board_error(const hpm_board *b, unsigned *code, uint32_t *arg)

@@ -51,6 +51,7 @@ enum hpm_errcode {
 	HPM_E_RUN         = -11,  /* the workload did not exit cleanly (trap, budget) */
 	HPM_E_MISMATCH    = -12,  /* hpm_validate: board and reference differ */
 	HPM_E_RESET       = -13,  /* the board restarted during the operation */
+	HPM_E_INTERRUPTED = -14,  /* stopped by hpm_interrupt (what was measured was delivered) */
 };
 
 const char *hpm_strerror(int err);          /* static text for an error code */
@@ -83,6 +84,16 @@ int  hpm_open(hpm_board **out, const char *link, const hpm_open_opts *opts,
 void hpm_close(hpm_board *b);
 
 const char *hpm_errmsg(const hpm_board *b);   /* last error, one line */
+
+/* Asks the measurement in progress on b to stop as soon as it can, e.g. from
+ * a SIGINT handler (async-signal-safe: it only sets a flag). A run with
+ * interval streaming is aborted at its next tick (docs/protocol.md section
+ * 4, ABORT), no further run, replay or repeat starts, and the measurement
+ * returns HPM_E_INTERRUPTED after delivering what it has (hpm_stat_interval:
+ * the intervals received so far, then the counts at the abort). A run
+ * without ticks cannot be stopped on the board and ends first. The request
+ * is consumed by the measurement that returns HPM_E_INTERRUPTED. */
+void hpm_interrupt(hpm_board *b);
 
 /* A USB board (FT2232H 0403:6010) attached to this host. */
 typedef struct hpm_usb_board {
@@ -326,11 +337,15 @@ int hpm_stat(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
  * number: every replay must take each sample at the same cycle with the same
  * instruction count (else HPM_E_MISMATCH), so the merged counts are exact. A
  * sample lost in any replay merges its interval into the next (lost > 0).
- * Replays are merged once the last one has ended, so a mismatch found then
- * comes after the intervals before it were delivered.
- * With one run cb is called while the workload runs; cb returning non-zero
- * stops the measurement (HPM_E_RUN). A stop at an explicit o->budget is a
- * normal end here. out[] gets the final counts as from
+ * cb is called while the last (or only) run goes on, for each interval
+ * whose sample has arrived in it and in every earlier replay, in order; on
+ * a lossy link (tty, usb) a lost sample holds the later ones back until a
+ * repeat of the run brings it (docs/protocol.md 2.1). A mismatch between
+ * replays found at the end comes after the intervals before it were
+ * delivered. cb returning non-zero stops the measurement (HPM_E_RUN);
+ * hpm_interrupt stops it with HPM_E_INTERRUPTED after the intervals
+ * received so far and, with one run, the counts where it was aborted. A
+ * stop at an explicit o->budget is a normal end here. out[] gets the final counts as from
  * hpm_stat; each interval's sampling tick perturbs them (docs/protocol.md
  * 6.3: 2 cycles and one interrupt per tick in U and S runs). */
 typedef struct hpm_interval {
@@ -359,9 +374,11 @@ int hpm_validate(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
  * counted). Every event takes a programmable counter when sampled (cycles
  * and instructions too), so the sampled and counted events must fit the
  * board's counters together (no replay). cb gets each sample in order, with
- * counter = the event's position in l. out[] gets the exact count of every
- * event, the sampling's own cost included (docs/hpm.md "Sampling"). A lost
- * sample (link) is an error: HPM_E_PROTOCOL. */
+ * counter = the event's position in l, once the run has ended. out[] gets
+ * the exact count of every event, the sampling's own cost included
+ * (docs/hpm.md "Sampling"). Samples lost on a lossy link are recovered by
+ * repeating the run (up to 16 times; every copy must be equal); if some
+ * are still missing: HPM_E_PROTOCOL, never a short profile. */
 int hpm_profile(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
                 const uint64_t *period, const hpm_run_opts *o, hpm_prof_cb cb,
                 void *ctx, hpm_count *out, size_t *nout, hpm_run_result *r);
@@ -412,7 +429,10 @@ typedef struct hpm_region {
  * instructions. The markers' own cost is included (docs/hpm.md "Regions").
  * An END without BEGIN, a region left open or more than maxregions regions:
  * HPM_E_RUN with the reason. A program that fails (as for hpm_stat) still
- * gets out[], *nout, the regions it closed and r filled, and HPM_E_RUN. */
+ * gets out[], *nout, the regions it closed and r filled, and HPM_E_RUN.
+ * On a lossy link a run that lost markers is repeated (up to 16 times) and
+ * the markers merged by their mcycle until every one is in; if some are
+ * still missing: HPM_E_PROTOCOL. */
 int hpm_stat_regions(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
                      const hpm_run_opts *o, hpm_count *out, size_t *nout,
                      hpm_region *regions, size_t maxregions, size_t *nregions,

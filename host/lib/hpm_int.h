@@ -2,6 +2,7 @@
 #ifndef HPM_INT_H
 #define HPM_INT_H
 
+#include <signal.h>
 #include <stdarg.h>
 #include "hpm.h"
 #include "hpm_proto.h"
@@ -31,6 +32,7 @@ struct hpm_board {
 	uint32_t next_sample_seq, lost_samples;
 	uint32_t next_record, records_seen;   /* PROFILE and REGION frames */
 	int aborting;
+	volatile sig_atomic_t interrupt;   /* hpm_interrupt was called */
 	/* lossy links (tty, usb): docs/protocol.md section 2.1 */
 	uint8_t last_req_seq;      /* the only seq the monitor may have cached */
 	unsigned attempt_limit;    /* 0: retry until the give-up time-out */
@@ -55,6 +57,12 @@ int hpm_fail(hpm_board *b, int err, const char *fmt, ...)
  * On HPM_OK the reply body is in rbody (cap HPM_MAX_BODY) with *rlen. */
 int hpm_transact(hpm_board *b, uint8_t type, const void *body, size_t len,
 		 uint8_t *rbody, size_t *rlen);
+
+/* Lossy links: a repeat of a run that lost frames is time lost to the
+ * link's errors, counted in lost_ms like a retransmission; once the session's
+ * budget (HPM_LINK_BUDGET_MS) is spent no further repeat starts. */
+int64_t hpm_now_ms(void);
+int hpm_budget_spent(const hpm_board *b);
 
 /* Waits for the BOOT frame a freshly started board sends. */
 int hpm_wait_boot(hpm_board *b, int timeout_ms);

@@ -2,6 +2,7 @@
  * period events, one PROFILE frame per sample, and the exact counts of the
  * sampled counters recovered from the monitor's re-arming
  * (docs/protocol.md 6.7). Also the delivery of REGION frames (6.8). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "hpm_int.h"
@@ -44,26 +45,52 @@ void hpm_deliver_region(hpm_board *b, const struct hpm_frame *f)
 }
 
 struct prof {
-	hpm_prof_cb cb;
-	void *ctx;
 	int event_of[HPM_NUM_VALUES];   /* counter -> position in l */
-	uint64_t samples[HPM_NUM_VALUES];
-	int stopped;
+	hpm_prof_sample *at;            /* by record index, as received */
+	uint8_t *have;
+	size_t cap;
+	uint32_t got;                   /* distinct samples received */
+	uint32_t seen;                  /* samples received in the current run */
+	int nomem, differs;
 };
 
+/* Keeps each sample by its record number: a repeat of the run (lossy link)
+ * fills the numbers an earlier run lost, and must agree on the others. */
 static int on_prof(void *ctx, const hpm_prof_sample *s)
 {
 	struct prof *pr = ctx;
-	hpm_prof_sample out = *s;
 
 	if (s->counter < 3 || pr->event_of[s->counter] < 0)
 		return 0;               /* not a counter of this run: ignored */
-	pr->samples[s->counter]++;
-	out.counter = (unsigned)pr->event_of[s->counter];
-	if (pr->cb && pr->cb(pr->ctx, &out))
-		pr->stopped = 1;
-	return pr->stopped;
+	if (s->index >= pr->cap) {
+		size_t cap = pr->cap ? pr->cap : 1024;
+		while (cap <= s->index)
+			cap *= 2;
+		hpm_prof_sample *at = realloc(pr->at, cap * sizeof *at);
+		if (at)
+			pr->at = at;
+		uint8_t *have = at ? realloc(pr->have, cap) : NULL;
+		if (!have) {
+			pr->nomem = 1;
+			return 1;
+		}
+		memset(have + pr->cap, 0, cap - pr->cap);
+		pr->have = have;
+		pr->cap = cap;
+	}
+	pr->seen++;
+	if (pr->have[s->index]) {
+		const hpm_prof_sample *o = &pr->at[s->index];
+		pr->differs |= o->pc != s->pc || o->mode != s->mode || o->counter != s->counter;
+		return 0;
+	}
+	pr->have[s->index] = 1;
+	pr->at[s->index] = *s;
+	pr->got++;
+	return 0;
 }
+
+#define HPM_PROFILE_REPEATS 16   /* repeats of a run to recover lost samples */
 
 int hpm_profile(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
 		const uint64_t *period, const hpm_run_opts *o, hpm_prof_cb cb,
@@ -72,11 +99,12 @@ int hpm_profile(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
 	static const hpm_run_opts defaults;
 	size_t n = hpm_evlist_len(l);
 	unsigned vidx[HPM_MAX_COUNTS], nsel = 0, nsampled = 0;
-	uint64_t sel[HPM_NHPM], per[HPM_NHPM];
-	struct prof pr = { .cb = cb, .ctx = ctx };
+	uint64_t sel[HPM_NHPM], per[HPM_NHPM], samples[HPM_NUM_VALUES] = { 0 };
+	struct prof pr = { .cap = 0 };
 	hpm_run_opts ro = o ? *o : defaults;
-	hpm_run_result r;
+	hpm_run_result r, again;
 	unsigned width = b->info.hpm_width;
+	int rc;
 
 	if (!n || n > HPM_MAX_COUNTS)
 		return hpm_fail(b, HPM_E_ARG, "profile: 1 to %d events", HPM_MAX_COUNTS);
@@ -105,16 +133,58 @@ int hpm_profile(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
 	ro.on_prof = on_prof;
 	ro.ctx = &pr;
 	ro.interval = 0;
-	int rc = hpm_run(b, p, &ro, sel, nsel, &r);
-	if (rc)
-		return rc;
-	if (pr.stopped)
-		return hpm_fail(b, HPM_E_RUN, "%s: stopped by the sample callback", p->name);
-	if ((rc = hpm_check_exit(b, p, &r)))
-		return rc;
-	if (r.lost_records)
-		return hpm_fail(b, HPM_E_PROTOCOL, "%s: %u of %u samples lost on the link",
-				p->name, (unsigned)r.lost_records, (unsigned)r.records);
+	/* the run's records are its samples and its region markers; a run
+	 * that lost some on the link is repeated (it is deterministic) until
+	 * every sample number is in: never a short profile */
+	uint32_t markers = 0;
+	for (unsigned rep = 0;; rep++) {
+		hpm_run_result *cur = rep ? &again : &r;
+		pr.seen = 0;
+		int64_t t0 = hpm_now_ms();
+		rc = hpm_run(b, p, &ro, sel, nsel, cur);
+		if (rep)
+			b->lost_ms += hpm_now_ms() - t0;   /* a repeat: time lost to the link */
+		if (rc)
+			goto out;
+		if (pr.nomem) {
+			rc = hpm_fail(b, HPM_E_NOMEM, "out of memory for the samples");
+			goto out;
+		}
+		if (!rep && (rc = hpm_check_exit(b, p, &r)))
+			goto out;
+		if (pr.differs || (rep && (again.snap.value[0] != r.snap.value[0] ||
+					   again.snap.value[2] != r.snap.value[2] || again.records != r.records))) {
+			rc = hpm_fail(b, HPM_E_MISMATCH, "%s: a repeat of the run differs from it: the workload is not deterministic",
+				      p->name);
+			goto out;
+		}
+		uint32_t got_now = cur->records - cur->lost_records;
+		if (got_now - pr.seen > markers)
+			markers = got_now - pr.seen;
+		if (pr.got + markers >= r.records)
+			break;
+		if (!b->link || !b->link->baud || rep == HPM_PROFILE_REPEATS || b->interrupt ||
+		    hpm_budget_spent(b)) {
+			rc = hpm_fail(b, HPM_E_PROTOCOL, "%s: %u of %u samples lost on the link",
+				      p->name, (unsigned)(r.records - pr.got - markers), (unsigned)r.records);
+			goto out;
+		}
+		if (getenv("HPM_LINK_TRACE"))
+			fprintf(stderr, "link-trace: %s: profile run repeated: %u of %u records lost\n",
+				p->name, (unsigned)(r.records - pr.got - markers), (unsigned)r.records);
+	}
+	for (size_t k = 0; k < pr.cap; k++) {
+		if (!pr.have[k])
+			continue;
+		hpm_prof_sample s = pr.at[k];
+		samples[s.counter]++;
+		s.counter = (unsigned)pr.event_of[s.counter];
+		if (cb && cb(ctx, &s)) {
+			rc = hpm_fail(b, HPM_E_RUN, "%s: stopped by the sample callback", p->name);
+			goto out;
+		}
+	}
+	r.lost_records = 0;
 	for (size_t i = 0; i < n; i++) {
 		unsigned k = vidx[i];
 		uint64_t v = r.snap.value[k];
@@ -122,12 +192,15 @@ int hpm_profile(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
 			/* preloaded with 2^W - P, P subtracted at each sample
 			 * (docs/protocol.md 6.7): undo both */
 			uint64_t lap = width >= 64 ? 0 : 1ull << width;
-			v -= (pr.samples[k] + 1) * (lap - per[k - 3]);
+			v -= (samples[k] + 1) * (lap - per[k - 3]);
 		}
 		out[i] = (hpm_count){ hpm_evlist_at(l, i), v, r.snap.value[0], 0 };
 	}
 	*nout = n;
 	if (res)
 		*res = r;
-	return HPM_OK;
+out:
+	free(pr.at);
+	free(pr.have);
+	return rc;
 }

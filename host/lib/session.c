@@ -70,6 +70,14 @@ static void deliver_sample(hpm_board *b, const struct hpm_frame *f)
 		b->aborting = 1;
 }
 
+/* hpm_interrupt during a run with ticks (streaming): ABORT it at its next
+ * tick; other runs cannot be stopped and end first */
+static void check_interrupt(hpm_board *b, uint8_t type)
+{
+	if (b->interrupt && type == HPM_T_RUN && b->run_opts && b->run_opts->interval)
+		b->aborting = 1;
+}
+
 /* The next request's seq: never the one the monitor may have cached. */
 static uint8_t next_seq(hpm_board *b)
 {
@@ -139,8 +147,9 @@ static int transact_pipe(hpm_board *b, uint8_t type, const void *body, size_t le
 					break;
 				wait = left < 10 ? (int)left : 10;
 			} else if (!b->aborting) {
-				wait = 1000;
+				wait = 100;     /* a long run: look at hpm_interrupt now and then */
 			}
+			check_interrupt(b, type);
 			if (b->aborting && now_ms() >= abort_at) {
 				uint8_t ab = HPM_ABORT_BYTE;   /* repeated until the run ends */
 				if (b->link->ops->write(b->link, &ab, 1))
@@ -241,6 +250,16 @@ static int64_t budget_ms(void)
 	return v > 0 ? v : HPM_LINK_BUDGET_MS;
 }
 
+int64_t hpm_now_ms(void)
+{
+	return now_ms();
+}
+
+int hpm_budget_spent(const hpm_board *b)
+{
+	return b->lost_ms > budget_ms();
+}
+
 static int giveup_ms(void)
 {
 	const char *e = getenv("HPM_GIVEUP_MS");
@@ -249,9 +268,11 @@ static int giveup_ms(void)
 }
 
 /* A FETCH of n bytes at off of the reply cached for seq s, with a seq of
- * its own; its bytes avoid ABORT and STOP_STREAM, which a monitor still
- * running the request would read at a tick (section 4). */
-static int build_fetch(hpm_board *b, uint8_t s, size_t off, size_t n,
+ * its own. For a RUN its bytes avoid ABORT and STOP_STREAM, which a monitor
+ * still running it would read at a tick (section 4): the RUN's own seq,
+ * which the body carries, is never one of them (transact_lossy), and the
+ * FETCH's seq and CRC vary until none is. */
+static int build_fetch(hpm_board *b, uint8_t type, uint8_t s, size_t off, size_t n,
 		       uint8_t *wire, uint8_t *fseq)
 {
 	uint8_t body[3] = { s, (uint8_t)(off / 4), (uint8_t)n };
@@ -261,7 +282,7 @@ static int build_fetch(hpm_board *b, uint8_t s, size_t off, size_t n,
 			continue;
 		int w = hpm_frame_build(HPM_T_FETCH, *fseq, body, sizeof body, wire + 1, HPM_MAX_WIRE);
 		int clean = 1;
-		for (int i = 0; i < w; i++)
+		for (int i = 0; i < w && type == HPM_T_RUN; i++)
 			if (wire[1 + i] == HPM_ABORT_BYTE || wire[1 + i] == HPM_STOP_STREAM_BYTE)
 				clean = 0;
 		if (clean) {
@@ -300,6 +321,10 @@ static int transact_lossy(hpm_board *b, uint8_t type, const void *body, size_t l
 	uint8_t wire[HPM_MAX_WIRE + 1], fwire[32];
 	struct hpm_frame f;
 	uint8_t seq = next_seq(b), fseq = 0;
+	/* a RUN's seq goes into the body of the FETCHes that ask about it
+	 * while it may still run: never ABORT or STOP_STREAM (build_fetch) */
+	while (type == HPM_T_RUN && (seq == HPM_ABORT_BYTE || seq == HPM_STOP_STREAM_BYTE))
+		seq = next_seq(b);
 	int n = hpm_frame_build(type, seq, body, len, wire + 1, sizeof wire - 1);
 	int fn = 0;
 
@@ -361,7 +386,7 @@ static int transact_lossy(hpm_board *b, uint8_t type, const void *body, size_t l
 				b->retransmits++;
 		} else {
 			if (!fn)
-				fn = build_fetch(b, seq, got_len, slice, fwire, &fseq);
+				fn = build_fetch(b, type, seq, got_len, slice, fwire, &fseq);
 			out = fwire;
 			outn = (size_t)fn;
 			b->fetches++;
@@ -389,6 +414,7 @@ static int transact_lossy(hpm_board *b, uint8_t type, const void *body, size_t l
 				silent++;
 				break;
 			}
+			check_interrupt(b, type);
 			if (b->aborting && now_ms() >= abort_at) {
 				uint8_t ab = HPM_ABORT_BYTE;   /* repeated until the run ends */
 				if (b->link->ops->write(b->link, &ab, 1))

@@ -97,13 +97,25 @@ typedef int (*run_check)(void *ctx, unsigned run, const hpm_run_result *r);
 
 #define HPM_REFILL_RUNS 16  /* repeats of a run to recover lost samples */
 
+/* hpm_interrupt: the request is consumed here. */
+static int interrupted(hpm_board *b, const hpm_program *p)
+{
+	b->interrupt = 0;
+	return hpm_fail(b, HPM_E_INTERRUPTED, "%s: interrupted", p->name);
+}
+
 /* Runs every pack of pl, checks that every replay took the same cycles and
- * instructions, and fills out[]. With budget_ends a stop at an explicit
- * o->budget is a normal end (every replay stops at the same cycle). */
+ * instructions, and fills out[]. On a lossy link a pack whose run lost
+ * frames is repeated while check asks for it, up to HPM_REFILL_RUNS times
+ * and while the session's error budget lasts. With budget_ends a stop at an explicit
+ * o->budget is a normal end (every replay stops at the same cycle). A run
+ * aborted by hpm_interrupt returns HPM_E_INTERRUPTED with its result in
+ * *stopped (if not NULL); an interrupt during the repeats of a pack ends
+ * the repeats, and the measurement goes on to the next pack's start. */
 static int count_runs(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
 		      const hpm_run_opts *o, const struct plan *pl, int budget_ends,
 		      run_hook before, run_check check, void *ctx, hpm_count *out, size_t *nout,
-		      hpm_run_result *first)
+		      hpm_run_result *first, hpm_run_result *stopped)
 {
 	static const hpm_run_opts defaults;
 	uint64_t cycles0 = 0, instret0 = 0;
@@ -124,9 +136,16 @@ static int count_runs(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
 			ro.on_output = NULL;   /* a replay prints the same again */
 		if (before)
 			before(ctx, run, &ro);
+		if (b->interrupt)
+			return interrupted(b, p);
 		int rc = hpm_run(b, p, &ro, sel, nsel, &r);
 		if (rc)
 			return rc;
+		if (r.reason == HPM_EXIT_REASON_ABORTED && b->interrupt) {
+			if (stopped)
+				*stopped = r;
+			return interrupted(b, p);
+		}
 		/* a program that fails the same way in every replay still has
 		 * exact counts: they are filled, and the failure returned last */
 		if (!(budget_ends && ro.budget && r.reason == HPM_EXIT_REASON_BUDGET) &&
@@ -156,16 +175,26 @@ static int count_runs(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
 		}
 		/* a lossy link lost samples: the run is deterministic, so the
 		 * same run again brings them (each must equal its first copy) */
+		hpm_run_result r2 = r;
 		for (unsigned rep = 0; check && b->link && b->link->baud; rep++) {
-			int m = check(ctx, run, &r);
+			int m = check(ctx, run, &r2);
 			if (m < 0)
 				return m;
-			if (!m || rep == HPM_REFILL_RUNS)
+			if (!m || rep == HPM_REFILL_RUNS || b->interrupt || hpm_budget_spent(b))
 				break;
-			hpm_run_result r2;
 			ro.on_output = NULL;
-			if ((rc = hpm_run(b, p, &ro, sel, nsel, &r2)))
+			if (getenv("HPM_LINK_TRACE"))
+				fprintf(stderr, "link-trace: %s: run %u repeated: %u samples, %u records lost\n",
+					p->name, run, (unsigned)r2.lost_samples, (unsigned)r2.lost_records);
+			int64_t t0 = hpm_now_ms();
+			rc = hpm_run(b, p, &ro, sel, nsel, &r2);
+			b->lost_ms += hpm_now_ms() - t0;
+			if (rc)
 				return rc;
+			if (r2.reason == HPM_EXIT_REASON_ABORTED && b->interrupt) {
+				check(ctx, run, &r2);   /* keeps what the repeat brought */
+				break;
+			}
 			if (r2.snap.value[0] != r.snap.value[0] || r2.snap.value[2] != r.snap.value[2])
 				return hpm_fail(b, HPM_E_MISMATCH,
 						"%s: a repeat of replay %u differs from it (cycles %llu vs %llu): the workload is not deterministic",
@@ -199,7 +228,7 @@ int hpm_stat(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
 	if (rc)
 		return rc;
 	*nout = 0;
-	return count_runs(b, p, l, o, &pl, 0, NULL, NULL, NULL, out, nout, first);
+	return count_runs(b, p, l, o, &pl, 0, NULL, NULL, NULL, out, nout, first, NULL);
 }
 
 /* ---- intervals: the samples of every replay, merged by sample number ---- */
@@ -208,6 +237,8 @@ int hpm_stat(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
  * minstret, then the run's own events (plan.pos). */
 struct samples {
 	size_t len, cap, w;
+	size_t sorted;               /* [0, sorted) sorted by complete_run; the
+	                                rest arrived since, in increasing order */
 	uint32_t *seq;
 	uint64_t *v;
 };
@@ -221,8 +252,9 @@ struct intervals {
 	struct samples *runs;        /* NULL: one run, delivered as it comes */
 	uint64_t *cur;               /* n cumulative values being delivered */
 	uint32_t next_seq;           /* sample number after the last delivered */
+	uint32_t cursor;             /* sample numbers below it are delivered or merged */
 	uint64_t last_cycles;
-	int delivered, stopped, nomem;
+	int delivered, stopped, nomem, live_off;
 };
 
 static int deliver(struct intervals *iv, uint32_t seq, uint64_t cycles)
@@ -236,6 +268,58 @@ static int deliver(struct intervals *iv, uint32_t seq, uint64_t cycles)
 	if (iv->cb(iv->ctx, &out))
 		iv->stopped = 1;
 	return iv->stopped;
+}
+
+/* The row of sample number seq in r, or NULL. */
+static const uint64_t *find_sample(const struct samples *r, uint32_t seq)
+{
+	size_t parts[2][2] = { { 0, r->sorted }, { r->sorted, r->len } };
+	for (int k = 0; k < 2; k++) {
+		size_t lo = parts[k][0], hi = parts[k][1];
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (r->seq[mid] < seq)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo < parts[k][1] && r->seq[lo] == seq)
+			return r->v + lo * r->w;
+	}
+	return NULL;
+}
+
+/* While the last pack runs: delivers, in order, each next sample number
+ * that has arrived in it and is in every earlier replay (one lost there for
+ * good is merged into the next). Stops at the first gap, which a repeat of
+ * the run may fill; merge() delivers the rest at the end and reports a
+ * replay that differs. */
+static void deliver_live(struct intervals *iv)
+{
+	const struct plan *pl = iv->pl;
+	unsigned last = pl->nruns - 1;
+	const uint64_t *row[HPM_MAX_COUNTS];
+
+	while (!iv->live_off && !iv->stopped) {
+		uint32_t seq = iv->cursor;
+		int everywhere = 1;
+		if (!(row[last] = find_sample(&iv->runs[last], seq)))
+			return;
+		for (unsigned run = 0; run < last && everywhere; run++) {
+			row[run] = find_sample(&iv->runs[run], seq);
+			everywhere = row[run] != NULL;
+			if (everywhere && (row[run][0] != row[last][0] || row[run][1] != row[last][1])) {
+				iv->live_off = 1;
+				return;
+			}
+		}
+		iv->cursor = seq + 1;
+		if (!everywhere)
+			continue;
+		for (size_t i = 0; i < pl->n; i++)
+			iv->cur[i] = row[pl->run_of[i]][2 + pl->pos[i]];
+		deliver(iv, seq, row[last][0]);
+	}
 }
 
 static int keep_sample(void *ctx, const hpm_sample *s)
@@ -270,7 +354,9 @@ static int keep_sample(void *ctx, const hpm_sample *s)
 		if (pl->run_of[i] == iv->run)
 			row[2 + pl->pos[i]] = s->value[pl->vidx[i]];
 	r->seq[r->len++] = s->seq;
-	return 0;
+	if (iv->run == pl->nruns - 1)
+		deliver_live(iv);
+	return iv->stopped;
 }
 
 static void sample_run(void *ctx, unsigned run, hpm_run_opts *o)
@@ -327,7 +413,7 @@ static int complete_run(void *ctx, unsigned run, const hpm_run_result *r)
 	free(sm->v);
 	sm->seq = seq;
 	sm->v = v;
-	sm->len = sm->cap = kept;
+	sm->len = sm->cap = sm->sorted = kept;
 	if (!kept) {                       /* keep_sample grows from cap */
 		free(sm->seq), free(sm->v);
 		sm->seq = NULL, sm->v = NULL;
@@ -346,6 +432,8 @@ static int merge(struct intervals *iv, const hpm_program *p)
 
 	for (size_t k = 0; k < r0->len && !iv->stopped; k++) {
 		uint32_t seq = r0->seq[k];
+		if (seq < iv->cursor)
+			continue;              /* delivered while the run ran */
 		const uint64_t *base = row[0] = r0->v + k * r0->w;
 		int everywhere = 1;
 		for (unsigned run = 1; run < pl->nruns && everywhere; run++) {
@@ -399,8 +487,25 @@ int hpm_stat_interval(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
 	 * the aborted run, is the error */
 	size_t counted = 0;
 	char failure[sizeof b->err] = "";
+	hpm_run_result stopped = { 0 };
 	rc = count_runs(b, p, l, o, &pl, 1, sample_run, iv.runs ? complete_run : NULL, &iv,
-			out, &counted, &r0);
+			out, &counted, &r0, &stopped);
+	if (rc == HPM_E_INTERRUPTED && stopped.reason == HPM_EXIT_REASON_ABORTED &&
+	    iv.run == pl.nruns - 1) {
+		/* aborted in the last pack: the intervals received so far, then
+		 * (one pack) the counts where the run stopped */
+		hpm_run_result none = { 0 };
+		if (iv.runs && ((rc = complete_run(&iv, iv.run, &none)) < 0 || (rc = merge(&iv, p))))
+			goto out;
+		if (pl.nruns == 1 && (!iv.delivered || stopped.snap.value[0] > iv.last_cycles)) {
+			for (size_t i = 0; i < pl.n; i++)
+				iv.cur[i] = stopped.snap.value[pl.vidx[i]];
+			deliver(&iv, stopped.samples, stopped.snap.value[0]);
+		}
+		rc = hpm_fail(b, HPM_E_INTERRUPTED, "%s: interrupted: the run was stopped at %llu cycles",
+			      p->name, (unsigned long long)stopped.snap.value[0]);
+		goto out;
+	}
 	if (rc == HPM_E_RUN && counted) {   /* a failing program: its intervals still count */
 		snprintf(failure, sizeof failure, "%s", b->err);
 		rc = HPM_OK;
@@ -496,6 +601,12 @@ struct regions {
 	size_t max;
 	size_t *n;                    /* per run: regions seen */
 	struct region_acc *acc;       /* per run: max entries */
+	uint32_t lost, lost_left;     /* markers the last run lost on the link; left lost in earlier packs */
+	/* lossy links: the pack's markers, kept by mcycle (strictly increasing
+	 * along a run), so that repeats of the run fill in the lost ones */
+	int lossy;
+	hpm_region_mark *mark;
+	size_t nmark, capmark;
 	char err[300];
 };
 
@@ -506,9 +617,9 @@ static int region_fail(struct regions *rg, const char *fmt, const char *name)
 	return 1;
 }
 
-static int on_region(void *ctx, const hpm_region_mark *m)
+/* Accounts one marker of the current pack, in the run's order. */
+static int account_region(struct regions *rg, const hpm_region_mark *m)
 {
-	struct regions *rg = ctx;
 	struct region_acc *acc = rg->acc + (size_t)rg->run * rg->max;
 	size_t *n = &rg->n[rg->run], i;
 	char name[HPM_REGION_NAME];
@@ -519,9 +630,9 @@ static int on_region(void *ctx, const hpm_region_mark *m)
 		;
 	if (i == *n) {
 		if (*n == rg->max) {
-			if (!rg->err[0])
-				snprintf(rg->err, sizeof rg->err, "more than %zu regions", rg->max);
-			return 1;
+			char max[32];
+			snprintf(max, sizeof max, "%zu", rg->max);
+			return region_fail(rg, "more than %s regions", max);
 		}
 		memset(&acc[i], 0, sizeof acc[i]);
 		snprintf(acc[i].name, sizeof acc[i].name, "%s", name);
@@ -544,12 +655,71 @@ static int on_region(void *ctx, const hpm_region_mark *m)
 	return 0;
 }
 
+/* Keeps a marker by its mcycle; a copy from a repeat must be equal. */
+static int keep_region(struct regions *rg, const hpm_region_mark *m)
+{
+	size_t lo = 0, hi = rg->nmark;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (rg->mark[mid].value[0] < m->value[0])
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < rg->nmark && rg->mark[lo].value[0] == m->value[0]) {
+		if (memcmp(&rg->mark[lo], m, sizeof *m))
+			return region_fail(rg, "a repeat of the run differs at a region marker: the %s is not deterministic",
+					   "workload");
+		return 0;
+	}
+	if (rg->nmark == rg->capmark) {
+		size_t cap = rg->capmark ? 2 * rg->capmark : 64;
+		hpm_region_mark *nm = realloc(rg->mark, cap * sizeof *nm);
+		if (!nm)
+			return region_fail(rg, "out of %s for the region markers", "memory");
+		rg->mark = nm;
+		rg->capmark = cap;
+	}
+	memmove(rg->mark + lo + 1, rg->mark + lo, (rg->nmark - lo) * sizeof *rg->mark);
+	rg->mark[lo] = *m;
+	rg->nmark++;
+	return 0;
+}
+
+static int on_region(void *ctx, const hpm_region_mark *m)
+{
+	struct regions *rg = ctx;
+	return rg->lossy ? keep_region(rg, m) : account_region(rg, m);
+}
+
 static void region_run(void *ctx, unsigned run, hpm_run_opts *o)
 {
 	struct regions *rg = ctx;
 	rg->run = run;
+	rg->lost_left += rg->lost;    /* the previous pack's, after its repeats */
+	rg->lost = 0;
+	rg->nmark = 0;
 	o->on_region = on_region;
 	o->ctx = rg;
+}
+
+/* After each run of a pack (lossy links): REGION frames carry no number,
+ * but each has its own mcycle, so the markers of the run and its repeats
+ * are merged by it; once all the run took are in, they are accounted in
+ * order. > 0 asks for a repeat. */
+static int region_check(void *ctx, unsigned run, const hpm_run_result *r)
+{
+	struct regions *rg = ctx;
+	(void)run;
+	if (rg->nmark > r->records)
+		return hpm_fail(rg->b, HPM_E_PROTOCOL, "run: %zu region markers for %u records",
+				rg->nmark, (unsigned)r->records);
+	rg->lost = (uint32_t)(r->records - rg->nmark);
+	if (rg->lost)
+		return 1;
+	for (size_t k = 0; k < rg->nmark && !account_region(rg, &rg->mark[k]); k++)
+		;
+	return 0;
 }
 
 int hpm_stat_regions(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
@@ -577,7 +747,13 @@ int hpm_stat_regions(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
 	}
 	size_t counted = 0;
 	char failure[sizeof b->err] = "";
-	rc = count_runs(b, p, l, o, &pl, 0, region_run, NULL, &rg, out, &counted, &r0);
+	rg.lossy = b->link && b->link->baud;
+	rc = count_runs(b, p, l, o, &pl, 0, region_run, region_check, &rg, out, &counted, &r0, NULL);
+	if ((!rc || (rc == HPM_E_RUN && counted)) && rg.lost + rg.lost_left) {
+		rc = hpm_fail(b, HPM_E_PROTOCOL, "%s: %u region markers still lost on the link after %d repeats of the run",
+			      p->name, (unsigned)(rg.lost + rg.lost_left), HPM_REFILL_RUNS);
+		goto out;
+	}
 	if (rc == HPM_E_RUN && counted && !rg.err[0]) {
 		/* a failing program: the regions it closed still count */
 		snprintf(failure, sizeof failure, "%s", b->err);
@@ -633,5 +809,6 @@ int hpm_stat_regions(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
 out:
 	free(rg.n);
 	free(rg.acc);
+	free(rg.mark);
 	return rc;
 }

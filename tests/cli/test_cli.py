@@ -1159,6 +1159,179 @@ def interrupts():
            % (m.group(1) if m else "?"), "sent %s rc %s %s; %s | %s" % (sent, rc, reaped(kids), short(out), short(err)))
 
 
+def descendants(pid):
+    out, todo = set(), [pid]
+    while todo:
+        for k in children(todo.pop()):
+            if k not in out:
+                out.add(k)
+                todo.append(k)
+    return out
+
+
+def on_board(link, cmds, ready=None, rate=0.0, seed=1, limit=900):
+    """Runs hpmctl commands one after the other on one board behind a link:
+    "tty" (tests/link/faultproxy: a pseudo-terminal to hpm-sim) or "usb"
+    (tests/usb/ftdi_emu: an emulated FT2232H under umockdev), with a fault
+    rate per byte. Once ready(stdout of the first command, bytes the board
+    has written) holds, the first hpmctl (only it) gets SIGINT. Returns
+    ([(rc, stdout, stderr)], SIGINT sent, processes seen, wrapper's rc)."""
+    d = tempfile.mkdtemp(prefix="board-", dir=OUT)
+    lk = "tty:@PTY@" if link == "tty" else "usb"
+    script = "; ".join("%s --link %s %s > %s/out%d 2> %s/err%d; echo $? > %s/rc%d" % (HPMCTL, lk, c, d, i, d, i, d, i)
+                       for i, c in enumerate(cmds))
+    env = dict(ENV, HPM_SIM=os.path.join(BUILD, "bin", "hpm-sim"))
+    if link == "tty":
+        wrap = [os.path.join(BUILD, "tests", "faultproxy"), "--rate", str(rate), "--seed", str(seed),
+                "--timeout", str(limit), "--"]
+    else:
+        env["HPM_TIMEOUT_MS"] = "3000"   # the emulated board is slower than USB timeouts assume
+        wrap = [os.path.join(BUILD, "tests", "ftdi_emu"), "--fault-rate", str(rate), "--fault-seed", str(seed),
+                "--timeout", str(limit), "--"]
+    w = subprocess.Popen(wrap + ["sh", "-c", script], cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.DEVNULL)
+    sent, seen = False, set()
+    deadline = time.monotonic() + limit + 60
+    global BOARD_BYTES
+    BOARD_BYTES = [None, None]     # the board's bytes out at SIGINT and once the first hpmctl ended
+    while w.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.2)
+        seen |= descendants(w.pid)
+        board = 0
+        for k in descendants(w.pid):
+            try:
+                if open("/proc/%d/comm" % k).read().strip() == "hpm-sim":
+                    board = int(re.search(r"wchar: (\d+)", open("/proc/%d/io" % k).read()).group(1))
+            except (OSError, AttributeError):
+                pass
+        if sent and BOARD_BYTES[1] is None and os.path.exists(os.path.join(d, "rc0")):
+            BOARD_BYTES[1] = board
+        if sent or not ready:
+            continue
+        try:
+            out0 = open(os.path.join(d, "out0")).read()
+        except OSError:
+            continue
+        if ready(out0, board):
+            BOARD_BYTES[0] = board
+            for k in descendants(w.pid):
+                try:
+                    if open("/proc/%d/comm" % k).read().strip() == "hpmctl" and \
+                       " ".join(cmds[0].split()[:2]) in open("/proc/%d/cmdline" % k).read().replace("\0", " "):
+                        os.kill(k, signal.SIGINT)
+                        sent = True
+                except OSError:
+                    pass
+    if w.poll() is None:
+        w.kill()
+    wrc = w.wait(60)
+    res = []
+    for i in range(len(cmds)):
+        try:
+            rc = int(open(os.path.join(d, "rc%d" % i)).read())
+        except (OSError, ValueError):
+            rc = None
+        res.append((rc, open(os.path.join(d, "out%d" % i)).read() if os.path.exists(os.path.join(d, "out%d" % i)) else "",
+                    open(os.path.join(d, "err%d" % i)).read() if os.path.exists(os.path.join(d, "err%d" % i)) else ""))
+    return res, sent, seen, wrc
+
+
+def cumulative(rows):
+    """stat -I -x, rows (time, delta, event): [(time, event, cumulative)]."""
+    acc, out = {}, []
+    for r in rows:
+        acc[r[3]] = acc.get(r[3], 0) + int(r[1])
+        out.append((r[0], r[3], acc[r[3]]))
+    return out
+
+
+def interrupts_link():
+    """Ctrl-C on stat -I and record through the tty and usb links: the
+    intervals arrive while the run goes on, SIGINT aborts the run on the
+    board at its next tick, what was printed is exactly the reference
+    board's, hpmctl dies of SIGINT, and the next command on the same board
+    counts exactly."""
+    wl = "--size 1000000 alu"
+    ev = "cycles,instructions,branches"
+    rc, ref, _ = run(["--link", "ref", "stat", "-I", "1", "-x", ",", "-e", ev] + wl.split())
+    ref_rows = [r for r in csv.reader(io.StringIO(ref)) if r]
+    rc2, small, _ = run(["--link", "ref", "stat", "-x", ",", "-e", "cycles,instructions", "--size", "2000", "alu"])
+    if rc or rc2 or len(ref_rows) < 300:
+        report(False, "interrupts on links: reference runs", "exit %s %s, %d rows" % (rc, rc2, len(ref_rows)))
+        return
+    csvpath = os.path.join(OUT, "interrupt-record.csv")
+    rc, refrec, _ = run(["--link", "ref", "record", "-I", "1", "-e", ev, "-o", csvpath] + wl.split())
+    ref_csv = open(csvpath).read().splitlines() if rc == 0 else []
+    nxt = "stat -x , -e cycles,instructions --size 2000 alu"
+    for link in ("tty", "usb"):
+        # stat -I: SIGINT once 10 intervals are out
+        res, sent, seen, wrc = on_board(link, ["stat -I 1 -x , -e %s %s" % (ev, wl), nxt],
+                                        lambda o, _: o.count("\n") >= 30)
+        (rc1, out1, err1), (rc2, out2, err2) = res
+        rows = [r for r in csv.reader(io.StringIO(out1)) if r]
+        left = [k for k in seen if os.path.exists("/proc/%d" % k)]
+        report(sent and rc1 == 130 and 30 <= len(rows) < len(ref_rows) - 30 and len(rows) % 3 == 0
+               and rows == ref_rows[:len(rows)] and "stopping the run at its next tick" in err1
+               and rc2 == 0 and out2 == small and wrc == 0 and not left,
+               "%s link: stat -I 1, Ctrl-C after 10 intervals: %d intervals printed live, each exactly the reference board's, "
+               "run aborted on the board, SIGINT (130); the next stat on the same board exact; no process left" % (link, len(rows) // 3),
+               "sent %s rc %s/%s wrapper %s, %d rows (ref %d), first differing %s, left %s; %s | %s | %s" % (
+                   sent, rc1, rc2, wrc, len(rows), len(ref_rows),
+                   next((i for i, (a, b) in enumerate(zip(rows, ref_rows)) if a != b), None), left,
+                   short(err1), short(out2), short(err2)))
+        # record: SIGINT once rows are in the file
+        path = os.path.join(OUT, "interrupt-%s.csv" % link)
+        if os.path.exists(path):
+            os.remove(path)
+
+        def rows_in_file(*_):
+            try:
+                return open(path).read().count("\n") >= 40
+            except OSError:
+                return False
+        res, sent, seen, wrc = on_board(link, ["record -I 1 -e %s -o %s %s" % (ev, path, wl), nxt], rows_in_file)
+        (rc1, out1, err1), (rc2, out2, err2) = res
+        got = open(path).read().splitlines() if os.path.exists(path) else []
+        m = re.search(r"interrupted: the run stopped at (\d+) cycles, samples every \d+ cycles, 0 lost; (\d+) intervals x 3 events", out1)
+        last_cycles = int(got[-1].split(",")[7]) if len(got) > 1 else -1
+        report(sent and rc1 == 130 and len(got) > 40 and len(got) < len(ref_csv) - 30 and got == ref_csv[:len(got)]
+               and all(len(l.split(",")) == 9 for l in got) and m and int(m.group(2)) * 3 == len(got) - 1
+               and int(m.group(1)) == last_cycles and rc2 == 0 and out2 == small and wrc == 0,
+               "%s link: record -I 1, Ctrl-C: the CSV holds %d complete rows, the reference board's first ones; "
+               "the summary says interrupted at the last row's cycles; SIGINT; the next stat exact" % (link, len(got) - 1),
+               "sent %s rc %s/%s wrapper %s, %d lines (ref %d), first differing %s; %s | %s | %s" % (
+                   sent, rc1, rc2, wrc, len(got), len(ref_csv),
+                   next((i for i, (a, b) in enumerate(zip(got, ref_csv)) if a != b), None),
+                   short(out1), short(err1), short(out2 + err2)))
+    # a lossy link: 1 % of the bytes faulted each way; the run must end
+    # without a hang and every number printed must be the reference's
+    # (an interval whose sample was lost merges into the next: cumulative
+    # counts still equal the reference's at the same board time)
+    # (SIGINT once the board has streamed 30 kB, about a fifth of the run:
+    # rows are printed live only up to the first lost sample, which a
+    # repeat of the run would bring)
+    refcum = {(t, e): c for t, e, c in cumulative(ref_rows)}
+    for seed in (21, 22):
+        res, sent, seen, wrc = on_board("tty", ["stat -I 1 -x , -e %s %s" % (ev, wl), nxt],
+                                        lambda o, board: board >= 30000, rate=0.01, seed=seed)
+        (rc1, out1, err1), (rc2, out2, err2) = res
+        rows = [r for r in csv.reader(io.StringIO(out1)) if r]
+        cum = cumulative(rows)
+        wrong = [c for c in cum if refcum.get((c[0], c[1])) != c[2]]
+        # promptly in board time: after SIGINT the board streamed less than
+        # 400 samples' worth (a sample frame is about 70 bytes; the whole
+        # run streams over 140 kB), though the watch above samples the
+        # board's bytes only every 0.2 s and the next command adds its own
+        after = BOARD_BYTES[1] - BOARD_BYTES[0] if None not in BOARD_BYTES else None
+        report(sent and rc1 == 130 and len(rows) >= 3 and not wrong and float(cum[-1][0]) < float(ref_rows[-1][0])
+               and after is not None and after < 400 * 70 and rc2 == 0 and out2 == small and wrc == 0,
+               "tty link at 1 %% faults (seed %d): stat -I 1, Ctrl-C: ends, SIGINT (130), %d rows whose cumulative counts "
+               "are the reference board's, stopped at board time %s of %s (%s bytes from the board after SIGINT); "
+               "the next stat exact" % (seed, len(rows), cum[-1][0] if cum else "?", ref_rows[-1][0], after),
+               "sent %s rc %s/%s wrapper %s, %d rows, wrong %s, board bytes %s; %s | %s" % (
+                   sent, rc1, rc2, wrc, len(rows), wrong[:3], BOARD_BYTES, short(err1), short(out2 + err2)))
+
+
 def perf_habits(info):
     """-e twice, perf's generic aliases, list PATTERN, -o, -q, -I units, messages."""
     wl = ["--size", "2000", "alu"]
@@ -1623,7 +1796,7 @@ def regions():
 
 
 TESTS = ["help", "list", "info", "stat", "repeat", "interval", "modifiers", "narrow", "main", "topdown", "record", "validate_all", "fault", "csr", "run", "errors",
-         "junit", "hil", "ci", "perf_order", "habits", "interrupts", "plot_many", "installed", "profile", "regions"]
+         "junit", "hil", "ci", "perf_order", "habits", "interrupts", "interrupts_link", "plot_many", "installed", "profile", "regions"]
 
 
 def main():
@@ -1641,6 +1814,7 @@ def main():
         "fault": validate_fault, "csr": csr_cmds, "run": lambda: run_cmd(info),
         "junit": lambda: junit_reports(info), "hil": hil_target, "ci": ci_files,
         "perf_order": perf_order, "habits": lambda: perf_habits(info), "interrupts": interrupts,
+        "interrupts_link": interrupts_link,
         "plot_many": lambda: plot_many(info), "installed": installed,
         "profile": profile, "regions": regions,
     }

@@ -7,7 +7,8 @@
  *
  * The board (default build/bin/hpm-sim, $HPM_SIM) runs with its stdin/stdout
  * on pipes; CLIENT runs with every "@PTY@" in its arguments replaced by the
- * slave side of a pty (so `hpmctl --link tty:@PTY@ ...`). Every byte, in both
+ * slave side of a pty (so `hpmctl --link tty:@PTY@ ...`; `sh -c` with several
+ * hpmctl commands on the same board works too). Every byte, in both
  * directions, meets a fault with probability R, of a kind picked uniformly
  * from --kinds: a flipped bit, dropped, duplicated, a random byte inserted
  * before it, or a burst of 32 lost bytes starting at it. The RNG is seeded,
@@ -162,14 +163,26 @@ int main(int argc, char **argv)
 	int cargc = argc - i - 1;
 	char **cargv = calloc((size_t)cargc + 1, sizeof *cargv);
 	for (int k = 0; k < cargc; k++) {
-		const char *a = argv[i + 1 + k], *at_ = strstr(a, "@PTY@");
-		if (!at_) {
+		const char *a = argv[i + 1 + k], *at_;
+		size_t uses = 0;
+		for (at_ = a; (at_ = strstr(at_, "@PTY@")); at_ += 5)
+			uses++;
+		if (!uses) {
 			cargv[k] = (char *)a;
 			continue;
 		}
-		size_t len = strlen(a) + strlen(pty) + 1;
+		/* every @PTY@ (a shell command may run several clients) */
+		size_t len = strlen(a) + uses * strlen(pty) + 1, o = 0;
 		cargv[k] = malloc(len);
-		snprintf(cargv[k], len, "%.*s%s%s", (int)(at_ - a), a, pty, at_ + 5);
+		for (const char *c = a; *c; ) {
+			if (!strncmp(c, "@PTY@", 5)) {
+				o += (size_t)snprintf(cargv[k] + o, len - o, "%s", pty);
+				c += 5;
+			} else {
+				cargv[k][o++] = *c++;
+			}
+		}
+		cargv[k][o] = '\0';
 	}
 	if (posix_spawnp(&cpid, cargv[0], NULL, NULL, cargv, environ)) {
 		fprintf(stderr, "faultproxy: cannot run %s\n", cargv[0]);

@@ -27,7 +27,7 @@ static uint32_t rnd(void)
 	return (uint32_t)((rng_state * 0x2545F4914F6CDD1DULL) >> 32);
 }
 
-static unsigned long wrong, sent, typed[16], silent;
+static unsigned long wrong, sent, typed[16], silent, resent;
 
 /* Sends raw bytes, then reads until one frame with seq (or none within
  * timeout_ms). Returns 1 with *f, 0 for none. */
@@ -69,11 +69,19 @@ static void refuse(hpm_board *b, uint8_t type, const uint8_t *body, size_t len, 
 	int w = hpm_frame_build(type, seq, body, len, wire + 1, sizeof wire - 1);
 	int got, tries = 0;
 	/* bytes sent while the monitor still answered garbage may be lost on
-	 * its one-byte UART: BAD_CRC asks for the request again, as a host would */
-	do
+	 * its one-byte UART (the RTL board's): BAD_CRC, or silence when what
+	 * arrived was no frame at all, asks for the request again, as a host
+	 * would (the same seq: executed at most once) */
+	for (;;) {
 		got = exchange(b, wire, (size_t)w + 1, seq, &f, 5000);
-	while (got == 1 && f.type == HPM_T_ERROR && f.len == HPM_ERROR_LEN && f.body[0] == HPM_ERR_BAD_CRC &&
-	       ++tries < 5 && ++typed[HPM_ERR_BAD_CRC]);
+		int crc = got == 1 && f.type == HPM_T_ERROR && f.len == HPM_ERROR_LEN && f.body[0] == HPM_ERR_BAD_CRC;
+		if ((got != 0 && !crc) || ++tries >= 5)
+			break;
+		if (crc)
+			typed[HPM_ERR_BAD_CRC]++;
+		else
+			resent++;
+	}
 	sent++;
 	if (got == 1 && f.type == HPM_T_ERROR && f.len == HPM_ERROR_LEN && (!code || f.body[0] == code) &&
 	    f.body[1] == type) {
@@ -257,7 +265,11 @@ static void one(hpm_board *b, const hpm_info *in, uint8_t *ram_touched)
 			seq = ++b->seq;
 		wire[0] = 0;
 		int w = hpm_frame_build(HPM_T_FETCH, seq, body, rnd() % 8, wire + 1, sizeof wire - 1);
-		int got = exchange(b, wire, (size_t)w + 1, seq, &f, 5000);
+		int got = 0;
+		for (int tries = 0; got == 0 && tries < 5; tries++) {
+			got = exchange(b, wire, (size_t)w + 1, seq, &f, 5000);
+			resent += got == 0;
+		}
 		sent++;
 		if ((got != 1 || f.type == HPM_T_FETCH) && wrong++ < 10)
 			printf("FAIL fetch with random fields: got %d type 0x%02x\n", got, got == 1 ? f.type : 0);
@@ -334,8 +346,8 @@ int main(int argc, char **argv)
 	printf("%s monitor EBR intact after %lu frames\n", !rc && !memcmp(ebr, ebr2, sizeof ebr) ? "PASS" : "FAIL", sent);
 	printf("%s workload RAM outside the legal writes unchanged (%zu bytes differ)\n", !rc && !changed ? "PASS" : "FAIL",
 	       changed);
-	printf("%s every refusal typed: %lu frames, %lu PINGs answered, %lu retried after BAD_CRC, BAD_ADDRESS %lu, BAD_ARG %lu, BAD_LENGTH %lu, FORBIDDEN %lu, UNKNOWN_CMD %lu, CSR_TRAP %lu, BAD_VERSION %lu, %lu garbage frames\n",
-	       wrong ? "FAIL" : "PASS", sent, pings, typed[HPM_ERR_BAD_CRC], typed[HPM_ERR_BAD_ADDRESS], typed[HPM_ERR_BAD_ARG],
+	printf("%s every refusal typed: %lu frames, %lu PINGs answered, %lu retried after BAD_CRC, %lu after silence, BAD_ADDRESS %lu, BAD_ARG %lu, BAD_LENGTH %lu, FORBIDDEN %lu, UNKNOWN_CMD %lu, CSR_TRAP %lu, BAD_VERSION %lu, %lu garbage frames\n",
+	       wrong ? "FAIL" : "PASS", sent, pings, typed[HPM_ERR_BAD_CRC], resent, typed[HPM_ERR_BAD_ADDRESS], typed[HPM_ERR_BAD_ARG],
 	       typed[HPM_ERR_BAD_LENGTH], typed[HPM_ERR_FORBIDDEN], typed[HPM_ERR_UNKNOWN_CMD],
 	       typed[HPM_ERR_CSR_TRAP], typed[HPM_ERR_BAD_VERSION], silent);
 	int ok = !rc && !wrong && !changed && !memcmp(ebr, ebr2, sizeof ebr) && sent >= frames;

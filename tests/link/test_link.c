@@ -753,6 +753,25 @@ static void test_stream_and_snapshot(hpm_board *b, int quick)
 	hpm_program_free(p);
 }
 
+/* tty: a RUN never takes the seq 0x13 or 0x18 (STOP_STREAM, ABORT), which
+ * the FETCHes asking about it would carry to a monitor still running it */
+static void test_run_seq(hpm_board *b)
+{
+	uint8_t body[HPM_MAX_BODY];
+	struct hpm_run run = { .entry = 0x80000000u, .mode = 0, .budget = 1000 };
+	int ok = 1;
+	if (!b->link->baud)
+		return;
+	for (unsigned before = 0x12; before <= 0x17; before += 5) {
+		b->seq = (uint8_t)before;
+		int rc = hpm_transact(b, HPM_T_RUN, body, hpm_pack_run(body, &run), rep, &rlen);
+		ok &= rc == HPM_OK && b->last_req_seq != HPM_ABORT_BYTE && b->last_req_seq != HPM_STOP_STREAM_BYTE;
+		if (!ok)
+			printf("  after seq 0x%02x: rc %d, RUN seq 0x%02x\n", before, rc, b->last_req_seq);
+	}
+	CHECK("tty: a RUN after seq 0x12 or 0x17 skips 0x13 and 0x18 (the FETCHes about it carry its seq)", ok, "see above");
+}
+
 static void test_reset(hpm_board *b)
 {
 	uint32_t v = 1, ev = 1;
@@ -965,6 +984,7 @@ int main(int argc, char **argv)
 	test_intervals(b);
 	test_workloads(b, quick);
 	test_profile_regions(b);
+	test_run_seq(b);
 	test_reset(b);
 	hpm_close(b);
 	if (child > 0) {
