@@ -70,7 +70,6 @@ ts0=$(best_time "$speed_elf" hpm-sim-0x64)
 ts1=$(best_time "$speed_elf" hpm-sim-v1)
 
 cat <<SPD
-fi
 
 ## Simulation speed
 
@@ -83,6 +82,7 @@ fi
 | reference model, library | $ref_plain M instructions/s | \`make bench-ref\` (\`hpmref_step\` on a plain loop, no selector programmed, wall clock) |
 | reference model, library, 29 counters | $ref_hpm M instructions/s | \`make bench-ref\` (the same loop with all 29 selectors programmed) |
 SPD
+fi
 
 core_stat=$BUILD/synth/core.stat
 soc_log=$BUILD/synth/soc.log
@@ -110,7 +110,8 @@ board SoC at 5153 LCs and 13.72 MHz, the core at 3529 LUT4): they were wrong. Th
 rewrites the counters' hand-instantiated \`SB_MAC16\` accumulators into unclocked
 multipliers, so in those netlists \`mcycle\`, \`minstret\` and the programmable
 counters never counted, and nextpnr left their paths out of Fmax (issue 15,
-[board.md](board.md)). Every figure here comes from the board flow without \`-dsp\`.
+[board.md](board.md)). Every figure here comes from the board flow without \`-dsp\`,
+measured on $(date -u +%Y-%m-%d) (\`make bench\`, or \`make bench-fpga\` for these sections alone).
 
 | what | SB_LUT4 | SB_CARRY | FFs | EBR | DSP | LCs (nextpnr) | Fmax |
 |---|---:|---:|---:|---:|---:|---:|---:|
@@ -123,7 +124,7 @@ gate=$BUILD/bin/hpm-sim-gate
 gate_c=2000000
 t0=$(now); "$gate" --max-cycles $gate_c < /dev/null > /dev/null 2>&1; t1=$(now)
 gate_t=$(echo "$t1 - $t0" | bc -l)
-rep() { sed -n "s/^$1 *//p" "$board_rep"; }
+rep() { sed -n "s/^$1  *//p" "$board_rep"; }
 cat <<BRD
 
 ## The board build (iCEBreaker)
