@@ -40,14 +40,7 @@ module hpm_ktable #(
     localparam [4:0]  R5  = R32[4:0];
     localparam [1:0] PRIV_M = 2'b11, PRIV_S = 2'b01, PRIV_U = 2'b00;
 
-    function [2:0] combine(input [2:0] o, input [2:0] a, input [2:0] b);
-        case (o)
-            3'b001:  combine = a & b;
-            3'b010:  combine = a ^ b;
-            3'b100:  combine = a + b;
-            default: combine = a | b;
-        endcase
-    endfunction
+`include "hpm_combine.vh"
     // RESULT2 of the selector fields f on event vector v (legal indexes < 32)
     function [2:0] result2(input [28:0] f, input [31:0] v);
         begin

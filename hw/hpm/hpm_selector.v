@@ -26,8 +26,6 @@ module hpm_selector #(
     output wire [2:0]      inc                // this cycle's increment, mode-filtered
 );
     localparam integer EVB = $clog2(EV_W);
-    // OP fields (low 3 bits): OR 000, AND 001, XOR 010, ADD 100
-    localparam [2:0] OP_AND = 3'b001, OP_XOR = 3'b010, OP_ADD = 3'b100;
     localparam [9-EVB:0] EV_PAD = 0;
 
     reg            of_q;
@@ -68,14 +66,7 @@ module hpm_selector #(
     assign of    = of_q;
 
     // ---- per-cycle combination: RESULT2 = (E0 op0 E1) op2 (E2 op1 E3)
-    function [2:0] combine(input [2:0] o, input [2:0] a, input [2:0] b);
-        case (o)
-            OP_AND:  combine = a & b;
-            OP_XOR:  combine = a ^ b;
-            OP_ADD:  combine = a + b;
-            default: combine = a | b;
-        endcase
-    endfunction
+`include "hpm_combine.vh"
 
     // index 0 is "no event" (bus bit 0 is 0); indexes are < EV_W by construction
     wire [2:0] e0 = {2'b00, ev[ev0]}, e1 = {2'b00, ev[ev1]};

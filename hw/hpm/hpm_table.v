@@ -37,15 +37,7 @@ module hpm_table #(
 `include "hpm_classes.vh"
 /* verilator lint_on UNUSEDPARAM */
 
-    // OP fields (low 3 bits, already legal): OR 000, AND 001, XOR 010, ADD 100
-    function [2:0] combine(input [2:0] o, input [2:0] a, input [2:0] b);
-        case (o)
-            3'b001:  combine = a & b;
-            3'b010:  combine = a ^ b;
-            3'b100:  combine = a + b;
-            default: combine = a | b;
-        endcase
-    endfunction
+`include "hpm_combine.vh"
 
     // the increment of selector s in class c
     /* verilator lint_off UNUSEDSIGNAL */ // OF, the high event-index bits, the OP bits 4:3
