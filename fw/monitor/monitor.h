@@ -24,6 +24,7 @@ struct stream_cfg {
 	uint64_t interval;
 	uint32_t mask;
 	uint8_t armed, silent;
+	uint8_t twice;         /* this RUN's HPM_RUN_TWICE: SAMPLE, PROFILE, REGION sent twice */
 };
 extern struct stream_cfg stream;
 

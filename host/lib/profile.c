@@ -33,6 +33,10 @@ void hpm_deliver_region(hpm_board *b, const struct hpm_frame *f)
 
 	if (!b->run_opts || hpm_unpack_sample(f->body, f->len, &s) != HPM_OK)
 		return;
+	/* the second copy (HPM_RUN_TWICE): mcycle grows along a run */
+	if (b->records_seen && s.value[0] == b->last_region_mcycle)
+		return;
+	b->last_region_mcycle = s.value[0];
 	b->records_seen++;
 	memset(&m, 0, sizeof m);
 	m.marker = s.sample_seq;
