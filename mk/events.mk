@@ -23,7 +23,8 @@ MAP_H      := $(GEN)/hpm_map.h
 EV_JSON    := $(GEN)/pmu-events/hpm-overlay/core.json
 EV_METRICS := $(GEN)/pmu-events/hpm-overlay/metrics.json
 EV_MAPFILE := $(GEN)/pmu-events/mapfile.csv
-GEN_DOCS   := docs/events.md docs/csr.md
+# where the generated headers and the catalogues are found
+MAP_INC    := -I$(GEN) -Ihw -Ihw/soc -Ihw/hpm
 SPLICED_DOCS := docs/memory-map.md
 
 .PHONY: events events-check isa-gen-check

@@ -5,7 +5,7 @@ REF_DIR       := host/ref
 REF_OBJDIR    := $(BUILD)/obj/ref
 REF_ASAN_DIR  := $(BUILD)/obj/ref-asan
 REF_LIB       := $(LIBDIR)/libhpmref.a
-REF_CFLAGS    := $(HOST_CFLAGS) -I$(REF_DIR) -MMD -MP
+REF_CFLAGS    := $(HOST_CFLAGS) -I$(REF_DIR) $(MAP_INC) -MMD -MP
 REF_ASAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 REF_LIB_SRCS  := $(filter-out $(REF_DIR)/hpm_ref_main.c,$(wildcard $(REF_DIR)/*.c))
@@ -22,11 +22,11 @@ host: $(BIN)/hpm-ref
 ref: $(REF_LIB) $(BIN)/hpm-ref
 ref-asan: $(BIN)/hpm-ref-asan
 
-$(REF_OBJDIR)/%.o: $(REF_DIR)/%.c
+$(REF_OBJDIR)/%.o: $(REF_DIR)/%.c | $(EV_H)
 	@mkdir -p $(@D)
 	$(HOST_CC) $(REF_CFLAGS) -c $< -o $@
 
-$(REF_ASAN_DIR)/%.o: $(REF_DIR)/%.c
+$(REF_ASAN_DIR)/%.o: $(REF_DIR)/%.c | $(EV_H)
 	@mkdir -p $(@D)
 	$(HOST_CC) $(REF_CFLAGS) -O1 $(REF_ASAN_FLAGS) -c $< -o $@
 

@@ -294,7 +294,7 @@ static void gen_map_h(void)
             printf("#define %s_%s HPM_ULL(0x%llx)\n", c, n, (unsigned long long)mask);
         else
             printf("#define %s_%s HPM_U(0x%llx)\n", c, n, (unsigned long long)mask);
-        printf("#define %s_%s_SHIFT %u\n", c, n, f->lsb);
+        printf("#define %s_%s_SHIFT HPM_U(%u)\n", c, n, f->lsb);
     }
     for (size_t i = 0; i < COUNT(fconsts); i++)
         printf("#define %s_%s %u\n", upper(fconsts[i].csr), upper(fconsts[i].name), fconsts[i].value);
