@@ -215,12 +215,9 @@ test-build: $(FUZZ_PROFDATA)
 # the monitor reports the true catalogue hash. It counts stores under the
 # 'loads' selector, so hpmctl validate must report a mismatch on loads.
 SIM_FAULT := $(BIN)/hpm-sim-fault
-$(BUILD)/gen-fault/hpm_events.vh: $(EV_VH)
+$(BUILD)/gen-fault/hpm_events.vh: $(EVGEN) $(EV_VH)
 	@mkdir -p $(@D)
-	sed -e 's/^localparam integer HPM_EV_LOADS = 3;/localparam integer HPM_EV_LOADS = 4;/' \
-	    -e 's/^localparam integer HPM_EV_STORES = 4;/localparam integer HPM_EV_STORES = 3;/' $< > $@.tmp
-	@grep -q 'HPM_EV_LOADS = 4;' $@.tmp && grep -q 'HPM_EV_STORES = 3;' $@.tmp
-	mv $@.tmp $@
+	$(EVGEN) --swap loads:stores vh > $@.tmp && mv $@.tmp $@
 $(SIM_FAULT): $(HW_SIM_DEPS) $(BUILD)/gen-fault/hpm_events.vh
 	@mkdir -p $(@D) $(HW_VDIR)-fault
 	$(VERILATOR) -I$(BUILD)/gen-fault $(HW_VERILATOR_FLAGS) -Mdir $(HW_VDIR)-fault -GHPM_NUM=29 -GHPM_WIDTH=64 -GHPM_ARCH=$(HW_SIM_ARCH) \

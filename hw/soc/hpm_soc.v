@@ -4,9 +4,10 @@
 // Every target answers a read in the cycle after the request (zero wait
 // states); the read data is selected by the region registered with the request.
 // The core's trace port is routed out for the simulated board.
+`include "hpm_map.vh"
 module hpm_soc #(
-    parameter UART_DIV  = 8,
-    parameter CLOCK_HZ  = 24000000,  // core clock, read from GPIO clock_hz
+    parameter UART_DIV  = `HPM_SOC_UART_DIV,
+    parameter CLOCK_HZ  = `HPM_SOC_CLOCK_HZ,  // core clock, read from GPIO clock_hz
     parameter FW_HEX    = "",
     parameter HPM_NUM   = 29,    // implemented mhpmcounters (0..29)
     parameter HPM_WIDTH = 64,    // their width (1..64)
