@@ -72,4 +72,4 @@ $(TEST_RVGEN): tests/gen/rvgen.c
 
 $(TEST_FAULT_CHECK): tests/lockstep/fault_check.c $(REF_LIB) $(REF_DIR)/hpmref.h
 	@mkdir -p $(@D)
-	$(HOST_CC) $(HOST_CFLAGS) -I$(REF_DIR) -o $@ $< $(REF_LIB)
+	$(HOST_CC) $(HOST_CFLAGS) -I$(REF_DIR) $(MAP_INC) -o $@ $< $(REF_LIB)

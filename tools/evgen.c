@@ -422,6 +422,8 @@ static int check_tables(void)
         missing = e;
         for (size_t j = 0; j < NEVENTS; j++)
             if (!strcmp(catalogue[j].name, e)) missing = NULL;
+        if (i < NTOPDOWN && !missing && topdown[i].level == 1 && i && topdown[i - 1].level != 1)
+            missing = topdown[i].event;    /* level 1 first */
         if (i < NTOPDOWN && !missing && *topdown[i].parent) {
             missing = topdown[i].parent;
             for (size_t j = 0; j < i; j++)
@@ -430,7 +432,7 @@ static int check_tables(void)
         }
     }
     if (missing)
-        fprintf(stderr, "evgen: events.def: \"%s\" is not a catalogue event (or a parent before its child)\n", missing);
+        fprintf(stderr, "evgen: events.def: \"%s\" is not a catalogue event (or a node out of order: level 1 first, parents before children)\n", missing);
     return missing != NULL;
 }
 
