@@ -226,4 +226,4 @@ $(SIM_FAULT): $(HW_SIM_DEPS) $(BUILD)/gen-fault/hpm_events.vh
 	$(MAKE) -s -C $(HW_VDIR)-fault -f Vhpm_soc.mk -j2 OPT_FAST=-O2 OPT_SLOW=-O1 Vhpm_soc
 	cp $(HW_VDIR)-fault/Vhpm_soc $@.tmp && mv -f $@.tmp $@
 test-build: $(SIM_FAULT)
-test-build: $(EV_JSON)
+test-build: $(EV_JSON) $(EV_METRICS)

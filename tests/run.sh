@@ -7,7 +7,8 @@
 #   tests/run.sh [--seeds N] [--first S] [--length L] [--jobs J] [SUITE...]
 #
 # Suites (default: all, in this order; or set TEST_SUITES):
-#   unit      make targets of unit tests: test-ref, test-proto, fuzz-short, events-check
+#   unit      make targets of unit tests: test-ref, test-proto, fuzz-short, events-check,
+#             isa-gen-check
 #   isa       directed tests: hpm-ref and hpm-sim --lockstep, both pass,
 #             identical signatures and UART output
 #   random    rvgen seeds S..S+N-1, L instructions each, hpm-sim --lockstep
