@@ -3,6 +3,7 @@
  * from docs/timing.md (first instruction enters X in cycle 2; next_entry =
  * entry + occupancy + redirect). Usage: test_ref [TMPDIR] */
 #include "hpmref.h"
+#include "hpm_events.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -738,39 +739,33 @@ static void test_mem_api(void)
 /* ================================================================ HPM unit
  * Programs are built word by word; counts are derived by hand from
  * docs/timing.md and hw/hpm/events.def (see each comment). */
-#define EV_CYCLES 1
-#define EV_INSTR 2
-#define EV_LOADS 3
-#define EV_MUL 9
-#define EV_TD_RET 20
-#define EV_TD_BAD 21
-#define EV_TD_FE 22
-#define EV_TD_BE 23
-#define EV_TD_BRMISS 24
-#define EV_TD_CLEARS 25
-#define EV_TD_FETCHLAT 26
-#define EV_TD_MEM 27
-#define EV_TD_CORE 28
-#define EV_WFI 29
-#define OPOR 0u
-#define OPAND 1u
-#define OPXOR 2u
-#define OPADD 4u
+#define EV_CYCLES HPM_EV_CYCLES
+#define EV_INSTR HPM_EV_INSTRUCTIONS
+#define EV_LOADS HPM_EV_LOADS
+#define EV_MUL HPM_EV_MUL
+#define EV_TD_RET HPM_EV_TOPDOWN_RETIRING
+#define EV_TD_BAD HPM_EV_TOPDOWN_BAD_SPEC
+#define EV_TD_FE HPM_EV_TOPDOWN_FE_BOUND
+#define EV_TD_BE HPM_EV_TOPDOWN_BE_BOUND
+#define EV_TD_BRMISS HPM_EV_TOPDOWN_BR_MISPREDICT
+#define EV_TD_CLEARS HPM_EV_TOPDOWN_MACHINE_CLEARS
+#define EV_TD_FETCHLAT HPM_EV_TOPDOWN_FETCH_LATENCY
+#define EV_TD_MEM HPM_EV_TOPDOWN_MEM_BOUND
+#define EV_TD_CORE HPM_EV_TOPDOWN_CORE_BOUND
+#define EV_WFI HPM_EV_WFI_CYCLES
+#define OPOR MHPMEVENT_OP_OR
+#define OPAND MHPMEVENT_OP_AND
+#define OPXOR MHPMEVENT_OP_XOR
+#define OPADD MHPMEVENT_OP_ADD
 #define SEL(e0, e1, e2, e3, op0, op1, op2) \
-    ((uint64_t)(e0) | (uint64_t)(e1) << 10 | (uint64_t)(e2) << 20 | (uint64_t)(e3) << 30 | \
-     (uint64_t)(op0) << 40 | (uint64_t)(op1) << 45 | (uint64_t)(op2) << 50)
-#define SMINH (1ull << 62)
-#define SSINH (1ull << 61)
-#define SUINH (1ull << 60)
-#define SOF   (1ull << 63)
-#define CSR_MIP 0x344
-#define CSR_MIE 0x304
-#define CSR_MSTATUS 0x300
-#define CSR_MEPC 0x341
-#define CSR_SEPC 0x141
-#define CSR_MTVEC 0x305
-#define CSR_STVEC 0x105
-#define CSR_SCOUNTOVF 0xDA0
+    ((uint64_t)(e0) | (uint64_t)(e1) << MHPMEVENT_EVENT1_SHIFT | \
+     (uint64_t)(e2) << MHPMEVENT_EVENT2_SHIFT | (uint64_t)(e3) << MHPMEVENT_EVENT3_SHIFT | \
+     (uint64_t)(op0) << MHPMEVENT_OP_TYPE0_SHIFT | (uint64_t)(op1) << MHPMEVENT_OP_TYPE1_SHIFT | \
+     (uint64_t)(op2) << MHPMEVENT_OP_TYPE2_SHIFT)
+#define SMINH MHPMEVENT_MINH
+#define SSINH MHPMEVENT_SINH
+#define SUINH MHPMEVENT_UINH
+#define SOF   MHPMEVENT_OF
 
 typedef struct { uint32_t w[1024]; unsigned n; } prog_t;
 static void E(prog_t *p, uint32_t insn) { p->w[p->n++] = insn; }
