@@ -66,9 +66,9 @@ $(TESTS_BUILD)/c/%.elf: $(TESTS_BUILD)/c/%.o $(FW_RT_OBJS) $(FW_RAM_LD)
 
 .PRECIOUS: $(TESTS_BUILD)/c/%.o
 
-$(TEST_RVGEN): tests/gen/rvgen.c
+$(TEST_RVGEN): tests/gen/rvgen.c $(MAP_H)
 	@mkdir -p $(@D)
-	$(HOST_CC) $(HOST_CFLAGS) -o $@ $<
+	$(HOST_CC) $(HOST_CFLAGS) -I$(GEN) -o $@ $<
 
 $(TEST_FAULT_CHECK): tests/lockstep/fault_check.c $(REF_LIB) $(REF_DIR)/hpmref.h
 	@mkdir -p $(@D)
