@@ -13,8 +13,8 @@ FW_MARCH   := -march=rv32im_zicsr_zifencei -mabi=ilp32
 FW_LIBGCC_DIR := $(shell $(FW_CC) -march=rv32im -mabi=ilp32 -print-file-name=libgcc.a 2>/dev/null | xargs dirname 2>/dev/null)
 FW_CFLAGS  := $(FW_MARCH) -mcmodel=medany -O2 -g -std=gnu11 -Wall -Wextra -Werror \
               -ffreestanding -fno-common -fno-pic -ffunction-sections -fdata-sections \
-              -Ifw/include
-FW_ASFLAGS := $(FW_MARCH) -mcmodel=medany -g -Ifw/include
+              -Ifw/include -I$(GEN)
+FW_ASFLAGS := $(FW_MARCH) -mcmodel=medany -g -Ifw/include -I$(GEN)
 FW_LDFLAGS := -march=rv32im -mabi=ilp32 -nostdlib -nostartfiles -static -Wl,--gc-sections \
               -Wl,--no-warn-rwx-segments -L$(FW_LIBGCC_DIR)
 FW_LIBS    := -lgcc
@@ -25,7 +25,7 @@ FW_LIB_SRCS := $(wildcard fw/lib/*.c)
 FW_LIB_OBJS := $(patsubst fw/%.c,$(FW_BUILD)/%.o,$(FW_LIB_SRCS))
 FW_CRT0     := $(FW_BUILD)/common/crt0.o
 FW_RT_OBJS  := $(FW_CRT0) $(FW_LIB_OBJS)
-FW_HDRS     := $(wildcard fw/include/*.h)
+FW_HDRS     := $(wildcard fw/include/*.h) $(MAP_H)
 
 FW_MONITOR_ELF := $(FW_BUILD)/monitor.elf
 FW_MONITOR_HEX := $(FW_BUILD)/monitor.hex
@@ -34,7 +34,7 @@ FW_EXAMPLES    := $(patsubst fw/examples/%.c,$(FW_BUILD)/examples/%.elf,$(wildca
 .PHONY: fw
 fw: $(FW_MONITOR_ELF) $(FW_MONITOR_HEX) $(FW_EXAMPLES)
 
-$(FW_BUILD)/common/%.o: fw/common/%.S
+$(FW_BUILD)/common/%.o: fw/common/%.S $(MAP_H)
 	@mkdir -p $(dir $@)
 	$(FW_CC) $(FW_ASFLAGS) -c $< -o $@
 
@@ -53,7 +53,7 @@ $(FW_BUILD)/monitor/%.o: fw/monitor/%.c $(FW_MONITOR_HDRS)
 	@mkdir -p $(dir $@)
 	$(FW_CC) $(FW_CFLAGS) $(FW_MONITOR_OPT) -Iproto -I$(GEN) -c $< -o $@
 
-$(FW_BUILD)/monitor/hpm_proto.o: proto/hpm_proto.c proto/hpm_proto.h
+$(FW_BUILD)/monitor/hpm_proto.o: proto/hpm_proto.c proto/hpm_proto.h $(MAP_H)
 	@mkdir -p $(dir $@)
 	$(FW_CC) $(FW_CFLAGS) $(FW_MONITOR_OPT) -c $< -o $@
 

@@ -73,9 +73,9 @@ $(HPM_LIB_ASAN): $(HPM_LIB_ASAN_OBJS)
 	@mkdir -p $(@D)
 	rm -f $@ && ar rcs $@ $^
 
-$(HPMCTL): $(HPMCTL_SRCS) $(wildcard host/cli/*.h) $(HPM_LIB) $(HPM_LIB_DIR)/hpm.h
+$(HPMCTL): $(HPMCTL_SRCS) $(wildcard host/cli/*.h) $(HPM_LIB) $(HPM_LIB_DIR)/hpm.h $(EV_DEF)
 	@mkdir -p $(@D)
-	$(HOST_CC) $(HOST_CFLAGS) -I$(HPM_LIB_DIR) -o $@ $(HPMCTL_SRCS) $(HPM_LIB) $(HPM_LIB_LIBS) -lm
+	$(HOST_CC) $(HOST_CFLAGS) -I$(HPM_LIB_DIR) -Ihw/hpm -o $@ $(HPMCTL_SRCS) $(HPM_LIB) $(HPM_LIB_LIBS) -lm
 
 -include $(HPM_LIB_OBJS:.o=.d) $(HPM_LIB_ASAN_OBJS:.o=.d)
 
@@ -215,12 +215,9 @@ test-build: $(FUZZ_PROFDATA)
 # the monitor reports the true catalogue hash. It counts stores under the
 # 'loads' selector, so hpmctl validate must report a mismatch on loads.
 SIM_FAULT := $(BIN)/hpm-sim-fault
-$(BUILD)/gen-fault/hpm_events.vh: $(EV_VH)
+$(BUILD)/gen-fault/hpm_events.vh: $(EVGEN) $(EV_VH)
 	@mkdir -p $(@D)
-	sed -e 's/^localparam integer HPM_EV_LOADS = 3;/localparam integer HPM_EV_LOADS = 4;/' \
-	    -e 's/^localparam integer HPM_EV_STORES = 4;/localparam integer HPM_EV_STORES = 3;/' $< > $@.tmp
-	@grep -q 'HPM_EV_LOADS = 4;' $@.tmp && grep -q 'HPM_EV_STORES = 3;' $@.tmp
-	mv $@.tmp $@
+	$(EVGEN) --swap loads:stores vh > $@.tmp && mv $@.tmp $@
 $(SIM_FAULT): $(HW_SIM_DEPS) $(BUILD)/gen-fault/hpm_events.vh
 	@mkdir -p $(@D) $(HW_VDIR)-fault
 	$(VERILATOR) -I$(BUILD)/gen-fault $(HW_VERILATOR_FLAGS) -Mdir $(HW_VDIR)-fault -GHPM_NUM=29 -GHPM_WIDTH=64 -GHPM_ARCH=$(HW_SIM_ARCH) \
@@ -229,4 +226,4 @@ $(SIM_FAULT): $(HW_SIM_DEPS) $(BUILD)/gen-fault/hpm_events.vh
 	$(MAKE) -s -C $(HW_VDIR)-fault -f Vhpm_soc.mk -j2 OPT_FAST=-O2 OPT_SLOW=-O1 Vhpm_soc
 	cp $(HW_VDIR)-fault/Vhpm_soc $@.tmp && mv -f $@.tmp $@
 test-build: $(SIM_FAULT)
-test-build: $(EV_JSON)
+test-build: $(EV_JSON) $(EV_METRICS)

@@ -43,14 +43,14 @@ hw_width = $(word 2,$(subst x, ,$(1)))
 VERILATOR       ?= verilator
 HW_VERILATOR_FLAGS := --cc --exe -O3 --x-assign fast --x-initial fast --trace \
   --top-module hpm_soc -I$(GEN) -Ihw/hpm \
-  -CFLAGS "-O2 -I$(abspath $(REF_DIR)) -I$(abspath hw/hpm)" -LDFLAGS "$(abspath $(REF_LIB))"
+  -CFLAGS "-O2 -I$(abspath $(REF_DIR)) -I$(abspath hw/hpm) -I$(abspath $(GEN))" -LDFLAGS "$(abspath $(REF_LIB))"
 
 .PHONY: sim sim-variants lint synth synth-hpm synth-modules
 
 sim: $(BIN)/hpm-sim
 sim-variants: $(HW_SIM_VARIANT_BINS)
 
-HW_SIM_DEPS := $(HW_RTL_SRCS) $(HW_HPM_INCS) $(EV_VH) $(EV_DEF) $(HW_SIM_SRCS) $(REF_LIB) $(REF_DIR)/hpmref.h
+HW_SIM_DEPS := $(HW_RTL_SRCS) $(HW_HPM_INCS) $(EV_VH) $(EV_H) $(EV_DEF) $(HW_SIM_SRCS) $(REF_LIB) $(REF_DIR)/hpmref.h
 
 # hw_verilate(binary, mdir, num, width, arch)
 define hw_verilate

@@ -9,8 +9,8 @@
 
 PROTO_BUILD  := $(BUILD)/proto
 PROTO_SRC    := proto/hpm_proto.c
-PROTO_HDR    := proto/hpm_proto.h
-PROTO_INC    := -Iproto
+PROTO_HDR    := proto/hpm_proto.h $(MAP_H)
+PROTO_INC    := -Iproto -I$(GEN)
 PROTO_FW_OBJ := $(PROTO_BUILD)/rv32/hpm_proto.o
 
 # clang when present (needed for the fuzzer), else the host compiler

@@ -5,7 +5,7 @@ REF_DIR       := host/ref
 REF_OBJDIR    := $(BUILD)/obj/ref
 REF_ASAN_DIR  := $(BUILD)/obj/ref-asan
 REF_LIB       := $(LIBDIR)/libhpmref.a
-REF_CFLAGS    := $(HOST_CFLAGS) -I$(REF_DIR) -MMD -MP
+REF_CFLAGS    := $(HOST_CFLAGS) -I$(REF_DIR) $(MAP_INC) -MMD -MP
 REF_ASAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 REF_LIB_SRCS  := $(filter-out $(REF_DIR)/hpm_ref_main.c,$(wildcard $(REF_DIR)/*.c))
@@ -22,11 +22,11 @@ host: $(BIN)/hpm-ref
 ref: $(REF_LIB) $(BIN)/hpm-ref
 ref-asan: $(BIN)/hpm-ref-asan
 
-$(REF_OBJDIR)/%.o: $(REF_DIR)/%.c
+$(REF_OBJDIR)/%.o: $(REF_DIR)/%.c | $(EV_H)
 	@mkdir -p $(@D)
 	$(HOST_CC) $(REF_CFLAGS) -c $< -o $@
 
-$(REF_ASAN_DIR)/%.o: $(REF_DIR)/%.c
+$(REF_ASAN_DIR)/%.o: $(REF_DIR)/%.c | $(EV_H)
 	@mkdir -p $(@D)
 	$(HOST_CC) $(REF_CFLAGS) -O1 $(REF_ASAN_FLAGS) -c $< -o $@
 
@@ -47,14 +47,14 @@ $(BIN)/hpm-ref-asan: $(REF_ASAN_OBJS)
 # loader rejections), built with ASan/UBSan against the library sources.
 $(REF_TEST_BIN): $(REF_TEST_DIR)/test_ref.c $(REF_LIB_SRCS) $(wildcard $(REF_DIR)/*.h)
 	@mkdir -p $(@D)
-	$(HOST_CC) $(HOST_CFLAGS) -O1 $(REF_ASAN_FLAGS) -I$(REF_DIR) -o $@ \
+	$(HOST_CC) $(HOST_CFLAGS) -O1 $(REF_ASAN_FLAGS) -I$(REF_DIR) $(MAP_INC) -o $@ \
 	  $(REF_TEST_DIR)/test_ref.c $(REF_LIB_SRCS)
 
 # Speed of hpmref_step on a plain loop (reported, never asserted).
 REF_BENCH_BIN := $(BUILD)/tests/ref/bench_ref
 $(REF_BENCH_BIN): $(REF_TEST_DIR)/bench_ref.c $(REF_LIB)
 	@mkdir -p $(@D)
-	$(HOST_CC) $(HOST_CFLAGS) -I$(REF_DIR) -o $@ $< $(REF_LIB)
+	$(HOST_CC) $(HOST_CFLAGS) -I$(REF_DIR) $(MAP_INC) -o $@ $< $(REF_LIB)
 bench-ref: $(REF_BENCH_BIN)
 	$(REF_BENCH_BIN)
 
@@ -67,7 +67,7 @@ REF_FUZZ_BIN := $(BUILD)/tests/ref/fuzz_elf
 REF_FUZZ_CORPUS := $(BUILD)/tests/ref/fuzz-corpus
 $(REF_FUZZ_BIN): $(REF_TEST_DIR)/fuzz_elf.c $(REF_LIB_SRCS) $(wildcard $(REF_DIR)/*.h)
 	@mkdir -p $(@D)
-	clang -std=c11 -O1 -g -D_GNU_SOURCE -I$(REF_DIR) -fsanitize=fuzzer,address,undefined \
+	clang -std=c11 -O1 -g -D_GNU_SOURCE -I$(REF_DIR) $(MAP_INC) -fsanitize=fuzzer,address,undefined \
 	  -fno-sanitize-recover=all -o $@ $(REF_TEST_DIR)/fuzz_elf.c $(REF_LIB_SRCS)
 define ref_fuzz_run
 	@mkdir -p $(REF_FUZZ_CORPUS)

@@ -22,7 +22,7 @@ TEST_NEG_ELFS := $(patsubst tests/neg/%.S,$(TESTS_BUILD)/neg/%.elf,$(wildcard te
 TEST_RVGEN    := $(TESTS_BUILD)/rvgen
 TEST_FAULT_CHECK := $(TESTS_BUILD)/fault_check
 
-TEST_ASFLAGS  := $(FW_MARCH) -mcmodel=medany -Itests/isa
+TEST_ASFLAGS  := $(FW_MARCH) -mcmodel=medany -Itests/isa -I$(GEN)
 TEST_LDFLAGS  := $(FW_LDFLAGS) -T $(FW_RAM_LD)
 
 .PHONY: test test-long test-build
@@ -32,7 +32,7 @@ test-build: $(TEST_ISA_ELFS) $(TEST_HPM_ELFS) $(TEST_C_ELFS) $(TEST_NEG_ELFS) $(
 # everything the runner needs, as variables it reads from the environment
 TEST_ENV = BUILD=$(BUILD) RV_CC="$(FW_CC)" RV_ASFLAGS="$(TEST_ASFLAGS)" \
   RV_LDFLAGS="$(TEST_LDFLAGS)" RVGEN=$(TEST_RVGEN) FAULT_CHECK=$(TEST_FAULT_CHECK) \
-  TEST_JOBS=$(TEST_JOBS) MAKE="$(MAKE)" UNIT_TARGETS="test-ref test-proto fuzz-short events-check test-lib fuzz-events-short fuzz-elf-short fuzz-program-short fuzz-profdata-short" \
+  TEST_JOBS=$(TEST_JOBS) MAKE="$(MAKE)" UNIT_TARGETS="test-ref test-proto fuzz-short events-check isa-gen-check test-lib fuzz-events-short fuzz-elf-short fuzz-program-short fuzz-profdata-short" \
   $(if $(TEST_SUITES),TEST_SUITES="$(TEST_SUITES)")
 
 # The suites run make again (unit targets, sim-variants, bitstream, prog);
@@ -44,11 +44,11 @@ test: all sim-variants test-build
 test-long: all sim-variants test-build
 	$(TEST_ENV) $(TEST_RUN) --seeds $(or $(TEST_SEEDS),2000) --length $(or $(TEST_LENGTH),50000)
 
-$(TESTS_BUILD)/isa/%.elf: tests/isa/%.S tests/isa/test_macros.h $(FW_RAM_LD)
+$(TESTS_BUILD)/isa/%.elf: tests/isa/%.S tests/isa/test_macros.h $(FW_RAM_LD) $(MAP_H) $(EV_H)
 	@mkdir -p $(@D)
 	$(FW_CC) $(TEST_LDFLAGS) $(TEST_ASFLAGS) -o $@ $<
 
-$(TESTS_BUILD)/hpm/%.elf: tests/hpm/%.S tests/isa/test_macros.h $(wildcard tests/hpm/*.h) $(FW_RAM_LD)
+$(TESTS_BUILD)/hpm/%.elf: tests/hpm/%.S tests/isa/test_macros.h $(wildcard tests/hpm/*.h) $(FW_RAM_LD) $(MAP_H) $(EV_H)
 	@mkdir -p $(@D)
 	$(FW_CC) $(TEST_LDFLAGS) $(TEST_ASFLAGS) -o $@ $<
 
@@ -66,10 +66,10 @@ $(TESTS_BUILD)/c/%.elf: $(TESTS_BUILD)/c/%.o $(FW_RT_OBJS) $(FW_RAM_LD)
 
 .PRECIOUS: $(TESTS_BUILD)/c/%.o
 
-$(TEST_RVGEN): tests/gen/rvgen.c
+$(TEST_RVGEN): tests/gen/rvgen.c $(MAP_H)
 	@mkdir -p $(@D)
-	$(HOST_CC) $(HOST_CFLAGS) -o $@ $<
+	$(HOST_CC) $(HOST_CFLAGS) -I$(GEN) -o $@ $<
 
 $(TEST_FAULT_CHECK): tests/lockstep/fault_check.c $(REF_LIB) $(REF_DIR)/hpmref.h
 	@mkdir -p $(@D)
-	$(HOST_CC) $(HOST_CFLAGS) -I$(REF_DIR) -o $@ $< $(REF_LIB)
+	$(HOST_CC) $(HOST_CFLAGS) -I$(REF_DIR) $(MAP_INC) -o $@ $< $(REF_LIB)

@@ -13,6 +13,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "hpm_map.h"   /* HPM_CSR_* numbers and CSR fields, from hw/csr.def */
 
 #ifdef __cplusplus
 extern "C" {
@@ -117,15 +118,7 @@ enum hpm_exit {
 
 /* ---- CSR write policy ---- */
 
-#define HPM_CSR_SATP        0x180
-#define HPM_CSR_MSTATUS     0x300
-#define HPM_CSR_MEDELEG     0x302
-#define HPM_CSR_MIDELEG     0x303
-#define HPM_CSR_MIE         0x304
-#define HPM_CSR_MTVEC       0x305
-#define HPM_CSR_MSTATUSH    0x310
-#define HPM_CSR_MSCRATCH    0x340
-#define HPM_MSTATUS_GUARDED ((1u << 3) | (1u << 17))   /* MIE, MPRV */
+#define HPM_MSTATUS_GUARDED (MSTATUS_MIE | MSTATUS_MPRV)
 
 /* Non-zero if the monitor refuses to write csr (ERROR FORBIDDEN): old_value
  * is its current value, new_value what the write would leave in it. The host

@@ -5,8 +5,8 @@
 
 #define CSR_MHPMCOUNTER(n)  (0xb00u + (n))
 #define CSR_MHPMCOUNTERH(n) (0xb80u + (n))
-#define CSR_MHPMEVENT(n)    (0x320u + (n))
-#define CSR_MHPMEVENTH(n)   (0x720u + (n))
+#define CSR_MHPMEVENT(n)    (CSR_MHPMEVENT3 - 3u + (n))
+#define CSR_MHPMEVENTH(n)   (CSR_MHPMEVENT3H - 3u + (n))
 #define GPIO_CLOCK_HZ_REG   HPM_REG32(HPM_GPIO_BASE + 0x8u)
 #define CLOCK_HZ_DEFAULT    24000000u
 
@@ -25,7 +25,7 @@ int csr_access(unsigned op, unsigned csr, uint32_t in, uint32_t *out)
 
 	csr_tramp[0] = (uint32_t)(csr & 0xfffu) << 20 | rs1 << 15 | funct3 << 12 |
 		       10u << 7 | 0x73u;
-	mon_inhibit = csr_read(0x320);
+	mon_inhibit = csr_read(CSR_MCOUNTINHIBIT);
 	csr_trapped = 0;
 	__asm__ volatile("fence.i\n\tjalr ra, 0(%2)"
 			 : "=r"(a0) : "r"(a1), "r"(csr_tramp) : "ra", "memory");
@@ -52,7 +52,7 @@ static uint32_t csr_get(unsigned csr)
 void hpm_init(void)
 {
 	csr_write(mscratch, 0xffffffffu);
-	csr_write(0x320, 0xffffffffu);
+	csr_write(CSR_MCOUNTINHIBIT, 0xffffffffu);
 	csr_write(mie, 0);
 	csr_write(medeleg, 0);
 	csr_write(mideleg, 0);
@@ -61,10 +61,10 @@ void hpm_init(void)
 	csr_clear(mip, MIP_LCOFIP);
 	CLINT_MTIMECMPH = 0xffffffffu;
 	CLINT_MTIMECMP = 0xffffffffu;
-	csr_write(0x321, 0);   /* mcyclecfg(h), minstretcfg(h) */
-	csr_write(0x721, 0);
-	csr_write(0x322, 0);
-	csr_write(0x722, 0);
+	csr_write(CSR_MCYCLECFG, 0);   /* mcyclecfg(h), minstretcfg(h) */
+	csr_write(CSR_MCYCLECFGH, 0);
+	csr_write(CSR_MINSTRETCFG, 0);
+	csr_write(CSR_MINSTRETCFGH, 0);
 	csr_write(mcycle, 0);
 	csr_write(mcycleh, 0);
 	csr_write(minstret, 0);

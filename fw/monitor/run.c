@@ -4,12 +4,10 @@
 #include "hpm_soc.h"
 #include "monitor.h"
 
-#define MSTATUS_MPP_SHIFT 11
-#define MSTATUS_MPP_MASK  (3u << MSTATUS_MPP_SHIFT)
 #define MIE_MTIE          MIP_MTIP
 #define MIE_LCOFIE        MIP_LCOFIP
-#define MINH_HI           (1u << 30)     /* bit 62 in the high half */
-#define CFG_HI_MASK       (7u << 28)     /* bits 62..60 */
+#define MINH_HI           ((uint32_t)(MHPMEVENT_MINH >> 32))  /* in the high half */
+#define CFG_HI_MASK       CSR_MCYCLECFGH_WMASK                /* bits 62..60 */
 #define REG_A0 10
 #define REG_A1 11
 #define REG_A2 12
@@ -60,13 +58,13 @@ static void program_counters(const struct hpm_run *r)
 	final_of = 0;
 	for (unsigned i = 0; i < board.hpm_num; i++) {
 		uint64_t sel = i < r->n_events ? r->mhpmevent[i] : 0;
-		csr_access(CSR_OP_WRITE, 0x323u + i, (uint32_t)sel, 0);
-		csr_access(CSR_OP_WRITE, 0x723u + i,
+		csr_access(CSR_OP_WRITE, CSR_MHPMEVENT3 + i, (uint32_t)sel, 0);
+		csr_access(CSR_OP_WRITE, CSR_MHPMEVENT3H + i,
 			   ((uint32_t)(sel >> 32) & ~(1u << 31)) | minh, 0);
 		write_counter(3 + i, -r->period[i]);
 	}
-	csr_write(0x721, ((uint32_t)(r->mcyclecfg >> 32) & CFG_HI_MASK) | minh);
-	csr_write(0x722, ((uint32_t)(r->minstretcfg >> 32) & CFG_HI_MASK) | minh);
+	csr_write(CSR_MCYCLECFGH, ((uint32_t)(r->mcyclecfg >> 32) & CFG_HI_MASK) | minh);
+	csr_write(CSR_MINSTRETCFGH, ((uint32_t)(r->minstretcfg >> 32) & CFG_HI_MASK) | minh);
 	csr_write(mcycle, 0);
 	csr_write(mcycleh, 0);
 	csr_write(minstret, 0);
@@ -125,7 +123,7 @@ int run_workload(const struct hpm_frame *f, uint8_t *out, uint32_t *arg)
 	wl_regs[REG_A0] = r.a0;
 	wl_regs[REG_A1] = r.a1;
 	csr_write(mepc, r.entry);
-	csr_clear(mstatus, MSTATUS_MPP_MASK);
+	csr_clear(mstatus, MSTATUS_MPP);
 	csr_set(mstatus, (uint32_t)r.mode << MSTATUS_MPP_SHIFT | MSTATUS_MPIE);
 	csr_write(medeleg, r.medeleg);
 	csr_write(mideleg, r.mideleg);
@@ -235,7 +233,7 @@ int run_workload(const struct hpm_frame *f, uint8_t *out, uint32_t *arg)
 	csr_write(mie, 0);
 	csr_write(medeleg, 0);
 	csr_write(mideleg, 0);
-	res.priv = (uint8_t)((csr_read(mstatus) & MSTATUS_MPP_MASK) >> MSTATUS_MPP_SHIFT);
+	res.priv = (uint8_t)((csr_read(mstatus) & MSTATUS_MPP) >> MSTATUS_MPP_SHIFT);
 	res.mcause = csr_read(mcause);
 	res.mepc = csr_read(mepc);
 	res.mtval = csr_read(mtval);

@@ -12,21 +12,17 @@
 #define MAX_REPEAT 1000
 #define METRIC_LEN 38          /* perf's width of the "# metric" column */
 
-/* The metric perf prints next to an event, when its base event was counted too. */
+/* The metric perf prints next to an event, when its base event was counted
+ * too (HPM_METRIC in events.def; the top-down events: of all slots). */
 struct metric_def {
 	const char *event, *base, *unit;
 	int pct;               /* printed as a percentage of base */
 };
 static const struct metric_def metric_defs[] = {
-	{ "instructions",        "cycles",   "insn per cycle",       0 },
-	{ "branch-misses",       "branches", "of all branches",      1 },
-	{ "branches-taken",      "branches", "of all branches",      1 },
-	{ "fetch-stall-cycles",  "cycles",   "frontend cycles idle", 1 },
-	{ "mem-stall-cycles",    "cycles",   "backend cycles idle",  1 },
-	{ "muldiv-stall-cycles", "cycles",   "backend cycles idle",  1 },
-	{ "hazard-stall-cycles", "cycles",   "backend cycles idle",  1 },
+#define HPM_METRIC(event, base, unit, pct) { event, base, unit, pct },
+#define HPM_TOPDOWN(event, parent, level, label, area) { event, "cycles", "of all slots", 1 },
+#include "events.def"
 };
-static const struct metric_def slots_metric = { NULL, "cycles", "of all slots", 1 };
 
 /* The catalogue entry of a named event (NULL for raw selectors). */
 static const hpm_event_desc *event_desc(const hpm_evspec *e)
@@ -42,8 +38,6 @@ static const struct metric_def *metric_of(const hpm_evspec *e)
 	const hpm_event_desc *d = event_desc(e);
 	if (!d)
 		return NULL;
-	if (!strncmp(d->name, "topdown-", 8))
-		return &slots_metric;
 	for (size_t i = 0; i < sizeof metric_defs / sizeof metric_defs[0]; i++)
 		if (!strcmp(metric_defs[i].event, d->name))
 			return &metric_defs[i];

@@ -7,26 +7,34 @@
 #include <string.h>
 #include "hpmctl.h"
 
+/* The hierarchy of the event catalogue (HPM_TOPDOWN in events.def): level 1
+ * first, then level 2, each after its parent. */
 struct td_node {
-	const char *label, *area, *event;
-	int parent;            /* level-1 node, -1 for level 1 */
+	const char *label, *area, *event, *parent;   /* parent "" for level 1 */
 };
 static const struct td_node nodes[] = {
-	{ "retiring",           "retiring",           "topdown-retiring",       -1 },
-	{ "bad speculation",    "bad-speculation",    "topdown-bad-spec",       -1 },
-	{ "frontend bound",     "frontend-bound",     "topdown-fe-bound",       -1 },
-	{ "backend bound",      "backend-bound",      "topdown-be-bound",       -1 },
-	{ "branch mispredicts", "branch-mispredicts", "topdown-br-mispredict",   1 },
-	{ "machine clears",     "machine-clears",     "topdown-machine-clears",  1 },
-	{ "fetch latency",      "fetch-latency",      "topdown-fetch-latency",   2 },
-	{ "memory bound",       "memory-bound",       "topdown-mem-bound",       3 },
-	{ "core bound",         "core-bound",         "topdown-core-bound",      3 },
+#define HPM_TOPDOWN(event, parent, level, label, area) { label, area, event, parent },
+#include "events.def"
 };
 #define NNODES  (sizeof nodes / sizeof nodes[0])
-#define NLEVEL1 4
-#define EVENTS "cycles,topdown-retiring,topdown-bad-spec,topdown-fe-bound,topdown-be-bound," \
-	       "topdown-br-mispredict,topdown-machine-clears,topdown-fetch-latency," \
-	       "topdown-mem-bound,topdown-core-bound"   /* cycles, then nodes[] in order */
+enum { NLEVEL1 = 0
+#define HPM_TOPDOWN(event, parent, level, label, area) + ((level) == 1)
+#include "events.def"
+};
+/* the events counted: cycles, then nodes[] in order */
+static const char events_arg[] = "cycles"
+#define HPM_TOPDOWN(event, parent, level, label, area) "," event
+#include "events.def"
+	;
+
+/* nodes[i]'s parent, -1 for level 1 */
+static int parent_of(size_t i)
+{
+	for (size_t j = 0; j < NLEVEL1; j++)
+		if (!strcmp(nodes[j].event, nodes[i].parent))
+			return (int)j;
+	return -1;
+}
 
 /* Splits units among items in proportion to w[] (largest remainder: floors
  * first, then one unit each to the largest remainders, earlier items first
@@ -63,7 +71,7 @@ static void largest_remainder(const uint64_t *w, size_t n, unsigned units, unsig
 static int has_children(int parent)
 {
 	for (size_t i = NLEVEL1; i < NNODES; i++)
-		if (nodes[i].parent == parent)
+		if (parent_of(i) == parent)
 			return 1;
 	return 0;
 }
@@ -131,7 +139,7 @@ int cmd_topdown(const struct cli *c, int argc, char **argv)
 		return rc;
 	if (sep && json)
 		return usage_error("topdown", "-x and -j cannot be combined");
-	if ((rc = parse_events(EVENTS, &l)) || (rc = load_program(target, &p)) ||
+	if ((rc = parse_events(events_arg, &l)) || (rc = load_program(target, &p)) ||
 	    (rc = open_board(c, &b)))
 		goto out;
 	progress_begin(&pg, "topdown %s", target);
@@ -161,7 +169,7 @@ int cmd_topdown(const struct cli *c, int argc, char **argv)
 		uint64_t w[NNODES], sum = 0;
 		size_t idx[NNODES], k = 0;
 		for (size_t i = NLEVEL1; i < NNODES; i++)
-			if (nodes[i].parent == parent) {
+			if (parent_of(i) == parent) {
 				idx[k] = i;
 				w[k++] = v[i];
 				sum += v[i];
@@ -189,7 +197,7 @@ int cmd_topdown(const struct cli *c, int argc, char **argv)
 			if (!has_children(parent))
 				emit_row(sep, 2, &nodes[parent], nodes[parent].area, v[parent], pct2[parent]);
 			for (size_t i = NLEVEL1; i < NNODES; i++)
-				if (nodes[i].parent == parent)
+				if (parent_of(i) == parent)
 					emit_row(sep, 2, &nodes[i], nodes[parent].area, v[i], pct2[i]);
 		}
 	} else {
@@ -214,7 +222,7 @@ int cmd_topdown(const struct cli *c, int argc, char **argv)
 			}
 			printf("   %s\n", nodes[parent].label);
 			for (size_t i = NLEVEL1; i < NNODES; i++)
-				if (nodes[i].parent == parent)
+				if (parent_of(i) == parent)
 					printf("     %-34s %12s %7u.%u\n", nodes[i].label, fmt_count(v[i], num),
 					       pct2[i] / 10, pct2[i] % 10);
 		}

@@ -6,6 +6,7 @@
 #include <strings.h>
 #include "hpm_int.h"
 #include "hpm_events.h"
+#include "hpm_map.h"
 
 static const hpm_event_desc catalogue[] = {
 #define HPM_EVENT(i, n, a, b, d) { i, n, a, b, d },
@@ -14,9 +15,10 @@ static const hpm_event_desc catalogue[] = {
 };
 #define NEVENTS (sizeof catalogue / sizeof catalogue[0])
 
-#define EVENT0_MASK 0x3ffull
-#define MODE_BITS   (0xfull << 60)     /* OF, MINH, SINH, UINH */
-#define ZERO_BITS   (0x1full << 55)    /* VSINH, VUINH, reserved: read 0 */
+/* mhpmevent fields (hpm_map.h, from hw/csr.def) */
+#define INH_BITS    (MHPMEVENT_MINH | MHPMEVENT_SINH | MHPMEVENT_UINH)
+#define MODE_BITS   (MHPMEVENT_OF | INH_BITS)
+#define ZERO_BITS   MHPMEVENT_ZERO     /* VSINH, VUINH, reserved: read 0 */
 
 size_t hpm_event_count(void) { return NEVENTS; }
 
@@ -79,7 +81,7 @@ static int64_t parse_modifiers(const char *tok, const char *mod, char *err, size
 	}
 	for (const char *c = mod; *c; c++) {
 		const char *m = strchr(modes, *c);
-		uint64_t bit = m ? 1ull << (62 - (m - modes)) : 0;
+		uint64_t bit = m ? MHPMEVENT_MINH >> (m - modes) : 0;
 		if (!bit || (named & bit)) {
 			snprintf(err, errlen, "event '%s': %s modifier '%c' (u, k, m, each once)", tok,
 				 bit ? "repeated" : "unknown", *c);
@@ -87,7 +89,7 @@ static int64_t parse_modifiers(const char *tok, const char *mod, char *err, size
 		}
 		named |= bit;
 	}
-	return (int64_t)(~named & (7ull << 60));
+	return (int64_t)(~named & INH_BITS);
 }
 
 static int parse_one(const char *tok, hpm_evspec *e, char *err, size_t errlen)

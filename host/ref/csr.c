@@ -12,34 +12,16 @@ uint32_t csr_mip(const hpmref *m, uint64_t t)
 
 static int is_counter_shadow(unsigned a)   /* cycle..hpmcounter31(h) */
 {
-    return (a >= 0xC00u && a <= 0xC1Fu) || (a >= 0xC80u && a <= 0xC9Fu);
+    return (a >= CSR_CYCLE && a < CSR_HPMCOUNTER3 + CSR_HPMCOUNTER3_COUNT) ||
+           (a >= CSR_CYCLEH && a < CSR_HPMCOUNTER3H + CSR_HPMCOUNTER3H_COUNT);
 }
 
-/* Returns 1 when the CSR exists (is implemented, possibly as read-0). */
+/* Returns 1 when the CSR exists (is implemented, possibly as read-0): the
+ * addresses of the CSR catalogue. */
 static int csr_exists(unsigned a)
 {
-    switch (a) {
-    case 0x100: case 0x104: case 0x105: case 0x106: case 0x10A:
-    case 0x140: case 0x141: case 0x142: case 0x143: case 0x144: case 0x180:
-    case 0x300: case 0x301: case 0x302: case 0x303: case 0x304: case 0x305:
-    case 0x306: case 0x30A: case 0x310: case 0x31A: case 0x320:
-    case 0x321: case 0x322: case 0x721: case 0x722: case 0xDA0:
-    case 0x340: case 0x341: case 0x342: case 0x343: case 0x344:
-    case 0x7A0: case 0x7A1: case 0x7A2: case 0x7A3:
-    case 0xB00: case 0xB02: case 0xB80: case 0xB82:
-    case 0xF11: case 0xF12: case 0xF13: case 0xF14: case 0xF15:
-        return 1;
-    default:
-        break;
-    }
-    if ((a >= 0x323u && a <= 0x33Fu) || (a >= 0x723u && a <= 0x73Fu))
-        return 1;                                   /* mhpmevent3..31(h) */
-    if (a >= 0x3A0u && a <= 0x3EFu)
-        return 1;                                   /* pmpcfg0-15, pmpaddr0-63 */
-    if ((a >= 0xB03u && a <= 0xB1Fu) || (a >= 0xB83u && a <= 0xB9Fu))
-        return 1;                                   /* mhpmcounter3..31(h) */
-    if (is_counter_shadow(a))
-        return 1;                                   /* cycle, time, instret, hpmcounter3..31 */
+#define HPM_CSR(name, addr, count, wmask, brief) if (a - (addr) < (count)) return 1;
+#include "csr.def"
     return 0;
 }
 
@@ -58,7 +40,7 @@ int csr_check(const hpmref *m, unsigned a, int write)
         if (m->priv == PRV_U && !(m->scounteren & bit))
             return -1;
     }
-    if (a == 0x180u && m->priv == PRV_S && (m->mstatus & MSTATUS_TVM))
+    if (a == CSR_SATP && m->priv == PRV_S && (m->mstatus & MSTATUS_TVM))
         return -1;
     return 0;
 }
@@ -73,29 +55,29 @@ int csr_read(const hpmref *m, unsigned a, uint64_t t, uint32_t *val)
         return 0;
     }
     switch (a) {
-    case 0x100: v = m->mstatus & SSTATUS_MASK; break;
-    case 0x104: v = m->mie & m->mideleg; break;
-    case 0x105: v = m->stvec; break;
-    case 0x106: v = m->scounteren; break;
-    case 0x140: v = m->sscratch; break;
-    case 0x141: v = m->sepc; break;
-    case 0x142: v = m->scause; break;
-    case 0x143: v = m->stval; break;
-    case 0x144: v = csr_mip(m, t) & m->mideleg; break;
-    case 0x300: v = m->mstatus; break;
-    case 0x301: v = MISA_VALUE; break;
-    case 0x302: v = m->medeleg; break;
-    case 0x303: v = m->mideleg; break;
-    case 0x304: v = m->mie; break;
-    case 0x305: v = m->mtvec; break;
-    case 0x306: v = m->mcounteren; break;
-    case 0x340: v = m->mscratch; break;
-    case 0x341: v = m->mepc; break;
-    case 0x342: v = m->mcause; break;
-    case 0x343: v = m->mtval; break;
-    case 0x344: v = csr_mip(m, t); break;
-    case 0xC01: v = (uint32_t)soc_mtime(m, t); break;
-    case 0xC81: v = (uint32_t)(soc_mtime(m, t) >> 32); break;
+    case CSR_SSTATUS: v = m->mstatus & SSTATUS_MASK; break;
+    case CSR_SIE: v = m->mie & m->mideleg; break;
+    case CSR_STVEC: v = m->stvec; break;
+    case CSR_SCOUNTEREN: v = m->scounteren; break;
+    case CSR_SSCRATCH: v = m->sscratch; break;
+    case CSR_SEPC: v = m->sepc; break;
+    case CSR_SCAUSE: v = m->scause; break;
+    case CSR_STVAL: v = m->stval; break;
+    case CSR_SIP: v = csr_mip(m, t) & m->mideleg; break;
+    case CSR_MSTATUS: v = m->mstatus; break;
+    case CSR_MISA: v = MISA_VALUE; break;
+    case CSR_MEDELEG: v = m->medeleg; break;
+    case CSR_MIDELEG: v = m->mideleg; break;
+    case CSR_MIE: v = m->mie; break;
+    case CSR_MTVEC: v = m->mtvec; break;
+    case CSR_MCOUNTEREN: v = m->mcounteren; break;
+    case CSR_MSCRATCH: v = m->mscratch; break;
+    case CSR_MEPC: v = m->mepc; break;
+    case CSR_MCAUSE: v = m->mcause; break;
+    case CSR_MTVAL: v = m->mtval; break;
+    case CSR_MIP: v = csr_mip(m, t); break;
+    case CSR_TIME: v = (uint32_t)soc_mtime(m, t); break;
+    case CSR_TIMEH: v = (uint32_t)(soc_mtime(m, t) >> 32); break;
     default:
         v = 0;      /* read-0 CSRs: satp, pmp*, t*, envcfg, ids, mstatush */
         break;
@@ -122,40 +104,40 @@ uint32_t csr_write(hpmref *m, unsigned a, uint32_t v, uint64_t t, int *hpm_accou
         return hpm_csr_write(m, a, v);
     }
     switch (a) {
-    case 0x100:
+    case CSR_SSTATUS:
         m->mstatus = (m->mstatus & ~SSTATUS_MASK) | (v & SSTATUS_MASK);
         break;
-    case 0x104:
+    case CSR_SIE:
         m->mie = (m->mie & ~m->mideleg) | (v & m->mideleg);
         break;
-    case 0x105: m->stvec = v & ~2u; break;
-    case 0x106: m->scounteren = v; break;
-    case 0x140: m->sscratch = v; break;
-    case 0x141: m->sepc = v & ~3u; break;
-    case 0x142: m->scause = v & CAUSE_MASK; break;
-    case 0x143: m->stval = v; break;
-    case 0x144: {
+    case CSR_STVEC: m->stvec = v & ~2u; break;
+    case CSR_SCOUNTEREN: m->scounteren = v; break;
+    case CSR_SSCRATCH: m->sscratch = v; break;
+    case CSR_SEPC: m->sepc = v & ~3u; break;
+    case CSR_SCAUSE: m->scause = v & CAUSE_MASK; break;
+    case CSR_STVAL: m->stval = v; break;
+    case CSR_SIP: {
         uint32_t mk = m->mideleg & ((1u << IRQ_SSI) | (1u << IRQ_LCOF));
         m->mip_sw = (m->mip_sw & ~mk) | (v & mk);
         break;
     }
-    case 0x300: {
+    case CSR_MSTATUS: {
         uint32_t nv = v & MSTATUS_WMASK;
         if ((nv & MSTATUS_MPP) == (2u << 11))
             nv = (nv & ~MSTATUS_MPP) | (m->mstatus & MSTATUS_MPP);
         m->mstatus = nv;
         break;
     }
-    case 0x302: m->medeleg = v & MEDELEG_MASK; break;
-    case 0x303: m->mideleg = v & MIDELEG_MASK; break;
-    case 0x304: m->mie = v & MIE_MASK; break;
-    case 0x305: m->mtvec = v & ~2u; break;
-    case 0x306: m->mcounteren = v; break;
-    case 0x340: m->mscratch = v; break;
-    case 0x341: m->mepc = v & ~3u; break;
-    case 0x342: m->mcause = v & CAUSE_MASK; break;
-    case 0x343: m->mtval = v; break;
-    case 0x344: m->mip_sw = v & MIP_SW_MASK; break;
+    case CSR_MEDELEG: m->medeleg = v & MEDELEG_MASK; break;
+    case CSR_MIDELEG: m->mideleg = v & MIDELEG_MASK; break;
+    case CSR_MIE: m->mie = v & MIE_MASK; break;
+    case CSR_MTVEC: m->mtvec = v & ~2u; break;
+    case CSR_MCOUNTEREN: m->mcounteren = v; break;
+    case CSR_MSCRATCH: m->mscratch = v; break;
+    case CSR_MEPC: m->mepc = v & ~3u; break;
+    case CSR_MCAUSE: m->mcause = v & CAUSE_MASK; break;
+    case CSR_MTVAL: m->mtval = v; break;
+    case CSR_MIP: m->mip_sw = v & MIP_SW_MASK; break;
     default:
         /* everything else ignores writes (misa, satp, pmp*, t*, envcfg,
          * mstatush) */

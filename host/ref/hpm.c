@@ -15,40 +15,32 @@
  * previous steps are counted, those of the current step are counted at its
  * end (or, for an HPM CSR write, before the write, see hpm_csr_write). */
 #include "hpmref_int.h"
+#include "hpm_events.h"
 
 /* ---- the event catalogue (hw/hpm/events.def) ---- */
 #define HPM_EVENT(i, n, a, b, d) _Static_assert((i) > 0 && (i) < 64, "event index 1..63");
 #include "../../hw/hpm/events.def"
 #undef HPM_EVENT
 
-static const struct { unsigned idx; const char *name; } catalogue[] = {
-#define HPM_EVENT(i, n, a, b, d) { i, n },
-#include "../../hw/hpm/events.def"
-#undef HPM_EVENT
-};
-#define NCAT (sizeof catalogue / sizeof catalogue[0])
-
-static uint64_t ev_bit(const char *name)
-{
-    for (unsigned i = 0; i < NCAT; i++)
-        if (!strcmp(catalogue[i].name, name))
-            return 1ull << catalogue[i].idx;
-    return 0;   /* not in the catalogue: never counts (caught by the unit tests) */
-}
+/* the event's bit in a kind's event set, by generated index (hpm_events.h):
+ * a name that is not in the catalogue does not compile */
+#define EV(name) (1ull << HPM_EV_##name)
 
 /* Cycles a selector write makes the next one wait: the RTL refills one
  * table row per cycle (docs/hpm.md, "Selector writes wait for the refill"). */
 #define HPM_REFILL 24u
 
 /* ---- selector fields ---- */
-#define SEL_OF    (1ull << 63)
-#define SEL_MINH  (1ull << 62)
-#define SEL_SINH  (1ull << 61)
-#define SEL_UINH  (1ull << 60)
-#define OP_OR  0u
-#define OP_AND 1u
-#define OP_XOR 2u
-#define OP_ADD 4u
+#define SEL_OF    MHPMEVENT_OF
+#define SEL_MINH  MHPMEVENT_MINH
+#define SEL_SINH  MHPMEVENT_SINH
+#define SEL_UINH  MHPMEVENT_UINH
+#define OP_OR  MHPMEVENT_OP_OR
+#define OP_AND MHPMEVENT_OP_AND
+#define OP_XOR MHPMEVENT_OP_XOR
+#define OP_ADD MHPMEVENT_OP_ADD
+#define OP_BITS (MHPMEVENT_OP_TYPE1_SHIFT - MHPMEVENT_OP_TYPE0_SHIFT)
+#define EV_BITS MHPMEVENT_EVENT1_SHIFT
 
 static unsigned op_legal(unsigned f)
 {
@@ -59,10 +51,11 @@ static uint64_t sel_legal(const hpm_unit *h, uint64_t w)
 {
     uint64_t v = w & (SEL_OF | SEL_MINH | SEL_SINH | SEL_UINH);
     for (unsigned k = 0; k < 3; k++)
-        v |= (uint64_t)op_legal((unsigned)(w >> (40 + 5 * k)) & 31u) << (40 + 5 * k);
+        v |= (uint64_t)op_legal((unsigned)(w >> (MHPMEVENT_OP_TYPE0_SHIFT + OP_BITS * k)) & 31u)
+             << (MHPMEVENT_OP_TYPE0_SHIFT + OP_BITS * k);
     for (unsigned k = 0; k < 4; k++) {
-        unsigned e = (unsigned)(w >> (10 * k)) & 0x3FFu;
-        v |= (uint64_t)(e > h->ev_max ? 0 : e) << (10 * k);
+        unsigned e = (unsigned)((w >> (EV_BITS * k)) & MHPMEVENT_EVENT0);
+        v |= (uint64_t)(e > h->ev_max ? 0 : e) << (EV_BITS * k);
     }
     return v;
 }
@@ -82,12 +75,12 @@ static unsigned sel_inc(uint64_t sel, uint64_t evmask)
 {
     unsigned e[4];
     for (unsigned k = 0; k < 4; k++) {
-        unsigned idx = (unsigned)(sel >> (10 * k)) & 0x3FFu;
+        unsigned idx = (unsigned)((sel >> (EV_BITS * k)) & MHPMEVENT_EVENT0);
         e[k] = idx && idx < 64 && ((evmask >> idx) & 1u);
     }
-    unsigned r0 = combine((unsigned)(sel >> 40) & 31u, e[0], e[1]);
-    unsigned r1 = combine((unsigned)(sel >> 45) & 31u, e[2], e[3]);
-    return combine((unsigned)(sel >> 50) & 31u, r0, r1);
+    unsigned r0 = combine((unsigned)(sel >> MHPMEVENT_OP_TYPE0_SHIFT) & 31u, e[0], e[1]);
+    unsigned r1 = combine((unsigned)(sel >> MHPMEVENT_OP_TYPE1_SHIFT) & 31u, e[2], e[3]);
+    return combine((unsigned)(sel >> MHPMEVENT_OP_TYPE2_SHIFT) & 31u, r0, r1);
 }
 
 /* MINH/SINH/UINH (as bits 2..0) -> mask indexed by privilege (bit 3 M, 1 S, 0 U) */
@@ -109,18 +102,14 @@ static void refresh(hpm_unit *h, unsigned n)
     uint64_t sel;
     unsigned inh;
     if (n == 0) {
-        sel = 1u;                                   /* EVENT0 = cycles */
-        for (unsigned i = 0; i < NCAT; i++)
-            if (!strcmp(catalogue[i].name, "cycles")) sel = catalogue[i].idx;
+        sel = HPM_EV_CYCLES;                        /* EVENT0 = cycles */
         inh = h->cyclecfg;
     } else if (n == 2) {
-        sel = 2u;
-        for (unsigned i = 0; i < NCAT; i++)
-            if (!strcmp(catalogue[i].name, "instructions")) sel = catalogue[i].idx;
+        sel = HPM_EV_INSTRUCTIONS;
         inh = h->instretcfg;
     } else {
         sel = h->sel[n];
-        inh = (unsigned)(sel >> 60) & 7u;
+        inh = (unsigned)(sel >> MHPMEVENT_UINH_SHIFT) & 7u;
     }
     for (unsigned k = 0; k < HK_NUM; k++)
         h->inc[n][k] = (uint8_t)sel_inc(sel, h->kind_ev[k]);
@@ -200,41 +189,39 @@ void hpm_init(hpmref *m)
     h->num = num;
     h->width = width;
     h->mask = width == 64 ? ~0ull : (1ull << width) - 1;
-    for (unsigned i = 0; i < NCAT; i++)
-        if (catalogue[i].idx > h->ev_max)
-            h->ev_max = catalogue[i].idx;
+    h->ev_max = HPM_EVENT_MAX_INDEX;
 
-    const uint64_t C = ev_bit("cycles"), R = C | ev_bit("instructions") |
-                       ev_bit("topdown-retiring"), FL = ev_bit("flushes"),
-                   BUB = C | ev_bit("fetch-stall-cycles"),
-                   FE = ev_bit("topdown-fe-bound") | ev_bit("topdown-fetch-latency"),
-                   BAD = ev_bit("topdown-bad-spec"), CLR = ev_bit("topdown-machine-clears"),
-                   BE = ev_bit("topdown-be-bound"), CORE = ev_bit("topdown-core-bound"),
-                   BR = ev_bit("branches"), TK = ev_bit("branches-taken"),
-                   MISS = ev_bit("branch-misses"), J = ev_bit("jumps"),
-                   FEN = ev_bit("fences");
+    const uint64_t C = EV(CYCLES), R = C | EV(INSTRUCTIONS) |
+                       EV(TOPDOWN_RETIRING), FL = EV(FLUSHES),
+                   BUB = C | EV(FETCH_STALL_CYCLES),
+                   FE = EV(TOPDOWN_FE_BOUND) | EV(TOPDOWN_FETCH_LATENCY),
+                   BAD = EV(TOPDOWN_BAD_SPEC), CLR = EV(TOPDOWN_MACHINE_CLEARS),
+                   BE = EV(TOPDOWN_BE_BOUND), CORE = EV(TOPDOWN_CORE_BOUND),
+                   BR = EV(BRANCHES), TK = EV(BRANCHES_TAKEN),
+                   MISS = EV(BRANCH_MISSES), J = EV(JUMPS),
+                   FEN = EV(FENCES);
     uint64_t *k = h->kind_ev;
     k[HK_RESET]        = BUB | FE;
-    k[HK_BUB_MISP]     = BUB | BAD | ev_bit("topdown-br-mispredict");
+    k[HK_BUB_MISP]     = BUB | BAD | EV(TOPDOWN_BR_MISPREDICT);
     k[HK_BUB_TRAP]     = BUB | BAD | CLR;
     k[HK_BUB_FE]       = BUB | FE;
-    k[HK_MEM_FIRST]    = C | ev_bit("mem-stall-cycles") | BE | ev_bit("topdown-mem-bound");
-    k[HK_MULDIV_STALL] = C | ev_bit("muldiv-stall-cycles") | BE | CORE;
-    k[HK_WFI_WAIT]     = C | BE | CORE | ev_bit("wfi-cycles");
-    k[HK_EXC]          = C | ev_bit("exceptions") | FL | BAD | CLR;
-    k[HK_IRQ]          = C | ev_bit("interrupts") | FL | BAD | CLR;
+    k[HK_MEM_FIRST]    = C | EV(MEM_STALL_CYCLES) | BE | EV(TOPDOWN_MEM_BOUND);
+    k[HK_MULDIV_STALL] = C | EV(MULDIV_STALL_CYCLES) | BE | CORE;
+    k[HK_WFI_WAIT]     = C | BE | CORE | EV(WFI_CYCLES);
+    k[HK_EXC]          = C | EV(EXCEPTIONS) | FL | BAD | CLR;
+    k[HK_IRQ]          = C | EV(INTERRUPTS) | FL | BAD | CLR;
     k[HK_R_ALU]        = R;
-    k[HK_R_LOAD]       = R | ev_bit("loads");
-    k[HK_R_STORE]      = R | ev_bit("stores");
+    k[HK_R_LOAD]       = R | EV(LOADS);
+    k[HK_R_STORE]      = R | EV(STORES);
     k[HK_R_JAL]        = R | J;
     k[HK_R_JALR]       = R | J | FL;
     k[HK_R_BR_NT]      = R | BR;
     k[HK_R_BR_T]       = R | BR | TK;
     k[HK_R_BR_NT_MISS] = R | BR | MISS | FL;
     k[HK_R_BR_T_MISS]  = R | BR | TK | MISS | FL;
-    k[HK_R_MUL]        = R | ev_bit("mul");
-    k[HK_R_DIV]        = R | ev_bit("div");
-    k[HK_R_CSR]        = R | ev_bit("csr-instructions");
+    k[HK_R_MUL]        = R | EV(MUL);
+    k[HK_R_DIV]        = R | EV(DIV);
+    k[HK_R_CSR]        = R | EV(CSR_INSTRUCTIONS);
     k[HK_R_FENCE]      = R | FEN;
     k[HK_R_FENCEI]     = R | FEN | FL;
     k[HK_R_XRET]       = R | FL;
@@ -355,7 +342,8 @@ uint64_t hpm_wfi_wake(hpmref *m, uint64_t t, uint64_t w0, unsigned priv)
 uint64_t hpm_sel_wait(hpmref *m, unsigned a, uint64_t t)
 {
     hpm_unit *h = &m->hpm;
-    if (!((a >= 0x323u && a <= 0x33Fu) || (a >= 0x723u && a <= 0x73Fu)))
+    if (!((a >= CSR_MHPMEVENT3 && a < CSR_MHPMEVENT3 + CSR_MHPMEVENT3_COUNT) ||
+          (a >= CSR_MHPMEVENT3H && a < CSR_MHPMEVENT3H + CSR_MHPMEVENT3H_COUNT)))
         return 0;
     const uint64_t s = h->sel_free > t ? h->sel_free - t : 0;
     h->sel_free = t + s + 1 + HPM_REFILL;
@@ -375,18 +363,20 @@ uint64_t hpm_sel_wait(hpmref *m, unsigned a, uint64_t t)
 
 int hpm_csr_owned(unsigned a)
 {
-    return (a >= 0xB00u && a <= 0xB1Fu) || (a >= 0xB80u && a <= 0xB9Fu) ||
-           (a >= 0xC00u && a <= 0xC1Fu && a != 0xC01u) ||
-           (a >= 0xC80u && a <= 0xC9Fu && a != 0xC81u) ||
-           (a >= 0x320u && a <= 0x33Fu) || (a >= 0x721u && a <= 0x73Fu) ||
-           a == 0xDA0u;
+    return (a >= CSR_MCYCLE && a < CSR_MHPMCOUNTER3 + CSR_MHPMCOUNTER3_COUNT) ||
+           (a >= CSR_MCYCLEH && a < CSR_MHPMCOUNTER3H + CSR_MHPMCOUNTER3H_COUNT) ||
+           (a >= CSR_CYCLE && a < CSR_HPMCOUNTER3 + CSR_HPMCOUNTER3_COUNT && a != CSR_TIME) ||
+           (a >= CSR_CYCLEH && a < CSR_HPMCOUNTER3H + CSR_HPMCOUNTER3H_COUNT && a != CSR_TIMEH) ||
+           (a >= CSR_MCOUNTINHIBIT && a < CSR_MHPMEVENT3 + CSR_MHPMEVENT3_COUNT) ||
+           (a >= CSR_MCYCLECFGH && a < CSR_MHPMEVENT3H + CSR_MHPMEVENT3H_COUNT) ||
+           a == CSR_SCOUNTOVF;
 }
 
 uint32_t hpm_csr_read(const hpmref *m, unsigned a, unsigned priv)
 {
     const hpm_unit *h = &m->hpm;
     const unsigned n = a & 0x1Fu;
-    if (a == 0xDA0u) {
+    if (a == CSR_SCOUNTOVF) {
         uint32_t of = 0;
         for (unsigned i = 3; i < 3 + h->num; i++)
             of |= (uint32_t)(h->sel[i] >> 63) << i;
@@ -398,11 +388,11 @@ uint32_t hpm_csr_read(const hpmref *m, unsigned a, unsigned priv)
         uint64_t v = (uint64_t)ctr_sum(h, n) & ctr_mask(h, n);
         return (uint32_t)((a & 0x80u) ? v >> 32 : v);
     }
-    if (a == 0x320u)
+    if (a == CSR_MCOUNTINHIBIT)
         return h->inhibit;
-    if (a == 0x721u)
+    if (a == CSR_MCYCLECFGH)
         return h->cyclecfg << 28;
-    if (a == 0x722u)
+    if (a == CSR_MINSTRETCFGH)
         return h->instretcfg << 28;
     if (n >= 3 && implemented(h, n))                    /* mhpmevent */
         return (uint32_t)((a >> 8) == 7u ? h->sel[n] >> 32 : h->sel[n]);
@@ -438,13 +428,13 @@ uint32_t hpm_csr_write(hpmref *m, unsigned a, uint32_t v)
             h->ctr[n] = n < 3 ? c : c & h->mask;
         }
         rebudget(h);
-    } else if (a == 0x320u) {
+    } else if (a == CSR_MCOUNTINHIBIT) {
         h->inhibit = v & ~2u;
         rebuild_active(h);
-    } else if (a == 0x721u || a == 0x722u) {
+    } else if (a == CSR_MCYCLECFGH || a == CSR_MINSTRETCFGH) {
         uint32_t f = (v >> 28) & 7u;
-        if (a == 0x721u) h->cyclecfg = f; else h->instretcfg = f;
-        refresh(h, a == 0x721u ? 0 : 2);
+        if (a == CSR_MCYCLECFGH) h->cyclecfg = f; else h->instretcfg = f;
+        refresh(h, a == CSR_MCYCLECFGH ? 0 : 2);
         rebuild_active(h);
     } else if (n >= 3 && implemented(h, n)) {           /* mhpmevent */
         /* halves merge with the value at the start of the cycle; a wrap in

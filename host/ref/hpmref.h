@@ -17,17 +17,8 @@ extern "C" {
 #endif
 
 /* ---- memory map (docs/memory-map.md) ---- */
-#define HPM_FW_BASE     0x00000000u
-#define HPM_FW_SIZE     0x00002000u
-#define HPM_CLINT_BASE  0x02000000u
-#define HPM_CLINT_SIZE  0x00010000u
-#define HPM_UART_BASE   0x10000000u
-#define HPM_UART_SIZE   0x00000100u
-#define HPM_GPIO_BASE   0x10001000u
-#define HPM_GPIO_SIZE   0x00000100u
-#define HPM_RAM_BASE    0x80000000u
-#define HPM_RAM_SIZE    0x00020000u
-#define HPM_UART_DIV_DEFAULT 8u
+#include "hpm_map.h"   /* generated from hw/soc/memmap.def: HPM_*_BASE/SIZE */
+#define HPM_UART_DIV_DEFAULT HPM_SOC_UART_DIV
 
 /* Prints the memory map as "name base size" lines (hex), as both runners do. */
 void hpm_print_memmap(FILE *out);

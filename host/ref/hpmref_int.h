@@ -13,36 +13,22 @@
 #define PRV_M 3u
 
 /* mstatus bits */
-#define MSTATUS_SIE   (1u << 1)
-#define MSTATUS_MIE   (1u << 3)
-#define MSTATUS_SPIE  (1u << 5)
-#define MSTATUS_MPIE  (1u << 7)
-#define MSTATUS_SPP   (1u << 8)
-#define MSTATUS_MPP   (3u << 11)
-#define MSTATUS_MPRV  (1u << 17)
-#define MSTATUS_SUM   (1u << 18)
-#define MSTATUS_MXR   (1u << 19)
-#define MSTATUS_TVM   (1u << 20)
-#define MSTATUS_TW    (1u << 21)
-#define MSTATUS_TSR   (1u << 22)
-#define MSTATUS_WMASK (MSTATUS_SIE | MSTATUS_MIE | MSTATUS_SPIE | MSTATUS_MPIE | \
-                       MSTATUS_SPP | MSTATUS_MPP | MSTATUS_MPRV | MSTATUS_TVM | \
-                       MSTATUS_TW | MSTATUS_TSR)
-#define SSTATUS_MASK  (MSTATUS_SIE | MSTATUS_SPIE | MSTATUS_SPP)
+#define MSTATUS_WMASK CSR_MSTATUS_WMASK
+#define SSTATUS_MASK  CSR_SSTATUS_WMASK
 
 /* interrupt numbers / mip bits */
-#define IRQ_SSI   1u
-#define IRQ_MSI   3u
-#define IRQ_STI   5u
-#define IRQ_MTI   7u
-#define IRQ_SEI   9u
-#define IRQ_MEI  11u
-#define IRQ_LCOF 13u
-#define MIP_SW_MASK   ((1u << IRQ_SSI) | (1u << IRQ_STI) | (1u << IRQ_SEI) | (1u << IRQ_LCOF))
-#define MIE_MASK      0x2AAAu
-#define MIDELEG_MASK  0x2222u
-#define MEDELEG_MASK  0x0000B3FFu
-#define CAUSE_MASK    0x8000000Fu   /* mcause/scause: interrupt bit, 4-bit code */
+#define IRQ_SSI MIP_SSIP_SHIFT
+#define IRQ_MSI MIP_MSIP_SHIFT
+#define IRQ_STI MIP_STIP_SHIFT
+#define IRQ_MTI MIP_MTIP_SHIFT
+#define IRQ_SEI MIP_SEIP_SHIFT
+#define IRQ_MEI MIP_MEIP_SHIFT
+#define IRQ_LCOF MIP_LCOFIP_SHIFT
+#define MIP_SW_MASK   CSR_MIP_WMASK
+#define MIE_MASK      CSR_MIE_WMASK
+#define MIDELEG_MASK  CSR_MIDELEG_WMASK
+#define MEDELEG_MASK  CSR_MEDELEG_WMASK
+#define CAUSE_MASK    CSR_MCAUSE_WMASK   /* mcause/scause: interrupt bit, 4-bit code */
 
 /* exception causes */
 #define EXC_INSN_MISALIGNED 0u

@@ -4,15 +4,15 @@
 #include <stdlib.h>
 
 /* GPIO clock_hz (read-only): the core clock the board runs at. The simulated
- * board uses the hpm_soc default CLOCK_HZ (the iCEBreaker top passes its PLL
- * frequency), so the model reports that default. */
-#define GPIO_CLOCK_HZ_OFF   0x8u
-#define GPIO_CLOCK_HZ_VALUE 24000000u
-
+ * board uses the hpm_soc default CLOCK_HZ, HPM_SOC_CLOCK_HZ (the iCEBreaker
+ * top passes its PLL frequency), so the model reports that default. */
 void hpm_print_memmap(FILE *out)
 {
-    static const hpm_region regions[HPM_NUM_REGIONS] = HPM_REGIONS_INIT;
-    for (unsigned i = 0; i < HPM_NUM_REGIONS; i++)
+    static const hpm_region regions[] = {
+#define HPM_REGION(n, b, s, x, brief) { #n, b, s },
+#include "memmap.def"
+    };
+    for (unsigned i = 0; i < sizeof regions / sizeof regions[0]; i++)
         fprintf(out, "%s 0x%08x 0x%08x\n", regions[i].name,
                 (unsigned)regions[i].base, (unsigned)regions[i].size);
 }
@@ -127,11 +127,11 @@ static int dev_read_word(hpmref *m, uint32_t addr, uint64_t t, uint32_t *w)
         off = (addr - HPM_CLINT_BASE) & ~3u;
         uint64_t mt = soc_mtime(m, t);
         switch (off) {
-        case CLINT_MSIP:      *w = m->msip & 1u; break;
-        case CLINT_MTIMECMP:  *w = (uint32_t)m->mtimecmp; break;
-        case CLINT_MTIMECMPH: *w = (uint32_t)(m->mtimecmp >> 32); break;
-        case CLINT_MTIME:     *w = (uint32_t)mt; break;
-        case CLINT_MTIMEH:    *w = (uint32_t)(mt >> 32); break;
+        case CLINT_MSIP_OFF:      *w = m->msip & 1u; break;
+        case CLINT_MTIMECMP_OFF:  *w = (uint32_t)m->mtimecmp; break;
+        case CLINT_MTIMECMPH_OFF: *w = (uint32_t)(m->mtimecmp >> 32); break;
+        case CLINT_MTIME_OFF:     *w = (uint32_t)mt; break;
+        case CLINT_MTIMEH_OFF:    *w = (uint32_t)(mt >> 32); break;
         default: break;
         }
         return 0;
@@ -139,7 +139,7 @@ static int dev_read_word(hpmref *m, uint32_t addr, uint64_t t, uint32_t *w)
     if (addr - HPM_UART_BASE < HPM_UART_SIZE) {
         off = (addr - HPM_UART_BASE) & ~3u;
         switch (off) {
-        case UART_DATA:
+        case UART_DATA_OFF:
             if (m->rx_len) {
                 *w = m->rx_buf[m->rx_head];
                 m->rx_head = (m->rx_head + 1) % UART_BUF_SIZE;
@@ -147,21 +147,21 @@ static int dev_read_word(hpmref *m, uint32_t addr, uint64_t t, uint32_t *w)
             }
             m->rx_idle = 0;
             break;
-        case UART_STATUS:
+        case UART_STATUS_OFF:
             *w = (uart_busy(m, t) ? UART_ST_TX_BUSY : 0u) | (m->rx_len ? UART_ST_RX_VALID : 0u);
             m->rx_idle = *w ? 0 : m->rx_idle + 1;
             break;
-        case UART_DIV:    *w = m->uart_div; break;
+        case UART_DIV_OFF:    *w = m->uart_div; break;
         default: break;
         }
         return 0;
     }
     if (addr - HPM_GPIO_BASE < HPM_GPIO_SIZE) {
         off = (addr - HPM_GPIO_BASE) & ~3u;
-        if (off == GPIO_LEDS)
+        if (off == GPIO_LEDS_OFF)
             *w = m->leds;
         else if (off == GPIO_CLOCK_HZ_OFF)
-            *w = GPIO_CLOCK_HZ_VALUE;
+            *w = HPM_SOC_CLOCK_HZ;
         return 0;
     }
     return -1;
@@ -225,23 +225,23 @@ int soc_store(hpmref *m, uint32_t addr, unsigned size, uint32_t val, uint64_t t)
     if (addr - HPM_CLINT_BASE < HPM_CLINT_SIZE) {
         off = (addr - HPM_CLINT_BASE) & ~3u;
         switch (off) {
-        case CLINT_MSIP:
+        case CLINT_MSIP_OFF:
             m->msip = merge_be(m->msip, lanes, be) & 1u;
             break;
-        case CLINT_MTIMECMP:
+        case CLINT_MTIMECMP_OFF:
             m->mtimecmp = (m->mtimecmp & ~0xFFFFFFFFull) |
                           merge_be((uint32_t)m->mtimecmp, lanes, be);
             break;
-        case CLINT_MTIMECMPH:
+        case CLINT_MTIMECMPH_OFF:
             m->mtimecmp = (m->mtimecmp & 0xFFFFFFFFull) |
                           (uint64_t)merge_be((uint32_t)(m->mtimecmp >> 32), lanes, be) << 32;
             break;
-        case CLINT_MTIME:
-        case CLINT_MTIMEH: {
+        case CLINT_MTIME_OFF:
+        case CLINT_MTIMEH_OFF: {
             /* the written bytes replace, no increment at this edge: the new
              * value holds in cycle t+1 */
             uint64_t mt = soc_mtime(m, t);
-            if (off == CLINT_MTIME)
+            if (off == CLINT_MTIME_OFF)
                 mt = (mt & ~0xFFFFFFFFull) | merge_be((uint32_t)mt, lanes, be);
             else
                 mt = (mt & 0xFFFFFFFFull) |
@@ -255,9 +255,9 @@ int soc_store(hpmref *m, uint32_t addr, unsigned size, uint32_t val, uint64_t t)
     }
     if (addr - HPM_UART_BASE < HPM_UART_SIZE) {
         off = (addr - HPM_UART_BASE) & ~3u;
-        if (off == UART_DATA)
+        if (off == UART_DATA_OFF)
             m->rx_idle = 0;
-        if (off == UART_DATA && (be & 1u) && !uart_busy(m, t)) {
+        if (off == UART_DATA_OFF && (be & 1u) && !uart_busy(m, t)) {
             m->uart_tx_valid = 1;
             m->uart_tx_t = t;
             if (m->uart_len < UART_BUF_SIZE) {
@@ -269,7 +269,7 @@ int soc_store(hpmref *m, uint32_t addr, unsigned size, uint32_t val, uint64_t t)
     }
     if (addr - HPM_GPIO_BASE < HPM_GPIO_SIZE) {
         off = (addr - HPM_GPIO_BASE) & ~3u;
-        if (off == GPIO_LEDS)
+        if (off == GPIO_LEDS_OFF)
             m->leds = merge_be(m->leds, lanes, be) & 0x1Fu;
         return 0;
     }

@@ -24,6 +24,7 @@
 // it then supplies the read value and the value after a write. A hit makes
 // the address exist. Privilege, read-only and counter-enable checks stay in
 // the core, so they apply to the unit's CSRs as well.
+`include "hpm_map.vh"
 module core_csr #(
     parameter [31:0] MISA = 32'h4014_1100   // RV32 I M S U
 ) (
@@ -127,7 +128,7 @@ module core_csr #(
     // xscratch, xepc, xtval: 0x140/0x141/0x143 and 0x340/0x341/0x343
     assign csr_ebr = csr_addr[11:10] == 2'b00 && csr_addr[8] && csr_addr[7:2] == 6'b010000 &&
                      csr_addr[1:0] != 2'b10;
-    wire        is_time  = csr_addr == 12'hC01 || csr_addr == 12'hC81;
+    wire        is_time  = csr_addr == `HPM_CSR_TIME || csr_addr == `HPM_CSR_TIMEH;
     // read-as-zero, write-ignored space: pmpcfg0-15, pmpaddr0-63
     wire [3:0]  pmp_n    = csr_addr[7:4];       // 0x3A0-0x3EF, as logic (no compare chain)
     wire        pmp_zero = csr_addr[11:8] == 4'h3 &&
@@ -145,31 +146,31 @@ module core_csr #(
         else if (!pmp_zero) begin
             case (csr_addr)
                 // supervisor
-                12'h100: begin core_rdata = sstatus;                wmask = 32'h0000_0122; end
-                12'h104: begin core_rdata = {18'd0, mie & mideleg};  wmask = {18'd0, mideleg}; end
-                12'h105: begin core_rdata = stvec;                  wmask = 32'hFFFF_FFFD; end
-                12'h106: begin core_rdata = scounteren;             wmask = 32'hFFFF_FFFF; end
-                12'h10A: ;                                          // senvcfg
-                12'h140, 12'h143: begin core_rdata = ebr_rdata;     wmask = 32'hFFFF_FFFF; end
-                12'h141: begin core_rdata = ebr_rdata;              wmask = 32'hFFFF_FFFC; end
-                12'h142: begin core_rdata = scause;                 wmask = 32'h8000_000F; end
-                12'h144: begin core_rdata = {18'd0, mip & mideleg};  wmask = {18'd0, mideleg & 14'h2002}; end
-                12'h180: ;                                          // satp: no paging
+                `HPM_CSR_SSTATUS: begin core_rdata = sstatus;                wmask = `HPM_CSR_SSTATUS_WMASK; end
+                `HPM_CSR_SIE: begin core_rdata = {18'd0, mie & mideleg};  wmask = {18'd0, mideleg}; end
+                `HPM_CSR_STVEC: begin core_rdata = stvec;                  wmask = `HPM_CSR_STVEC_WMASK; end
+                `HPM_CSR_SCOUNTEREN: begin core_rdata = scounteren;             wmask = `HPM_CSR_SCOUNTEREN_WMASK; end
+                `HPM_CSR_SENVCFG: ;                                          // senvcfg
+                `HPM_CSR_SSCRATCH, `HPM_CSR_STVAL: begin core_rdata = ebr_rdata;     wmask = `HPM_CSR_SSCRATCH_WMASK; end
+                `HPM_CSR_SEPC: begin core_rdata = ebr_rdata;              wmask = `HPM_CSR_SEPC_WMASK; end
+                `HPM_CSR_SCAUSE: begin core_rdata = scause;                 wmask = `HPM_CSR_SCAUSE_WMASK; end
+                `HPM_CSR_SIP: begin core_rdata = {18'd0, mip & mideleg};  wmask = {18'd0, mideleg} & `HPM_CSR_SIP_WMASK; end
+                `HPM_CSR_SATP: ;                                          // satp: no paging
                 // machine
-                12'hF11, 12'hF12, 12'hF13, 12'hF14, 12'hF15: ;    // ids, mconfigptr: 0
-                12'h300: begin core_rdata = mstatus;                wmask = 32'h0072_19AA; end
-                12'h301: core_rdata = MISA;
-                12'h302: begin core_rdata = {16'd0, medeleg};       wmask = 32'h0000_B3FF; end
-                12'h303: begin core_rdata = {18'd0, mideleg};       wmask = 32'h0000_2222; end
-                12'h304: begin core_rdata = {18'd0, mie};           wmask = 32'h0000_2AAA; end
-                12'h305: begin core_rdata = mtvec;                  wmask = 32'hFFFF_FFFD; end
-                12'h306: begin core_rdata = mcounteren;             wmask = 32'hFFFF_FFFF; end
-                12'h30A, 12'h310, 12'h31A: ;                        // menvcfg(h), mstatush
-                12'h340, 12'h343: begin core_rdata = ebr_rdata;     wmask = 32'hFFFF_FFFF; end
-                12'h341: begin core_rdata = ebr_rdata;              wmask = 32'hFFFF_FFFC; end
-                12'h342: begin core_rdata = mcause;                 wmask = 32'h8000_000F; end
-                12'h344: begin core_rdata = {18'd0, mip};           wmask = 32'h0000_2222; end
-                12'h7A0, 12'h7A1, 12'h7A2, 12'h7A3: ;               // tselect, tdata1-3
+                `HPM_CSR_MVENDORID, `HPM_CSR_MARCHID, `HPM_CSR_MIMPID, `HPM_CSR_MHARTID, `HPM_CSR_MCONFIGPTR: ;    // ids, mconfigptr: 0
+                `HPM_CSR_MSTATUS: begin core_rdata = mstatus;                wmask = `HPM_CSR_MSTATUS_WMASK; end
+                `HPM_CSR_MISA: core_rdata = MISA;
+                `HPM_CSR_MEDELEG: begin core_rdata = {16'd0, medeleg};       wmask = `HPM_CSR_MEDELEG_WMASK; end
+                `HPM_CSR_MIDELEG: begin core_rdata = {18'd0, mideleg};       wmask = `HPM_CSR_MIDELEG_WMASK; end
+                `HPM_CSR_MIE: begin core_rdata = {18'd0, mie};           wmask = `HPM_CSR_MIE_WMASK; end
+                `HPM_CSR_MTVEC: begin core_rdata = mtvec;                  wmask = `HPM_CSR_MTVEC_WMASK; end
+                `HPM_CSR_MCOUNTEREN: begin core_rdata = mcounteren;             wmask = `HPM_CSR_MCOUNTEREN_WMASK; end
+                `HPM_CSR_MENVCFG, `HPM_CSR_MSTATUSH, `HPM_CSR_MENVCFGH: ;                        // menvcfg(h), mstatush
+                `HPM_CSR_MSCRATCH, `HPM_CSR_MTVAL: begin core_rdata = ebr_rdata;     wmask = `HPM_CSR_MSCRATCH_WMASK; end
+                `HPM_CSR_MEPC: begin core_rdata = ebr_rdata;              wmask = `HPM_CSR_MEPC_WMASK; end
+                `HPM_CSR_MCAUSE: begin core_rdata = mcause;                 wmask = `HPM_CSR_MCAUSE_WMASK; end
+                `HPM_CSR_MIP: begin core_rdata = {18'd0, mip};           wmask = `HPM_CSR_MIP_WMASK; end
+                `HPM_CSR_TSELECT, `HPM_CSR_TDATA1, `HPM_CSR_TDATA1 + 12'd1, `HPM_CSR_TDATA1 + 12'd2: ;               // tselect, tdata1-3
                 default: exists = 1'b0;
             endcase
         end
@@ -184,7 +185,7 @@ module core_csr #(
                        csr_addr[6:5] == 2'b00;        // 0xC00-0xC1F, 0xC80-0xC9F
     wire counter_ok  = priv == PRV_M ||
                        (mcounteren[cidx] && (priv == PRV_S || scounteren[cidx]));
-    wire satp_trap   = csr_addr == 12'h180 && priv == PRV_S && st_tvm;
+    wire satp_trap   = csr_addr == `HPM_CSR_SATP && priv == PRV_S && st_tvm;
     assign csr_illegal = csr_op && (!(exists || ext_hit) ||
                                     priv < csr_addr[9:8] ||
                                     (csr_write && csr_addr[11:10] == 2'b11) ||
@@ -202,7 +203,7 @@ module core_csr #(
                     csr_funct == 2'b10 ? (csr_rdata | csr_src) : (csr_rdata & ~csr_src);
     wire [31:0] merged = (w & wmask) | (core_rdata & ~wmask);
     // mstatus.MPP: a write of 2 (reserved) leaves it unchanged
-    wire        keep_mpp = csr_addr == 12'h300 && w[12:11] == 2'b10;
+    wire        keep_mpp = csr_addr == `HPM_CSR_MSTATUS && w[12:11] == 2'b10;
     assign csr_wval = ext_hit ? ext_wval :
                       keep_mpp ? {merged[31:13], st_mpp, merged[10:0]} : merged;
 
@@ -310,29 +311,29 @@ module core_csr #(
                 st_mprv <= 1'b0;
             end else if (we) begin
                 case (csr_addr)
-                    12'h300: begin
+                    `HPM_CSR_MSTATUS: begin
                         st_sie <= w[1]; st_mie <= w[3]; st_spie <= w[5]; st_mpie <= w[7];
                         st_spp <= w[8]; st_mprv <= w[17];
                         st_tvm <= w[20]; st_tw <= w[21]; st_tsr <= w[22];
                         if (!keep_mpp)
                             st_mpp <= w[12:11];
                     end
-                    12'h100: begin st_sie <= w[1]; st_spie <= w[5]; st_spp <= w[8]; end
-                    12'h302: medeleg <= w[15:0] & 16'hB3FF;
-                    12'h303: mideleg <= w[13:0] & 14'h2222;
-                    12'h304: mie <= w[13:0] & 14'h2AAA;
-                    12'h104: mie <= (mie & ~mideleg) | (w[13:0] & mideleg);
-                    12'h344: begin ssip <= w[1]; stip <= w[5]; seip <= w[9]; lcofip <= w[13]; end
-                    12'h144: begin
+                    `HPM_CSR_SSTATUS: begin st_sie <= w[1]; st_spie <= w[5]; st_spp <= w[8]; end
+                    `HPM_CSR_MEDELEG: medeleg <= w[15:0] & 16'hB3FF;
+                    `HPM_CSR_MIDELEG: mideleg <= w[13:0] & 14'h2222;
+                    `HPM_CSR_MIE: mie <= w[13:0] & 14'h2AAA;
+                    `HPM_CSR_SIE: mie <= (mie & ~mideleg) | (w[13:0] & mideleg);
+                    `HPM_CSR_MIP: begin ssip <= w[1]; stip <= w[5]; seip <= w[9]; lcofip <= w[13]; end
+                    `HPM_CSR_SIP: begin
                         if (mideleg[1])  ssip   <= w[1];
                         if (mideleg[13]) lcofip <= w[13];
                     end
-                    12'h305: mtvec <= {w[31:2], 1'b0, w[0]};
-                    12'h105: stvec <= {w[31:2], 1'b0, w[0]};
-                    12'h306: mcounteren <= w;
-                    12'h106: scounteren <= w;
-                    12'h342: begin mcause_irq <= w[31]; mcause_code <= w[3:0]; end
-                    12'h142: begin scause_irq <= w[31]; scause_code <= w[3:0]; end
+                    `HPM_CSR_MTVEC: mtvec <= {w[31:2], 1'b0, w[0]};
+                    `HPM_CSR_STVEC: stvec <= {w[31:2], 1'b0, w[0]};
+                    `HPM_CSR_MCOUNTEREN: mcounteren <= w;
+                    `HPM_CSR_SCOUNTEREN: scounteren <= w;
+                    `HPM_CSR_MCAUSE: begin mcause_irq <= w[31]; mcause_code <= w[3:0]; end
+                    `HPM_CSR_SCAUSE: begin scause_irq <= w[31]; scause_code <= w[3:0]; end
                     default: ;
                 endcase
             end

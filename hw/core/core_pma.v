@@ -2,18 +2,19 @@
 // (docs/memory-map.md). EXEC = 1: may the address be fetched from (fw, ram)?
 // EXEC = 0: may it be loaded/stored (any region)? region: the region the
 // address is in, one-hot {gpio, uart, clint, ram, fw} (exact decode).
+`include "hpm_map.vh"
 module core_pma #(
     parameter        EXEC       = 1,
-    parameter [31:0] FW_BASE    = 32'h0000_0000,
-    parameter [31:0] FW_SIZE    = 32'h0000_2000,
-    parameter [31:0] CLINT_BASE = 32'h0200_0000,
-    parameter [31:0] CLINT_SIZE = 32'h0001_0000,
-    parameter [31:0] UART_BASE  = 32'h1000_0000,
-    parameter [31:0] UART_SIZE  = 32'h0000_0100,
-    parameter [31:0] GPIO_BASE  = 32'h1000_1000,
-    parameter [31:0] GPIO_SIZE  = 32'h0000_0100,
-    parameter [31:0] RAM_BASE   = 32'h8000_0000,
-    parameter [31:0] RAM_SIZE   = 32'h0002_0000
+    parameter [31:0] FW_BASE    = `HPM_FW_BASE,
+    parameter [31:0] FW_SIZE    = `HPM_FW_SIZE,
+    parameter [31:0] CLINT_BASE = `HPM_CLINT_BASE,
+    parameter [31:0] CLINT_SIZE = `HPM_CLINT_SIZE,
+    parameter [31:0] UART_BASE  = `HPM_UART_BASE,
+    parameter [31:0] UART_SIZE  = `HPM_UART_SIZE,
+    parameter [31:0] GPIO_BASE  = `HPM_GPIO_BASE,
+    parameter [31:0] GPIO_SIZE  = `HPM_GPIO_SIZE,
+    parameter [31:0] RAM_BASE   = `HPM_RAM_BASE,
+    parameter [31:0] RAM_SIZE   = `HPM_RAM_SIZE
 ) (
     input  wire [31:0] addr,
     output wire        ok,

@@ -8,8 +8,9 @@
 // (valid in its last X cycle), the event bus of the catalogue
 // (hw/hpm/events.def: bit i = event index i) and a CSR hook through which the
 // HPM unit claims its CSR addresses (core_csr).
+`include "hpm_map.vh"
 module hpm_core #(
-    parameter integer EV_W = 30      // event bus width: HPM_EV_BUS_W (hpm_events.vh)
+    parameter integer EV_W = `HPM_EVENTS_BUS_W // event bus width: HPM_EV_BUS_W (hpm_events.vh)
 ) (
     input  wire        clk,
     input  wire        rst,

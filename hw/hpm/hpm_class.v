@@ -11,8 +11,9 @@
 // retires); in simulation every cycle also checks that the whole vector is
 // exactly the class's (hpm_classes.vh kind_ev), so a core change that adds a
 // vector stops the simulation instead of miscounting.
+`include "hpm_map.vh"
 module hpm_class #(
-    parameter integer EV_W = 30               // event bus width: bit i = event i
+    parameter integer EV_W = `HPM_EVENTS_BUS_W               // event bus width: bit i = event i
 ) (
     /* verilator lint_off UNUSEDSIGNAL */     // clk/rst: the simulation check only
     input  wire            clk,

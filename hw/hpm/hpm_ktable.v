@@ -12,10 +12,11 @@
 // in those cycles a live evaluator of the new selector on the event bus
 // gives that counter's increment. Reset clears all rows in cycles 0..23,
 // where every selector is 0 and nothing counts.
+`include "hpm_map.vh"
 module hpm_ktable #(
     parameter integer N    = 1,               // counters (>= 1)
     parameter integer LANE = 11,              // hpm_store's lane width (> 3)
-    parameter integer EV_W = 30,
+    parameter integer EV_W = `HPM_EVENTS_BUS_W,
     parameter integer ROWS = 24               // kinds refilled (hpm_unit's REFILL)
 ) (
     input  wire            clk,

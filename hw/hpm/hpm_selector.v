@@ -10,8 +10,9 @@
 // merged with the other half), so that half merging needs no 64-bit mux. An
 // event index fits in EVB bits and an OP field in its low 3. OF is set by
 // hardware on a wrap (set_of) and wins over a software write in that cycle.
+`include "hpm_map.vh"
 module hpm_selector #(
-    parameter integer EV_W = 30               // event bus width: bit i = event i
+    parameter integer EV_W = `HPM_EVENTS_BUS_W               // event bus width: bit i = event i
 ) (
     input  wire            clk,
     input  wire            rst,

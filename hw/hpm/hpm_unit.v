@@ -16,11 +16,12 @@
 // A write is legalised once, here, from the addressed register's current
 // value (the other half) and the written half; the selectors and counters
 // only store it.
+`include "hpm_map.vh"
 module hpm_unit #(
     parameter integer HPM_NUM    = 29,      // implemented mhpmcounters (0..29)
     parameter integer HPM_WIDTH  = 64,      // their width (1..64)
-    parameter integer EV_W       = 30,      // event bus width: HPM_EV_BUS_W (hpm_events.vh)
-    parameter integer EV_INSTRET = 2,       // index of the "instructions" event
+    parameter integer EV_W       = `HPM_EVENTS_BUS_W,   // event bus width: HPM_EV_BUS_W (hpm_events.vh)
+    parameter integer EV_INSTRET = `HPM_EVENTS_INSTRET, // index of the "instructions" event
     // SB_MAC16 blocks the counters may use on the iCE40 (hpm_counter DSP):
     // mcycle and minstret first (two each), then mhpmcounter3 upward, one
     // per 32 bits of HPM_WIDTH. 0: all flip-flops (what Verilator builds anyway)
@@ -56,15 +57,15 @@ module hpm_unit #(
 
     // ---------------------------------------------------------- address decode
     wire [4:0] idx      = csr_addr[4:0];
-    wire       ctr_lo_m = csr_addr[11:5] == 7'b1011_000;   // 0xB00-0xB1F
-    wire       ctr_hi_m = csr_addr[11:5] == 7'b1011_100;   // 0xB80-0xB9F
-    wire       ctr_lo_u = csr_addr[11:5] == 7'b1100_000;   // 0xC00-0xC1F
-    wire       ctr_hi_u = csr_addr[11:5] == 7'b1100_100;   // 0xC80-0xC9F
+    wire       ctr_lo_m = (csr_addr >> 5) == (`HPM_CSR_MCYCLE >> 5); // 0xB00-0xB1F
+    wire       ctr_hi_m = (csr_addr >> 5) == (`HPM_CSR_MCYCLEH >> 5); // 0xB80-0xB9F
+    wire       ctr_lo_u = (csr_addr >> 5) == (`HPM_CSR_CYCLE >> 5); // 0xC00-0xC1F
+    wire       ctr_hi_u = (csr_addr >> 5) == (`HPM_CSR_CYCLEH >> 5); // 0xC80-0xC9F
     wire       ctr_lo   = ctr_lo_m || ctr_lo_u;
     wire       ctr_hi   = ctr_hi_m || ctr_hi_u;
-    wire       sel_lo   = csr_addr[11:5] == 7'b0011_001;   // 0x320-0x33F
-    wire       sel_hi   = csr_addr[11:5] == 7'b0111_001;   // 0x720-0x73F
-    wire       is_ovf   = csr_addr == 12'hDA0;
+    wire       sel_lo   = (csr_addr >> 5) == (`HPM_CSR_MCOUNTINHIBIT >> 5); // 0x320-0x33F
+    wire       sel_hi   = (csr_addr >> 5) == (`HPM_CSR_MCYCLECFGH >> 5); // 0x720-0x73F
+    wire       is_ovf   = csr_addr == `HPM_CSR_SCOUNTOVF;
     wire       is_evt   = (sel_lo || sel_hi) && idx >= 5'd3; // mhpmevent3..31(h)
 
     // mcountinhibit (0x320) and the Smcntrpmf filters (0x321/0x322, h 0x721/0x722)

@@ -25,10 +25,11 @@ extern "C" {
 #include <unistd.h>
 
 #include "uart_bridge.h"
+#include "hpm_map.h"
 
 enum { EXIT_PASS = 0, EXIT_FAIL = 1, EXIT_CYCLES = 2, EXIT_USAGE = 3 };
 
-static const unsigned UART_DIV = 8;              // must match hpm_soc's UART_DIV
+static const unsigned UART_DIV = HPM_SOC_UART_DIV;  // hpm_soc's default (hw/soc/memmap.def)
 #if !defined(HPM_NUM) || !defined(HPM_WIDTH)
 #error "HPM_NUM and HPM_WIDTH must be the hpm_soc parameters of this build"
 #endif

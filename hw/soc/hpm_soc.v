@@ -4,9 +4,10 @@
 // Every target answers a read in the cycle after the request (zero wait
 // states); the read data is selected by the region registered with the request.
 // The core's trace port is routed out for the simulated board.
+`include "hpm_map.vh"
 module hpm_soc #(
-    parameter UART_DIV  = 8,
-    parameter CLOCK_HZ  = 24000000,  // core clock, read from GPIO clock_hz
+    parameter UART_DIV  = `HPM_SOC_UART_DIV,
+    parameter CLOCK_HZ  = `HPM_SOC_CLOCK_HZ,  // core clock, read from GPIO clock_hz
     parameter FW_HEX    = "",
     parameter HPM_NUM   = 29,    // implemented mhpmcounters (0..29)
     parameter HPM_WIDTH = 64,    // their width (1..64)
@@ -76,6 +77,17 @@ module hpm_soc #(
     // memory map (core_pma: fetches only read fw/ram), so a partial decode on
     // the bits that tell the five regions apart suffices and keeps it shallow:
     // ram 0x8..., uart/gpio 0x1000_0xxx/0x1000_1xxx, clint 0x02..., fw 0x0000_xxxx.
+    localparam [31:0] FW_B = `HPM_FW_BASE, RAM_B = `HPM_RAM_BASE, CLINT_B = `HPM_CLINT_BASE,
+                      UART_B = `HPM_UART_BASE, GPIO_B = `HPM_GPIO_BASE;
+    generate
+        if (!RAM_B[31] || FW_B[31] || CLINT_B[31] || UART_B[31] || GPIO_B[31] ||
+            !UART_B[28] || !GPIO_B[28] || FW_B[28] || CLINT_B[28] ||
+            UART_B[12] || !GPIO_B[12] || `HPM_UART_SIZE > 32'h1000 || `HPM_GPIO_SIZE > 32'h1000 ||
+            !CLINT_B[25] || FW_B[25]) begin : g_bad_map
+            // elaboration error: hw/soc/memmap.def moved a region off the bits decoded here
+            memory_map_breaks_the_read_decode u_error ();
+        end
+    endgenerate
     wire sel_ram   = bus_addr[31];
     wire sel_uart  = !bus_addr[31] && bus_addr[28] && !bus_addr[12];
     wire sel_gpio  = !bus_addr[31] && bus_addr[28] &&  bus_addr[12];

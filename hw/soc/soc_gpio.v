@@ -1,7 +1,8 @@
 // soc_gpio: five LEDs (read back), three buttons (read-only, synchronised) and
 // clock_hz (read-only: the core clock in Hz, parameter CLOCK_HZ).
+`include "hpm_map.vh"
 module soc_gpio #(
-    parameter [31:0] CLOCK_HZ = 32'd24000000
+    parameter [31:0] CLOCK_HZ = `HPM_SOC_CLOCK_HZ
 ) (
     input  wire        clk,
     input  wire        rst,

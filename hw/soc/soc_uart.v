@@ -5,8 +5,9 @@
 // keeps tx_busy set through cycle t+10*DIV.
 // rx: samples the synchronised line in the middle of each bit; a byte that
 // arrives while rx_valid is set is dropped and sets rx_overrun.
+`include "hpm_map.vh"
 module soc_uart #(
-    parameter DIV = 8
+    parameter DIV = `HPM_SOC_UART_DIV
 ) (
     input  wire        clk,
     input  wire        rst,

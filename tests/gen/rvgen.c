@@ -48,6 +48,11 @@
 #include <string.h>
 #include <errno.h>
 #include <stdarg.h>
+#include "hpm_map.h"   /* the memory map (hw/soc/memmap.def) */
+
+#define MSIP_A     (HPM_CLINT_BASE + CLINT_MSIP_OFF)
+#define MTIMECMP_A (HPM_CLINT_BASE + CLINT_MTIMECMP_OFF)
+#define MTIME_A    (HPM_CLINT_BASE + CLINT_MTIME_OFF)
 
 #define MAX_BODY 16000L   /* distinct items that fit in RAM with room to spare */
 
@@ -214,7 +219,8 @@ static void gen_load_store(void)
             ins("%s x%d, %d(sp)", LD[w], rreg(), off);
     } else if (kind < 5) {
         /* outside every region: access fault (cause 5/7) */
-        static const uint32_t bad[] = {0x40000000u, 0x00002000u, 0x80020000u, 0x10000100u, 0xf0000000u};
+        static const uint32_t bad[] = {0x40000000u, HPM_FW_BASE + HPM_FW_SIZE, HPM_RAM_BASE + HPM_RAM_SIZE,
+                                       HPM_UART_BASE + HPM_UART_SIZE, 0xf0000000u};
         ins("li x27, 0x%08x", bad[rnd(NELEM(bad))]);
         if (store)
             ins("%s x%d, 0(x27)", ST[w], sreg());
@@ -540,10 +546,10 @@ static void gen_irq(void)
     switch (rnd(4)) {
     case 0: case 1: {
         /* machine timer in 10..300 cycles */
-        ins("li x27, 0x02004000");
+        ins("li x27, 0x%08x", MTIMECMP_A);
         ins("li x4, -1");
         ins("sw x4, 4(x27)");
-        ins("li x4, 0x0200bff8");
+        ins("li x4, 0x%08x", MTIME_A);
         ins("lw x4, 0(x4)");
         ins("addi x4, x4, %u", 10 + rnd(290));
         ins("sw x4, 0(x27)");
@@ -553,7 +559,7 @@ static void gen_irq(void)
         break;
     }
     case 2:
-        ins("li x27, 0x02000000");
+        ins("li x27, 0x%08x", MSIP_A);
         ins("li x4, 1");
         ins("sw x4, 0(x27)");
         break;
@@ -570,10 +576,10 @@ static void gen_irq(void)
  * taken and disarmed, and the wfi would wait for ever). */
 static void gen_wfi(void)
 {
-    ins("li x27, 0x02004000");
+    ins("li x27, 0x%08x", MTIMECMP_A);
     ins("li x4, -1");
     ins("sw x4, 4(x27)");
-    ins("li x4, 0x0200bff8");
+    ins("li x4, 0x%08x", MTIME_A);
     ins("lw x4, 0(x4)");
     ins("addi x4, x4, %u", (opt_lcofi ? 60 : 10) + rnd(90));
     ins("sw x4, 0(x27)");
@@ -585,9 +591,11 @@ static void gen_wfi(void)
  * bytes, LEDs */
 static void gen_device(void)
 {
-    static const uint32_t regs[] = {0x0200bff8u, 0x0200bffcu, 0x02004000u, 0x02004004u,
-                                    0x02000000u, 0x02000008u, 0x10000004u, 0x10000008u,
-                                    0x10000000u, 0x10000010u, 0x10001000u, 0x10001004u};
+    static const uint32_t regs[] = {MTIME_A, MTIME_A + 4, MTIMECMP_A, MTIMECMP_A + 4,
+                                    MSIP_A, MSIP_A + 8, HPM_UART_BASE + UART_STATUS_OFF,
+                                    HPM_UART_BASE + UART_DIV_OFF, HPM_UART_BASE + UART_DATA_OFF,
+                                    HPM_UART_BASE + 0x10, HPM_GPIO_BASE + GPIO_LEDS_OFF,
+                                    HPM_GPIO_BASE + GPIO_BUTTONS_OFF};
     static const char *LD[] = {"lw", "lh", "lhu", "lb", "lbu"};
     switch (rnd(5)) {
     case 0: case 1: case 2: {
@@ -599,12 +607,12 @@ static void gen_device(void)
         break;
     }
     case 3:
-        ins("li x27, 0x10000000");
+        ins("li x27, 0x%08x", HPM_UART_BASE + UART_DATA_OFF);
         ins("li x4, %u", 'a' + rnd(26));
         ins("sb x4, 0(x27)");
         break;
     default:
-        ins("li x27, 0x10001000");
+        ins("li x27, 0x%08x", HPM_GPIO_BASE + GPIO_LEDS_OFF);
         ins("sw x%d, 0(x27)", sreg());
         break;
     }
@@ -850,14 +858,15 @@ int main(int argc, char **argv)
           "    beq x28, x30, 7f\n"
           "    li x30, 13\n"
           "    beq x28, x30, 9f\n"
-          "    csrci mip, 2\n"
-          "    li x28, 0x02000000\n"
+          "    csrci mip, 2\n", out);
+    fprintf(out, "    li x28, 0x%08x\n"
           "    sw zero, 0(x28)\n"
           "    j 7f\n"
-          "6:  li x28, 0x02000000\n"
+          "6:  li x28, 0x%08x\n"
           "    sw zero, 0(x28)\n"
           "    mret\n"
-          "7:  li x28, 0x02004000\n"
+          "7:  li x28, 0x%08x\n", MSIP_A, MSIP_A, MTIMECMP_A);
+    fputs(
           "    li x30, -1\n"
           "    sw x30, 4(x28)\n"
           "    sw x30, 0(x28)\n"

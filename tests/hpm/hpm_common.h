@@ -3,54 +3,26 @@
 #ifndef HPM_COMMON_H
 #define HPM_COMMON_H
 
-#define EV_CYCLES 1
-#define EV_INSTR 2
-#define EV_LOADS 3
-#define EV_STORES 4
-#define EV_JUMPS 5
-#define EV_BRANCHES 6
-#define EV_BR_TAKEN 7
-#define EV_BR_MISS 8
-#define EV_MUL 9
-#define EV_DIV 10
-#define EV_MULDIV_STALL 11
-#define EV_FETCH_STALL 12
-#define EV_MEM_STALL 13
-#define EV_HAZARD 14
-#define EV_EXC 15
-#define EV_IRQ 16
-#define EV_CSR 17
-#define EV_FENCES 18
-#define EV_FLUSHES 19
-#define EV_TD_RET 20
-#define EV_TD_BAD 21
-#define EV_TD_FE 22
-#define EV_TD_BE 23
-#define EV_TD_BRMISS 24
-#define EV_TD_CLEARS 25
-#define EV_TD_FETCHLAT 26
-#define EV_TD_MEM 27
-#define EV_TD_CORE 28
-#define EV_WFI 29
-#define EV_LAST 29
+#include "hpm_events.h"  /* HPM_EV_* (generated from hw/hpm/events.def) */
 
-#define OP_OR 0
-#define OP_AND 1
-#define OP_XOR 2
-#define OP_ADD 4
+/* mhpmevent fields and OP values (hpm_map.h, from hw/csr.def) */
+#define OP_OR MHPMEVENT_OP_OR
+#define OP_AND MHPMEVENT_OP_AND
+#define OP_XOR MHPMEVENT_OP_XOR
+#define OP_ADD MHPMEVENT_OP_ADD
 
 /* the two 32-bit halves of a 64-bit selector */
-#define SEL_LO(e0, e1, e2, e3) ((e0) | ((e1) << 10) | ((e2) << 20) | (((e3) & 3) << 30))
-#define SEL_HI(e3, op0, op1, op2) (((e3) >> 2) | ((op0) << 8) | ((op1) << 13) | ((op2) << 18))
+#define SEL_LO(e0, e1, e2, e3) ((e0) | ((e1) << MHPMEVENT_EVENT1_SHIFT) | \
+    ((e2) << MHPMEVENT_EVENT2_SHIFT) | (((e3) & 3) << MHPMEVENT_EVENT3_SHIFT))
+#define SEL_HI(e3, op0, op1, op2) (((e3) >> (32 - MHPMEVENT_EVENT3_SHIFT)) | \
+    ((op0) << (MHPMEVENT_OP_TYPE0_SHIFT - 32)) | ((op1) << (MHPMEVENT_OP_TYPE1_SHIFT - 32)) | \
+    ((op2) << (MHPMEVENT_OP_TYPE2_SHIFT - 32)))
 /* bits of the high half (mhpmeventNh, mcyclecfgh, minstretcfgh) */
-#define OF   (1 << 31)
-#define MINH (1 << 30)
-#define SINH (1 << 29)
-#define UINH (1 << 28)
-#define MIP_LCOF (1 << 13)
-
-#define CSR_MCYCLECFGH   0x721
-#define CSR_MINSTRETCFGH 0x722
+#define OF   (1 << (MHPMEVENT_OF_SHIFT - 32))
+#define MINH (1 << (MHPMEVENT_MINH_SHIFT - 32))
+#define SINH (1 << (MHPMEVENT_SINH_SHIFT - 32))
+#define UINH (1 << (MHPMEVENT_UINH_SHIFT - 32))
+#define MIP_LCOF MIP_LCOFIP
 
 /* counter n counts event ev with the high half hi (inhibits, ops), zeroed */
 .macro SELN n, ev, hi=0

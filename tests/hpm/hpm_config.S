@@ -7,11 +7,9 @@
  * LCOFI interrupt delegated to S, scountovf from U (illegal) and S (masked by
  * mcounteren), minstretcfg.UINH. */
 #include "test_macros.h"
+#include "hpm_common.h"
 
-#define LCOF     (1 << 13)
-#define EV_CYC   1               /* cycles */
-#define OF       (1 << 31)       /* in mhpmeventNh */
-#define UINH     (1 << 28)       /* in mhpmeventNh / minstretcfgh */
+#define LCOF     MIP_LCOFIP
 
     RVTEST_CODE_BEGIN
     csrw    mie, zero
@@ -51,7 +49,7 @@
     csrw    mcountinhibit, t0       /* nothing counts while selectors change */
     li      s0, 0
     .irp n, 3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31
-    li      t0, EV_CYC
+    li      t0, HPM_EV_CYCLES
     csrw    mhpmevent\n, t0
     csrr    a0, mhpmevent\n
     add     s0, s0, a0
@@ -82,7 +80,7 @@
     TEST 6
     li      t0, LCOF
     csrc    mip, t0
-    li      t0, EV_CYC
+    li      t0, HPM_EV_CYCLES
     csrw    mhpmevent3, t0
     csrw    mhpmevent3h, zero
     csrw    mhpmcounter3h, s2
@@ -107,9 +105,9 @@
     TEST 7
     li      t0, LCOF
     csrc    mip, t0
-    li      t0, EV_CYC | (EV_CYC << 10)
+    li      t0, HPM_EV_CYCLES | (HPM_EV_CYCLES << MHPMEVENT_EVENT1_SHIFT)
     csrw    mhpmevent3, t0
-    li      t0, OF | (4 << 8)
+    li      t0, OF | (OP_ADD << (MHPMEVENT_OP_TYPE0_SHIFT - 32))
     csrw    mhpmevent3h, t0
     csrw    mhpmcounter3h, s2
     csrw    mhpmcounter3, a0
@@ -125,7 +123,7 @@
     /* a wrap in the cycle of a mip clear: LCOFIP ends up set */
     TEST 8
     csrwi   mcountinhibit, 8        /* frozen while set up (HPM_WIDTH 1 wraps every 2 cycles) */
-    li      t0, EV_CYC
+    li      t0, HPM_EV_CYCLES
     csrw    mhpmevent3, t0
     csrw    mhpmevent3h, zero
     li      t0, LCOF

@@ -207,27 +207,27 @@
     CNT     3, \expected
 .endm
     /* op0 on E0 = cycles (42), E1 = loads (10) */
-    OPRUN 20, SEL_LO(EV_CYCLES, EV_LOADS, 0, 0), SEL_HI(0, OP_OR, OP_OR, OP_OR), 42
-    OPRUN 21, SEL_LO(EV_CYCLES, EV_LOADS, 0, 0), SEL_HI(0, OP_AND, OP_OR, OP_OR), 10
-    OPRUN 22, SEL_LO(EV_CYCLES, EV_LOADS, 0, 0), SEL_HI(0, OP_XOR, OP_OR, OP_OR), 32
-    OPRUN 23, SEL_LO(EV_CYCLES, EV_LOADS, 0, 0), SEL_HI(0, OP_ADD, OP_OR, OP_OR), 52
+    OPRUN 20, SEL_LO(HPM_EV_CYCLES, HPM_EV_LOADS, 0, 0), SEL_HI(0, OP_OR, OP_OR, OP_OR), 42
+    OPRUN 21, SEL_LO(HPM_EV_CYCLES, HPM_EV_LOADS, 0, 0), SEL_HI(0, OP_AND, OP_OR, OP_OR), 10
+    OPRUN 22, SEL_LO(HPM_EV_CYCLES, HPM_EV_LOADS, 0, 0), SEL_HI(0, OP_XOR, OP_OR, OP_OR), 32
+    OPRUN 23, SEL_LO(HPM_EV_CYCLES, HPM_EV_LOADS, 0, 0), SEL_HI(0, OP_ADD, OP_OR, OP_OR), 52
     /* op1 on E2 = instructions (31), E3 = branches (10) */
-    OPRUN 24, SEL_LO(0, 0, EV_INSTR, EV_BRANCHES), SEL_HI(EV_BRANCHES, OP_OR, OP_OR, OP_OR), 31
-    OPRUN 25, SEL_LO(0, 0, EV_INSTR, EV_BRANCHES), SEL_HI(EV_BRANCHES, OP_OR, OP_AND, OP_OR), 10
-    OPRUN 26, SEL_LO(0, 0, EV_INSTR, EV_BRANCHES), SEL_HI(EV_BRANCHES, OP_OR, OP_XOR, OP_OR), 21
-    OPRUN 27, SEL_LO(0, 0, EV_INSTR, EV_BRANCHES), SEL_HI(EV_BRANCHES, OP_OR, OP_ADD, OP_OR), 41
+    OPRUN 24, SEL_LO(0, 0, HPM_EV_INSTRUCTIONS, HPM_EV_BRANCHES), SEL_HI(HPM_EV_BRANCHES, OP_OR, OP_OR, OP_OR), 31
+    OPRUN 25, SEL_LO(0, 0, HPM_EV_INSTRUCTIONS, HPM_EV_BRANCHES), SEL_HI(HPM_EV_BRANCHES, OP_OR, OP_AND, OP_OR), 10
+    OPRUN 26, SEL_LO(0, 0, HPM_EV_INSTRUCTIONS, HPM_EV_BRANCHES), SEL_HI(HPM_EV_BRANCHES, OP_OR, OP_XOR, OP_OR), 21
+    OPRUN 27, SEL_LO(0, 0, HPM_EV_INSTRUCTIONS, HPM_EV_BRANCHES), SEL_HI(HPM_EV_BRANCHES, OP_OR, OP_ADD, OP_OR), 41
     /* op2 on R0 = cycles ADD loads (1 or 2), R1 = instr ADD branches
      * (0, 1 or 2), bitwise on the counts: per cycle kind (x10 each:
      * load 1st, load 2nd, addi, bnez; x1: bubble, STOP)
      *   R0 1,2,1,1,1,1  R1 0,1,1,2,0,1
      *   ADD 1,3,2,3,1,2 = 93   OR 1,3,1,3,1,1 = 82
      *   AND 0,0,1,0,0,1 = 11   XOR 1,3,0,3,1,0 = 71 */
-    OPRUN 28, SEL_LO(EV_CYCLES, EV_LOADS, EV_INSTR, EV_BRANCHES), SEL_HI(EV_BRANCHES, OP_ADD, OP_ADD, OP_ADD), 93
-    OPRUN 29, SEL_LO(EV_CYCLES, EV_LOADS, EV_INSTR, EV_BRANCHES), SEL_HI(EV_BRANCHES, OP_ADD, OP_ADD, OP_OR), 82
-    OPRUN 30, SEL_LO(EV_CYCLES, EV_LOADS, EV_INSTR, EV_BRANCHES), SEL_HI(EV_BRANCHES, OP_ADD, OP_ADD, OP_AND), 11
-    OPRUN 31, SEL_LO(EV_CYCLES, EV_LOADS, EV_INSTR, EV_BRANCHES), SEL_HI(EV_BRANCHES, OP_ADD, OP_ADD, OP_XOR), 71
+    OPRUN 28, SEL_LO(HPM_EV_CYCLES, HPM_EV_LOADS, HPM_EV_INSTRUCTIONS, HPM_EV_BRANCHES), SEL_HI(HPM_EV_BRANCHES, OP_ADD, OP_ADD, OP_ADD), 93
+    OPRUN 29, SEL_LO(HPM_EV_CYCLES, HPM_EV_LOADS, HPM_EV_INSTRUCTIONS, HPM_EV_BRANCHES), SEL_HI(HPM_EV_BRANCHES, OP_ADD, OP_ADD, OP_OR), 82
+    OPRUN 30, SEL_LO(HPM_EV_CYCLES, HPM_EV_LOADS, HPM_EV_INSTRUCTIONS, HPM_EV_BRANCHES), SEL_HI(HPM_EV_BRANCHES, OP_ADD, OP_ADD, OP_AND), 11
+    OPRUN 31, SEL_LO(HPM_EV_CYCLES, HPM_EV_LOADS, HPM_EV_INSTRUCTIONS, HPM_EV_BRANCHES), SEL_HI(HPM_EV_BRANCHES, OP_ADD, OP_ADD, OP_XOR), 71
     /* illegal op encodings are stored as OR (read back 0) and count as OR */
-    OPRUN 32, SEL_LO(EV_CYCLES, EV_LOADS, 0, 0), SEL_HI(0, 3, 5, 31), 42
+    OPRUN 32, SEL_LO(HPM_EV_CYCLES, HPM_EV_LOADS, 0, 0), SEL_HI(0, 3, 5, 31), 42
     TEST 33
     csrr    a0, mhpmevent3h
     SIGCHK  a0, 0
@@ -240,17 +240,17 @@
 
     /* ---- WARL of the event fields and bits 59..55 ---- */
     TEST 40                 /* every valid index reads back (incl. the last) */
-    li      t0, SEL_LO(EV_LAST, 17, 1, 2)
+    li      t0, SEL_LO(HPM_EVENT_MAX_INDEX, 17, 1, 2)
     csrw    mhpmevent4, t0
     li      t0, SEL_HI(2, OP_XOR, OP_AND, OP_ADD) | MINH | UINH
     csrw    mhpmevent4h, t0
     csrr    a0, mhpmevent4
     csrr    a1, mhpmevent4h
-    SIGCHK  a0, SEL_LO(EV_LAST, 17, 1, 2)
+    SIGCHK  a0, SEL_LO(HPM_EVENT_MAX_INDEX, 17, 1, 2)
     SIGCHK  a1, SEL_HI(2, OP_XOR, OP_AND, OP_ADD) | MINH | UINH
     TEST 41                 /* indexes above the catalogue are stored as 0 */
     csrw    mhpmevent4h, zero
-    li      t0, SEL_LO(EV_LAST + 1, 1023, 3, 0)
+    li      t0, SEL_LO(HPM_EVENT_MAX_INDEX + 1, 1023, 3, 0)
     csrw    mhpmevent4, t0
     csrr    a0, mhpmevent4
     SIGCHK  a0, SEL_LO(0, 0, 3, 0)
@@ -276,11 +276,11 @@
     SIGCHK  a0, OF | MINH | SINH | UINH
     SIGCHK  a1, 0
     csrw    mhpmevent4h, zero
-    li      t0, EV_INSTR
+    li      t0, HPM_EV_INSTRUCTIONS
     csrw    mhpmevent4, t0
     TEST 44                 /* an invalid index counts nothing */
     ZERO_ALL
-    li      t0, SEL_LO(EV_LAST + 1, 0, 0, 0)
+    li      t0, SEL_LO(HPM_EVENT_MAX_INDEX + 1, 0, 0, 0)
     csrw    mhpmevent3, t0
     csrw    mhpmevent3h, zero
     BLOCK_A
@@ -292,9 +292,9 @@
      * cycle of every CSR instruction ---- */
     TEST 50
     csrw    mcountinhibit, zero
-    li      t0, SEL_LO(EV_CYCLES, EV_INSTR, EV_CSR, EV_CYCLES)
+    li      t0, SEL_LO(HPM_EV_CYCLES, HPM_EV_INSTRUCTIONS, HPM_EV_CSR_INSTRUCTIONS, HPM_EV_CYCLES)
     csrw    mhpmevent3, t0
-    li      t0, SEL_HI(EV_CYCLES, OP_ADD, OP_ADD, OP_ADD)
+    li      t0, SEL_HI(HPM_EV_CYCLES, OP_ADD, OP_ADD, OP_ADD)
     csrw    mhpmevent3h, t0
     li      t1, 100
     li      t2, 7

@@ -10,48 +10,7 @@
  * tests/run.sh, not yet part of make test). */
 #include "test_macros.h"
 
-#define EV_CYCLES 1
-#define EV_INSTR 2
-#define EV_LOADS 3
-#define EV_STORES 4
-#define EV_JUMPS 5
-#define EV_BRANCHES 6
-#define EV_BR_TAKEN 7
-#define EV_BR_MISS 8
-#define EV_MUL 9
-#define EV_DIV 10
-#define EV_MULDIV_STALL 11
-#define EV_FETCH_STALL 12
-#define EV_MEM_STALL 13
-#define EV_HAZARD 14
-#define EV_EXC 15
-#define EV_IRQ 16
-#define EV_CSR 17
-#define EV_FENCES 18
-#define EV_FLUSHES 19
-#define EV_TD_RET 20
-#define EV_TD_BAD 21
-#define EV_TD_FE 22
-#define EV_TD_BE 23
-#define EV_TD_BRMISS 24
-#define EV_TD_CLEARS 25
-#define EV_TD_FETCHLAT 26
-#define EV_TD_MEM 27
-#define EV_TD_CORE 28
-#define EV_WFI 29
-
-#define OP_OR 0
-#define OP_AND 1
-#define OP_XOR 2
-#define OP_ADD 4
-
-/* 64-bit selector halves */
-#define SEL_LO(e0, e1, e2, e3) ((e0) | ((e1) << 10) | ((e2) << 20) | (((e3) & 3) << 30))
-#define SEL_HI(e3, op0, op1, op2) (((e3) >> 2) | ((op0) << 8) | ((op1) << 13) | ((op2) << 18))
-#define MINH (1 << 30)
-#define SINH (1 << 29)
-#define UINH (1 << 28)
-#define OF   (1 << 31)
+#include "hpm_common.h"
 
 /* program mhpmevent3 and run the block; a0 = counter delta over the block */
 .macro RUN n, lo, hi, expected
@@ -74,10 +33,10 @@
     csrw    mie, zero
     /* the selector reads back (valid event indexes; bits 59..55 read 0) */
     TEST 1
-    li      t0, SEL_LO(EV_WFI, EV_CSR, EV_TD_BE, 3)
+    li      t0, SEL_LO(HPM_EV_WFI_CYCLES, HPM_EV_CSR_INSTRUCTIONS, HPM_EV_TOPDOWN_BE_BOUND, 3)
     csrw    mhpmevent3, t0
     csrr    a0, mhpmevent3
-    SIGCHK  a0, SEL_LO(EV_WFI, EV_CSR, EV_TD_BE, 3)
+    SIGCHK  a0, SEL_LO(HPM_EV_WFI_CYCLES, HPM_EV_CSR_INSTRUCTIONS, HPM_EV_TOPDOWN_BE_BOUND, 3)
     li      t0, 0x7fffffff
     csrw    mhpmevent3h, t0
     csrr    a0, mhpmevent3h
@@ -86,58 +45,58 @@
     and     a1, a0, t0
     CHECK   a1, 0
     /* each event alone over the block (see the counts at `block`) */
-    EVENT  10, EV_CYCLES, 63
-    EVENT  11, EV_INSTR, 20
-    EVENT  12, EV_LOADS, 1
-    EVENT  13, EV_STORES, 1
-    EVENT  14, EV_JUMPS, 2
-    EVENT  15, EV_BRANCHES, 5
-    EVENT  16, EV_BR_TAKEN, 3
-    EVENT  17, EV_BR_MISS, 2
-    EVENT  18, EV_MUL, 1
-    EVENT  19, EV_DIV, 1
-    EVENT  20, EV_MULDIV_STALL, 37
-    EVENT  21, EV_FETCH_STALL, 4
-    EVENT  22, EV_MEM_STALL, 2
-    EVENT  23, EV_HAZARD, 0
-    EVENT  24, EV_EXC, 0
-    EVENT  25, EV_IRQ, 0
-    EVENT  26, EV_CSR, 1
-    EVENT  27, EV_FENCES, 2
-    EVENT  28, EV_FLUSHES, 4
-    EVENT  29, EV_TD_RET, 20
-    EVENT  30, EV_TD_BAD, 2
-    EVENT  31, EV_TD_FE, 2
-    EVENT  32, EV_TD_BE, 39
-    EVENT  33, EV_TD_BRMISS, 2
-    EVENT  34, EV_TD_CLEARS, 0
-    EVENT  35, EV_TD_FETCHLAT, 2
-    EVENT  36, EV_TD_MEM, 2
-    EVENT  37, EV_TD_CORE, 37
-    EVENT  38, EV_WFI, 0
+    EVENT  10, HPM_EV_CYCLES, 63
+    EVENT  11, HPM_EV_INSTRUCTIONS, 20
+    EVENT  12, HPM_EV_LOADS, 1
+    EVENT  13, HPM_EV_STORES, 1
+    EVENT  14, HPM_EV_JUMPS, 2
+    EVENT  15, HPM_EV_BRANCHES, 5
+    EVENT  16, HPM_EV_BRANCHES_TAKEN, 3
+    EVENT  17, HPM_EV_BRANCH_MISSES, 2
+    EVENT  18, HPM_EV_MUL, 1
+    EVENT  19, HPM_EV_DIV, 1
+    EVENT  20, HPM_EV_MULDIV_STALL_CYCLES, 37
+    EVENT  21, HPM_EV_FETCH_STALL_CYCLES, 4
+    EVENT  22, HPM_EV_MEM_STALL_CYCLES, 2
+    EVENT  23, HPM_EV_HAZARD_STALL_CYCLES, 0
+    EVENT  24, HPM_EV_EXCEPTIONS, 0
+    EVENT  25, HPM_EV_INTERRUPTS, 0
+    EVENT  26, HPM_EV_CSR_INSTRUCTIONS, 1
+    EVENT  27, HPM_EV_FENCES, 2
+    EVENT  28, HPM_EV_FLUSHES, 4
+    EVENT  29, HPM_EV_TOPDOWN_RETIRING, 20
+    EVENT  30, HPM_EV_TOPDOWN_BAD_SPEC, 2
+    EVENT  31, HPM_EV_TOPDOWN_FE_BOUND, 2
+    EVENT  32, HPM_EV_TOPDOWN_BE_BOUND, 39
+    EVENT  33, HPM_EV_TOPDOWN_BR_MISPREDICT, 2
+    EVENT  34, HPM_EV_TOPDOWN_MACHINE_CLEARS, 0
+    EVENT  35, HPM_EV_TOPDOWN_FETCH_LATENCY, 2
+    EVENT  36, HPM_EV_TOPDOWN_MEM_BOUND, 2
+    EVENT  37, HPM_EV_TOPDOWN_CORE_BOUND, 37
+    EVENT  38, HPM_EV_WFI_CYCLES, 0
     EVENT  39, 0, 0
     /* combining: per cycle, (E0 op0 E1) op2 (E2 op1 E3) */
-    RUN    40, SEL_LO(EV_CYCLES, EV_INSTR, 0, 0), SEL_HI(0, OP_AND, OP_OR, OP_OR), 20
-    RUN    41, SEL_LO(EV_CYCLES, EV_INSTR, 0, 0), SEL_HI(0, OP_XOR, OP_OR, OP_OR), 43
-    RUN    42, SEL_LO(EV_CYCLES, EV_INSTR, 0, 0), SEL_HI(0, OP_ADD, OP_OR, OP_OR), 83
-    RUN    43, SEL_LO(EV_CYCLES, EV_INSTR, 0, 0), SEL_HI(0, OP_OR, OP_OR, OP_OR), 63
-    RUN    44, SEL_LO(EV_LOADS, EV_STORES, EV_MUL, EV_DIV), SEL_HI(EV_DIV, OP_ADD, OP_ADD, OP_ADD), 4
-    RUN    45, SEL_LO(EV_LOADS, EV_STORES, EV_MUL, EV_DIV), SEL_HI(EV_DIV, OP_OR, OP_OR, OP_OR), 4
-    RUN    46, SEL_LO(0, 0, EV_CYCLES, EV_MEM_STALL), SEL_HI(EV_MEM_STALL, OP_OR, OP_XOR, OP_OR), 61
+    RUN    40, SEL_LO(HPM_EV_CYCLES, HPM_EV_INSTRUCTIONS, 0, 0), SEL_HI(0, OP_AND, OP_OR, OP_OR), 20
+    RUN    41, SEL_LO(HPM_EV_CYCLES, HPM_EV_INSTRUCTIONS, 0, 0), SEL_HI(0, OP_XOR, OP_OR, OP_OR), 43
+    RUN    42, SEL_LO(HPM_EV_CYCLES, HPM_EV_INSTRUCTIONS, 0, 0), SEL_HI(0, OP_ADD, OP_OR, OP_OR), 83
+    RUN    43, SEL_LO(HPM_EV_CYCLES, HPM_EV_INSTRUCTIONS, 0, 0), SEL_HI(0, OP_OR, OP_OR, OP_OR), 63
+    RUN    44, SEL_LO(HPM_EV_LOADS, HPM_EV_STORES, HPM_EV_MUL, HPM_EV_DIV), SEL_HI(HPM_EV_DIV, OP_ADD, OP_ADD, OP_ADD), 4
+    RUN    45, SEL_LO(HPM_EV_LOADS, HPM_EV_STORES, HPM_EV_MUL, HPM_EV_DIV), SEL_HI(HPM_EV_DIV, OP_OR, OP_OR, OP_OR), 4
+    RUN    46, SEL_LO(0, 0, HPM_EV_CYCLES, HPM_EV_MEM_STALL_CYCLES), SEL_HI(HPM_EV_MEM_STALL_CYCLES, OP_OR, OP_XOR, OP_OR), 61
     /* the top-down partition: retiring + bad-spec + fe-bound + be-bound = cycles */
-    RUN    47, SEL_LO(EV_TD_RET, EV_TD_BAD, EV_TD_FE, EV_TD_BE), SEL_HI(EV_TD_BE, OP_ADD, OP_ADD, OP_ADD), 63
-    RUN    48, SEL_LO(EV_TD_RET, EV_TD_BAD, EV_TD_FE, EV_TD_BE), SEL_HI(EV_TD_BE, OP_OR, OP_OR, OP_OR), 63
+    RUN    47, SEL_LO(HPM_EV_TOPDOWN_RETIRING, HPM_EV_TOPDOWN_BAD_SPEC, HPM_EV_TOPDOWN_FE_BOUND, HPM_EV_TOPDOWN_BE_BOUND), SEL_HI(HPM_EV_TOPDOWN_BE_BOUND, OP_ADD, OP_ADD, OP_ADD), 63
+    RUN    48, SEL_LO(HPM_EV_TOPDOWN_RETIRING, HPM_EV_TOPDOWN_BAD_SPEC, HPM_EV_TOPDOWN_FE_BOUND, HPM_EV_TOPDOWN_BE_BOUND), SEL_HI(HPM_EV_TOPDOWN_BE_BOUND, OP_OR, OP_OR, OP_OR), 63
     /* privilege inhibits: the block runs in M */
-    RUN    50, SEL_LO(EV_CYCLES, 0, 0, 0), SEL_HI(0, OP_OR, OP_OR, OP_OR) | MINH, 0
-    RUN    51, SEL_LO(EV_CYCLES, 0, 0, 0), SEL_HI(0, OP_OR, OP_OR, OP_OR) | SINH | UINH, 63
+    RUN    50, SEL_LO(HPM_EV_CYCLES, 0, 0, 0), SEL_HI(0, OP_OR, OP_OR, OP_OR) | MINH, 0
+    RUN    51, SEL_LO(HPM_EV_CYCLES, 0, 0, 0), SEL_HI(0, OP_OR, OP_OR, OP_OR) | SINH | UINH, 63
     /* mcountinhibit bit 3 freezes mhpmcounter3 */
     TEST 52
     csrwi   mcountinhibit, 8
-    EVENT  53, EV_CYCLES, 0
+    EVENT  53, HPM_EV_CYCLES, 0
     csrwi   mcountinhibit, 0
     /* a counter write replaces the value; both halves */
     TEST 54
-    li      t0, SEL_LO(EV_CYCLES, 0, 0, 0)
+    li      t0, SEL_LO(HPM_EV_CYCLES, 0, 0, 0)
     csrw    mhpmevent3, t0
     csrw    mhpmevent3h, zero
     li      t0, 1000

@@ -13,6 +13,7 @@
  *   core-bound      = muldiv-stall + wfi-cycles
  * and the counts are signed (compared with the reference model). */
 #include "test_macros.h"
+#include "hpm_events.h"
 
 #define MIE_MTIE 0x80
 
@@ -29,22 +30,22 @@
     csrw    mie, zero
     li      t0, -1
     csrw    mcountinhibit, t0
-    SEL 3, 1        /* cycles */
-    SEL 4, 20       /* topdown-retiring */
-    SEL 5, 21       /* topdown-bad-spec */
-    SEL 6, 22       /* topdown-fe-bound */
-    SEL 7, 23       /* topdown-be-bound */
-    SEL 8, 15       /* exceptions */
-    SEL 9, 16       /* interrupts */
-    SEL 10, 25      /* topdown-machine-clears */
-    SEL 11, 24      /* topdown-br-mispredict */
-    SEL 12, 12      /* fetch-stall-cycles */
-    SEL 13, 2       /* instructions */
-    SEL 14, 26      /* topdown-fetch-latency */
-    SEL 15, 27      /* topdown-mem-bound */
-    SEL 16, 28      /* topdown-core-bound */
-    SEL 17, 11      /* muldiv-stall-cycles */
-    SEL 18, 29      /* wfi-cycles */
+    SEL 3, HPM_EV_CYCLES
+    SEL 4, HPM_EV_TOPDOWN_RETIRING
+    SEL 5, HPM_EV_TOPDOWN_BAD_SPEC
+    SEL 6, HPM_EV_TOPDOWN_FE_BOUND
+    SEL 7, HPM_EV_TOPDOWN_BE_BOUND
+    SEL 8, HPM_EV_EXCEPTIONS
+    SEL 9, HPM_EV_INTERRUPTS
+    SEL 10, HPM_EV_TOPDOWN_MACHINE_CLEARS
+    SEL 11, HPM_EV_TOPDOWN_BR_MISPREDICT
+    SEL 12, HPM_EV_FETCH_STALL_CYCLES
+    SEL 13, HPM_EV_INSTRUCTIONS
+    SEL 14, HPM_EV_TOPDOWN_FETCH_LATENCY
+    SEL 15, HPM_EV_TOPDOWN_MEM_BOUND
+    SEL 16, HPM_EV_TOPDOWN_CORE_BOUND
+    SEL 17, HPM_EV_MULDIV_STALL_CYCLES
+    SEL 18, HPM_EV_WFI_CYCLES
     la      s0, hdata
     li      s1, 7
     TRAP_CLEAR

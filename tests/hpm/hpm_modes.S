@@ -31,25 +31,25 @@
 .endm
 .macro SETUP
     csrw    mcountinhibit, s1
-    SELN    3, EV_CYCLES, 0
-    SELN    4, EV_CYCLES, MINH
-    SELN    5, EV_CYCLES, SINH
-    SELN    6, EV_CYCLES, UINH
-    SELN    7, EV_CYCLES, MINH | SINH       /* U only */
-    SELN    8, EV_CYCLES, MINH | UINH       /* S only */
-    SELN    9, EV_CYCLES, SINH | UINH       /* M only */
-    SELN    10, EV_CYCLES, MINH | SINH | UINH
-    SELN    11, EV_INSTR, 0
-    SELN    12, EV_INSTR, MINH
-    SELN    13, EV_INSTR, SINH
-    SELN    14, EV_INSTR, UINH
-    SELN    15, EV_INSTR, MINH | SINH
-    SELN    16, EV_INSTR, MINH | UINH
-    SELN    17, EV_INSTR, SINH | UINH
-    SELN    18, EV_INSTR, MINH | SINH | UINH
-    SELN    19, EV_LOADS, MINH
-    SELN    20, EV_LOADS, SINH
-    SELN    21, EV_LOADS, UINH
+    SELN    3, HPM_EV_CYCLES, 0
+    SELN    4, HPM_EV_CYCLES, MINH
+    SELN    5, HPM_EV_CYCLES, SINH
+    SELN    6, HPM_EV_CYCLES, UINH
+    SELN    7, HPM_EV_CYCLES, MINH | SINH       /* U only */
+    SELN    8, HPM_EV_CYCLES, MINH | UINH       /* S only */
+    SELN    9, HPM_EV_CYCLES, SINH | UINH       /* M only */
+    SELN    10, HPM_EV_CYCLES, MINH | SINH | UINH
+    SELN    11, HPM_EV_INSTRUCTIONS, 0
+    SELN    12, HPM_EV_INSTRUCTIONS, MINH
+    SELN    13, HPM_EV_INSTRUCTIONS, SINH
+    SELN    14, HPM_EV_INSTRUCTIONS, UINH
+    SELN    15, HPM_EV_INSTRUCTIONS, MINH | SINH
+    SELN    16, HPM_EV_INSTRUCTIONS, MINH | UINH
+    SELN    17, HPM_EV_INSTRUCTIONS, SINH | UINH
+    SELN    18, HPM_EV_INSTRUCTIONS, MINH | SINH | UINH
+    SELN    19, HPM_EV_LOADS, MINH
+    SELN    20, HPM_EV_LOADS, SINH
+    SELN    21, HPM_EV_LOADS, UINH
 .endm
 .macro ZERO
     csrw    mcountinhibit, s1
@@ -220,16 +220,16 @@
      * the handler in M ---- */
 .macro TDSET hi
     csrw    mcountinhibit, s1
-    SELN    22, EV_CYCLES, \hi
-    SELN    23, EV_TD_RET, \hi
-    SELN    24, EV_TD_BAD, \hi
-    SELN    25, EV_TD_FE, \hi
-    SELN    26, EV_TD_BE, \hi
-    SELN    27, EV_TD_BRMISS, \hi
-    SELN    28, EV_TD_CLEARS, \hi
-    SELN    29, EV_TD_MEM, \hi
-    SELN    30, EV_TD_CORE, \hi
-    SELN    31, EV_INSTR, \hi
+    SELN    22, HPM_EV_CYCLES, \hi
+    SELN    23, HPM_EV_TOPDOWN_RETIRING, \hi
+    SELN    24, HPM_EV_TOPDOWN_BAD_SPEC, \hi
+    SELN    25, HPM_EV_TOPDOWN_FE_BOUND, \hi
+    SELN    26, HPM_EV_TOPDOWN_BE_BOUND, \hi
+    SELN    27, HPM_EV_TOPDOWN_BR_MISPREDICT, \hi
+    SELN    28, HPM_EV_TOPDOWN_MACHINE_CLEARS, \hi
+    SELN    29, HPM_EV_TOPDOWN_MEM_BOUND, \hi
+    SELN    30, HPM_EV_TOPDOWN_CORE_BOUND, \hi
+    SELN    31, HPM_EV_INSTRUCTIONS, \hi
 .endm
 .macro TDRUN n, hi
     TEST    \n
@@ -298,7 +298,7 @@
      * inhibited, the others count the 3 cycles nop, nop, csrw ---- */
     csrw    mcountinhibit, s1
     .irp n, 3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31
-    SELN    \n, EV_CYCLES, 0
+    SELN    \n, HPM_EV_CYCLES, 0
     .endr
     .irp n, 3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31
     TEST    (100 + \n)

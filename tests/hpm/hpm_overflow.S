@@ -24,8 +24,8 @@
     csrw    mcountinhibit, zero
     li      t0, MIP_LCOF
     csrc    mip, t0
-    SELN    3, EV_CYCLES, 0
-    SELN    4, EV_IRQ, 0
+    SELN    3, HPM_EV_CYCLES, 0
+    SELN    4, HPM_EV_INTERRUPTS, 0
 
     TEST 1                  /* the wrap cycle: t+1 reads 2^64-3, the end of t+3 wraps */
     PRELOAD 3               /* csrw lo in cycle t */

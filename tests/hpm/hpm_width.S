@@ -24,11 +24,11 @@
     li      s2, 0
     li      t2, 8           /* bit of counter 3 */
     .irp n, 3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31
-    li      t0, EV_CYCLES
+    li      t0, HPM_EV_CYCLES
     csrw    mhpmevent\n, t0
     csrr    a0, mhpmevent\n
     beqz    a0, 1f
-    CHECK   a0, EV_CYCLES
+    CHECK   a0, HPM_EV_CYCLES
     addi    s0, s0, 1
     or      s2, s2, t2
 1:  slli    t2, t2, 1
@@ -110,7 +110,7 @@
     CHECKR  t1, s0
 
     TEST 6                  /* wrap at the width: all-ones in t+1 wraps at its end */
-    li      t0, EV_CYCLES
+    li      t0, HPM_EV_CYCLES
     csrw    mhpmevent3, t0
     csrw    mhpmevent3h, zero
     csrw    mcountinhibit, zero
@@ -140,9 +140,9 @@
     SIGCHK  a1, 0
     SIGCHK  a2, 1
     TEST 8                  /* ADD of 4 events: 4 per cycle, modulo 2^w */
-    li      t0, SEL_LO(EV_CYCLES, EV_CYCLES, EV_CYCLES, EV_CYCLES)
+    li      t0, SEL_LO(HPM_EV_CYCLES, HPM_EV_CYCLES, HPM_EV_CYCLES, HPM_EV_CYCLES)
     csrw    mhpmevent3, t0
-    li      t0, SEL_HI(EV_CYCLES, OP_ADD, OP_ADD, OP_ADD)
+    li      t0, SEL_HI(HPM_EV_CYCLES, OP_ADD, OP_ADD, OP_ADD)
     csrw    mhpmevent3h, t0
     csrw    mhpmcounter3, zero  /* t */
     nop                         /* t+1 */

@@ -38,40 +38,40 @@
 
     RVTEST_CODE_BEGIN
     LD_AF  1, lw, BAD_ADDR
-    LD_AF  2, lb, 0x00002000        /* just past fw */
-    LD_AF  3, lhu, 0x01fffffe       /* just below clint */
-    LD_AF  4, lw, 0x02010000        /* just past clint */
-    LD_AF  5, lbu, 0x10000100       /* just past uart */
-    LD_AF  6, lw, 0x10000ffc        /* between uart and gpio */
-    LD_AF  7, lh, 0x10001100        /* just past gpio */
-    LD_AF  8, lw, 0x80020000        /* just past ram */
+    LD_AF  2, lb, (HPM_FW_BASE+HPM_FW_SIZE)        /* just past fw */
+    LD_AF  3, lhu, (HPM_CLINT_BASE-2)       /* just below clint */
+    LD_AF  4, lw, (HPM_CLINT_BASE+HPM_CLINT_SIZE)        /* just past clint */
+    LD_AF  5, lbu, (HPM_UART_BASE+HPM_UART_SIZE)       /* just past uart */
+    LD_AF  6, lw, (HPM_GPIO_BASE-4)        /* between uart and gpio */
+    LD_AF  7, lh, (HPM_GPIO_BASE+HPM_GPIO_SIZE)        /* just past gpio */
+    LD_AF  8, lw, (HPM_RAM_BASE+HPM_RAM_SIZE)        /* just past ram */
     LD_AF  9, lw, 0xfffffffc
     ST_AF 10, sw, BAD_ADDR
-    ST_AF 11, sb, 0x00002000
-    ST_AF 12, sh, 0x02010000
-    ST_AF 13, sw, 0x10000100
-    ST_AF 14, sb, 0x10001100
-    ST_AF 15, sw, 0x80020000
-    ST_AF 16, sw, 0x7ffffffc
+    ST_AF 11, sb, (HPM_FW_BASE+HPM_FW_SIZE)
+    ST_AF 12, sh, (HPM_CLINT_BASE+HPM_CLINT_SIZE)
+    ST_AF 13, sw, (HPM_UART_BASE+HPM_UART_SIZE)
+    ST_AF 14, sb, (HPM_GPIO_BASE+HPM_GPIO_SIZE)
+    ST_AF 15, sw, (HPM_RAM_BASE+HPM_RAM_SIZE)
+    ST_AF 16, sw, (HPM_RAM_BASE-4)
     IF_AF 20, BAD_ADDR
-    IF_AF 21, 0x10000000            /* uart: not executable */
-    IF_AF 22, 0x02000000            /* clint */
-    IF_AF 23, 0x10001000            /* gpio */
-    IF_AF 24, 0x80020000            /* past ram */
-    IF_AF 25, 0x00002000            /* past fw */
+    IF_AF 21, HPM_UART_BASE            /* uart: not executable */
+    IF_AF 22, HPM_CLINT_BASE            /* clint */
+    IF_AF 23, HPM_GPIO_BASE            /* gpio */
+    IF_AF 24, (HPM_RAM_BASE+HPM_RAM_SIZE)            /* past ram */
+    IF_AF 25, (HPM_FW_BASE+HPM_FW_SIZE)            /* past fw */
     /* falling off the end of RAM: execute the last word (a nop), then
-     * fetch 0x80020000 */
+     * fetch just past it */
     TEST 26
     TRAP_CLEAR
-    li      a0, 0x8001fffc
+    li      a0, (HPM_RAM_BASE+HPM_RAM_SIZE-4)
     li      a1, 0x00000013
     sw      a1, 0(a0)
     fence.i
     la      s10, 2f
     jalr    ra, 0(a0)
 2:  EXPECT_TRAP 1
-    CHECK   s7, 0x80020000
-    CHECK   s6, 0x80020000
+    CHECK   s7, (HPM_RAM_BASE+HPM_RAM_SIZE)
+    CHECK   s6, (HPM_RAM_BASE+HPM_RAM_SIZE)
     /* a fetch fault from U-mode is reported with MPP = U */
     TEST 27
     TRAP_CLEAR

@@ -93,12 +93,17 @@ static void refuse(hpm_board *b, uint8_t type, const uint8_t *body, size_t len, 
 		       what, type, len, got, got == 1 ? f.type : 0, got == 1 && f.len ? f.body[0] : 0, code);
 }
 
+#define FW      HPM_FW_BASE
+#define FW_END  (HPM_FW_BASE + HPM_FW_SIZE)
+#define RAM_END (HPM_RAM_BASE + HPM_RAM_SIZE)   /* MONRAM is its top 4 KiB */
+
 static uint32_t bad_addr(void)
 {
 	static const uint32_t spots[] = {
-		0x00000000u, 0x00000100u, 0x00001ff0u, 0x00001ffcu, 0x00002000u,     /* EBR and past it */
-		0x8001f000u, 0x8001f800u, 0x8001fffcu, 0x80020000u,                  /* MONRAM, past RAM */
-		0x8001eff0u, 0x7ffffffcu, 0x10000000u, 0x02000000u, 0x02004000u,     /* across the end, MMIO */
+		FW, FW + 0x100u, FW_END - 0x10u, FW_END - 4u, FW_END,                /* EBR and past it */
+		RAM_END - 0x1000u, RAM_END - 0x800u, RAM_END - 4u, RAM_END,          /* MONRAM, past RAM */
+		RAM_END - 0x1010u, HPM_RAM_BASE - 4u, HPM_UART_BASE, HPM_CLINT_BASE, /* across the end, MMIO */
+		HPM_CLINT_BASE + CLINT_MTIMECMP_OFF,
 		0xfffffff0u, 0xfffffffcu, 0x40000000u,                               /* wrap-around */
 	};
 	uint32_t a = spots[rnd() % (sizeof spots / sizeof spots[0])];

@@ -3,6 +3,7 @@
  * from docs/timing.md (first instruction enters X in cycle 2; next_entry =
  * entry + occupancy + redirect). Usage: test_ref [TMPDIR] */
 #include "hpmref.h"
+#include "hpm_events.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -738,39 +739,19 @@ static void test_mem_api(void)
 /* ================================================================ HPM unit
  * Programs are built word by word; counts are derived by hand from
  * docs/timing.md and hw/hpm/events.def (see each comment). */
-#define EV_CYCLES 1
-#define EV_INSTR 2
-#define EV_LOADS 3
-#define EV_MUL 9
-#define EV_TD_RET 20
-#define EV_TD_BAD 21
-#define EV_TD_FE 22
-#define EV_TD_BE 23
-#define EV_TD_BRMISS 24
-#define EV_TD_CLEARS 25
-#define EV_TD_FETCHLAT 26
-#define EV_TD_MEM 27
-#define EV_TD_CORE 28
-#define EV_WFI 29
-#define OPOR 0u
-#define OPAND 1u
-#define OPXOR 2u
-#define OPADD 4u
+#define OPOR MHPMEVENT_OP_OR
+#define OPAND MHPMEVENT_OP_AND
+#define OPXOR MHPMEVENT_OP_XOR
+#define OPADD MHPMEVENT_OP_ADD
 #define SEL(e0, e1, e2, e3, op0, op1, op2) \
-    ((uint64_t)(e0) | (uint64_t)(e1) << 10 | (uint64_t)(e2) << 20 | (uint64_t)(e3) << 30 | \
-     (uint64_t)(op0) << 40 | (uint64_t)(op1) << 45 | (uint64_t)(op2) << 50)
-#define SMINH (1ull << 62)
-#define SSINH (1ull << 61)
-#define SUINH (1ull << 60)
-#define SOF   (1ull << 63)
-#define CSR_MIP 0x344
-#define CSR_MIE 0x304
-#define CSR_MSTATUS 0x300
-#define CSR_MEPC 0x341
-#define CSR_SEPC 0x141
-#define CSR_MTVEC 0x305
-#define CSR_STVEC 0x105
-#define CSR_SCOUNTOVF 0xDA0
+    ((uint64_t)(e0) | (uint64_t)(e1) << MHPMEVENT_EVENT1_SHIFT | \
+     (uint64_t)(e2) << MHPMEVENT_EVENT2_SHIFT | (uint64_t)(e3) << MHPMEVENT_EVENT3_SHIFT | \
+     (uint64_t)(op0) << MHPMEVENT_OP_TYPE0_SHIFT | (uint64_t)(op1) << MHPMEVENT_OP_TYPE1_SHIFT | \
+     (uint64_t)(op2) << MHPMEVENT_OP_TYPE2_SHIFT)
+#define SMINH MHPMEVENT_MINH
+#define SSINH MHPMEVENT_SINH
+#define SUINH MHPMEVENT_UINH
+#define SOF   MHPMEVENT_OF
 
 typedef struct { uint32_t w[1024]; unsigned n; } prog_t;
 static void E(prog_t *p, uint32_t insn) { p->w[p->n++] = insn; }
@@ -957,25 +938,25 @@ static void test_hpm_ops(void)
 {
     hpm_setup s;
     memset(&s, 0, sizeof s);
-    s.sel[3] = SEL(EV_CYCLES, EV_INSTR, 0, 0, OPAND, OPOR, OPOR);     /* 21 */
-    s.sel[4] = SEL(EV_CYCLES, EV_INSTR, 0, 0, OPXOR, OPOR, OPOR);     /* 46 */
-    s.sel[5] = SEL(EV_CYCLES, EV_INSTR, 0, 0, OPADD, OPOR, OPOR);     /* 88 */
-    s.sel[6] = SEL(EV_CYCLES, EV_INSTR, 0, 0, OPOR, OPOR, OPOR);      /* 67 */
+    s.sel[3] = SEL(HPM_EV_CYCLES, HPM_EV_INSTRUCTIONS, 0, 0, OPAND, OPOR, OPOR);     /* 21 */
+    s.sel[4] = SEL(HPM_EV_CYCLES, HPM_EV_INSTRUCTIONS, 0, 0, OPXOR, OPOR, OPOR);     /* 46 */
+    s.sel[5] = SEL(HPM_EV_CYCLES, HPM_EV_INSTRUCTIONS, 0, 0, OPADD, OPOR, OPOR);     /* 88 */
+    s.sel[6] = SEL(HPM_EV_CYCLES, HPM_EV_INSTRUCTIONS, 0, 0, OPOR, OPOR, OPOR);      /* 67 */
     /* r0 = instr + loads (0, 1 or 2: 2 in the lw's last cycle), r1 = 1 */
-    s.sel[7] = SEL(EV_INSTR, EV_LOADS, EV_CYCLES, 0, OPADD, OPOR, OPAND);  /* 2&1=0: 20 */
-    s.sel[8] = SEL(EV_INSTR, EV_LOADS, EV_CYCLES, 0, OPADD, OPOR, OPXOR);  /* 46 + 3 = 49 */
-    s.sel[9] = SEL(EV_INSTR, EV_LOADS, EV_CYCLES, 0, OPADD, OPOR, OPOR);   /* 46+20+3 = 69 */
-    s.sel[10] = SEL(EV_INSTR, EV_LOADS, EV_CYCLES, 0, OPADD, OPOR, OPADD); /* 46+40+3 = 89 */
-    s.sel[11] = SEL(0, 0, EV_CYCLES, EV_INSTR, OPOR, OPAND, OPOR);    /* op1: 21 */
-    s.sel[12] = SEL(0, 0, EV_CYCLES, EV_INSTR, OPOR, OPXOR, OPOR);    /* 46 */
-    s.sel[13] = SEL(0, 0, EV_CYCLES, EV_INSTR, OPOR, OPADD, OPOR);    /* 88 */
-    s.sel[14] = SEL(EV_CYCLES, EV_INSTR, 0, 0, 3u, OPOR, OPOR);       /* WARL -> OR: 67 */
-    s.sel[15] = SEL(EV_CYCLES, EV_INSTR, 0, 0, 31u, OPOR, OPOR);      /* 67 */
-    s.sel[16] = SEL(30, EV_CYCLES, 0, 0, OPAND, OPOR, OPOR);          /* 30 -> 0: 0 */
-    s.sel[17] = SEL(1023, EV_CYCLES, 0, 0, OPOR, OPOR, OPOR);         /* 67 */
-    s.sel[18] = SEL(EV_MUL, EV_MUL, EV_MUL, EV_MUL, OPADD, OPADD, OPADD); /* 4 */
-    s.sel[19] = SEL(EV_CYCLES, EV_CYCLES, EV_CYCLES, EV_CYCLES, OPXOR, OPOR, OPOR); /* 67 */
-    s.sel[20] = SEL(EV_CYCLES, EV_CYCLES, EV_CYCLES, EV_CYCLES, OPXOR, OPXOR, OPOR); /* 0 */
+    s.sel[7] = SEL(HPM_EV_INSTRUCTIONS, HPM_EV_LOADS, HPM_EV_CYCLES, 0, OPADD, OPOR, OPAND);  /* 2&1=0: 20 */
+    s.sel[8] = SEL(HPM_EV_INSTRUCTIONS, HPM_EV_LOADS, HPM_EV_CYCLES, 0, OPADD, OPOR, OPXOR);  /* 46 + 3 = 49 */
+    s.sel[9] = SEL(HPM_EV_INSTRUCTIONS, HPM_EV_LOADS, HPM_EV_CYCLES, 0, OPADD, OPOR, OPOR);   /* 46+20+3 = 69 */
+    s.sel[10] = SEL(HPM_EV_INSTRUCTIONS, HPM_EV_LOADS, HPM_EV_CYCLES, 0, OPADD, OPOR, OPADD); /* 46+40+3 = 89 */
+    s.sel[11] = SEL(0, 0, HPM_EV_CYCLES, HPM_EV_INSTRUCTIONS, OPOR, OPAND, OPOR);    /* op1: 21 */
+    s.sel[12] = SEL(0, 0, HPM_EV_CYCLES, HPM_EV_INSTRUCTIONS, OPOR, OPXOR, OPOR);    /* 46 */
+    s.sel[13] = SEL(0, 0, HPM_EV_CYCLES, HPM_EV_INSTRUCTIONS, OPOR, OPADD, OPOR);    /* 88 */
+    s.sel[14] = SEL(HPM_EV_CYCLES, HPM_EV_INSTRUCTIONS, 0, 0, 3u, OPOR, OPOR);       /* WARL -> OR: 67 */
+    s.sel[15] = SEL(HPM_EV_CYCLES, HPM_EV_INSTRUCTIONS, 0, 0, 31u, OPOR, OPOR);      /* 67 */
+    s.sel[16] = SEL(30, HPM_EV_CYCLES, 0, 0, OPAND, OPOR, OPOR);          /* 30 -> 0: 0 */
+    s.sel[17] = SEL(1023, HPM_EV_CYCLES, 0, 0, OPOR, OPOR, OPOR);         /* 67 */
+    s.sel[18] = SEL(HPM_EV_MUL, HPM_EV_MUL, HPM_EV_MUL, HPM_EV_MUL, OPADD, OPADD, OPADD); /* 4 */
+    s.sel[19] = SEL(HPM_EV_CYCLES, HPM_EV_CYCLES, HPM_EV_CYCLES, HPM_EV_CYCLES, OPXOR, OPOR, OPOR); /* 67 */
+    s.sel[20] = SEL(HPM_EV_CYCLES, HPM_EV_CYCLES, HPM_EV_CYCLES, HPM_EV_CYCLES, OPXOR, OPXOR, OPOR); /* 0 */
     static const uint64_t want[32] = { [3] = 21, [4] = 46, [5] = 88, [6] = 67,
         [7] = 20, [8] = 49, [9] = 69, [10] = 89, [11] = 21, [12] = 46, [13] = 88,
         [14] = 67, [15] = 67, [16] = 0, [17] = 67, [18] = 4, [19] = 67, [20] = 0 };
@@ -1001,8 +982,8 @@ static void test_hpm_modes(void)
             hpm_setup s;
             memset(&s, 0, sizeof s);
             uint64_t f = (uint64_t)inh << 60;   /* MINH SINH UINH */
-            s.sel[3] = SEL(EV_CYCLES, 0, 0, 0, 0, 0, 0) | f;
-            s.sel[4] = SEL(EV_INSTR, 0, 0, 0, 0, 0, 0) | f;
+            s.sel[3] = SEL(HPM_EV_CYCLES, 0, 0, 0, 0, 0, 0) | f;
+            s.sel[4] = SEL(HPM_EV_INSTRUCTIONS, 0, 0, 0, 0, 0, 0) | f;
             s.mci = mcis[k];
             s.ccfg = s.icfg = inh;
             uint64_t d[32];
@@ -1040,21 +1021,21 @@ static void test_hpm_topdown(void)
         hpm_setup s;
         memset(&s, 0, sizeof s);
         uint64_t f = (uint64_t)(lcg(&x) & 7u) << 60;
-        unsigned ev[4] = { EV_TD_RET, EV_TD_BAD, EV_TD_FE, EV_TD_BE };
+        unsigned ev[4] = { HPM_EV_TOPDOWN_RETIRING, HPM_EV_TOPDOWN_BAD_SPEC, HPM_EV_TOPDOWN_FE_BOUND, HPM_EV_TOPDOWN_BE_BOUND };
         for (unsigned i = 3; i > 0; i--) {
             unsigned j = lcg(&x) % (i + 1), t = ev[i];
             ev[i] = ev[j]; ev[j] = t;
         }
         unsigned op = (lcg(&x) & 1) ? OPADD : OPOR;
-        s.sel[3] = SEL(EV_CYCLES, 0, 0, 0, 0, 0, 0) | f;
+        s.sel[3] = SEL(HPM_EV_CYCLES, 0, 0, 0, 0, 0, 0) | f;
         s.sel[4] = SEL(ev[0], ev[1], ev[2], ev[3], op, op, op) | f;
-        s.sel[5] = SEL(EV_TD_RET, EV_TD_BRMISS, EV_TD_CLEARS, EV_TD_FETCHLAT, OPADD, OPADD, OPADD) | f;
-        s.sel[6] = SEL(EV_TD_BE, 0, 0, 0, 0, 0, 0) | f;
-        s.sel[7] = SEL(EV_TD_MEM, EV_TD_CORE, 0, 0, OPADD, 0, 0) | f;
-        s.sel[8] = SEL(EV_TD_BAD, 0, 0, 0, 0, 0, 0) | f;
-        s.sel[9] = SEL(EV_TD_BRMISS, EV_TD_CLEARS, 0, 0, OPADD, 0, 0) | f;
-        s.sel[10] = SEL(EV_TD_FE, 0, 0, 0, 0, 0, 0) | f;
-        s.sel[11] = SEL(EV_TD_FETCHLAT, 0, 0, 0, 0, 0, 0) | f;
+        s.sel[5] = SEL(HPM_EV_TOPDOWN_RETIRING, HPM_EV_TOPDOWN_BR_MISPREDICT, HPM_EV_TOPDOWN_MACHINE_CLEARS, HPM_EV_TOPDOWN_FETCH_LATENCY, OPADD, OPADD, OPADD) | f;
+        s.sel[6] = SEL(HPM_EV_TOPDOWN_BE_BOUND, 0, 0, 0, 0, 0, 0) | f;
+        s.sel[7] = SEL(HPM_EV_TOPDOWN_MEM_BOUND, HPM_EV_TOPDOWN_CORE_BOUND, 0, 0, OPADD, 0, 0) | f;
+        s.sel[8] = SEL(HPM_EV_TOPDOWN_BAD_SPEC, 0, 0, 0, 0, 0, 0) | f;
+        s.sel[9] = SEL(HPM_EV_TOPDOWN_BR_MISPREDICT, HPM_EV_TOPDOWN_MACHINE_CLEARS, 0, 0, OPADD, 0, 0) | f;
+        s.sel[10] = SEL(HPM_EV_TOPDOWN_FE_BOUND, 0, 0, 0, 0, 0, 0) | f;
+        s.sel[11] = SEL(HPM_EV_TOPDOWN_FETCH_LATENCY, 0, 0, 0, 0, 0, 0) | f;
         for (unsigned n = 12; n < 32; n++)       /* random others */
             s.sel[n] = (uint64_t)lcg(&x) << 40 ^ (uint64_t)lcg(&x) << 20 ^ lcg(&x);
         s.mci = lcg(&x) & 0xFFFFF000u;           /* never counters 3..11 */
@@ -1082,7 +1063,7 @@ static void test_hpm_write_timing(void)
     prog_t p;
     pfill(&p);
     LI(&p, 5, 100);
-    E(&p, ADDI(4, 0, EV_CYCLES));
+    E(&p, ADDI(4, 0, HPM_EV_CYCLES));
     E(&p, CSRRW(0, 0x323, 4));
     E(&p, CSRRW(0, 0x324, 4));
     for (int i = 0; i < 24; i++)               /* its refill window */
@@ -1167,7 +1148,7 @@ static void test_hpm_overflow(void)
     pfill(&p);
     CSRW(&p, CSR_MIE, 1u << 13);
     CSRW(&p, CSR_MTVEC, A(WH));
-    E(&p, ADDI(4, 0, EV_CYCLES));
+    E(&p, ADDI(4, 0, HPM_EV_CYCLES));
     E(&p, CSRRW(0, 0x323, 4));
     E(&p, ADDI(5, 0, 252));
     unsigned k0 = p.n;
@@ -1264,9 +1245,9 @@ static void test_hpm_overflow(void)
      * e+6; mhpmcounter4 counts wfi-cycles (6). */
     pfill(&p);
     CSRW(&p, CSR_MIE, 1u << 13);
-    E(&p, ADDI(4, 0, EV_CYCLES));
+    E(&p, ADDI(4, 0, HPM_EV_CYCLES));
     E(&p, CSRRW(0, 0x323, 4));
-    E(&p, ADDI(4, 0, EV_WFI));
+    E(&p, ADDI(4, 0, HPM_EV_WFI_CYCLES));
     E(&p, CSRRW(0, 0x324, 4));
     E(&p, ADDI(5, 0, 250));
     E(&p, CSRRW(0, 0xB03, 5));                 /* e-1 */
@@ -1296,7 +1277,7 @@ static void test_hpm_lcofi_s(void)
     CSRW(&p, CSR_STVEC, A(WH));
     CSRW(&p, CSR_MTVEC, A(WH + 32));
     CSRW(&p, 0x306, 8);                        /* mcounteren: HPM3 */
-    E(&p, ADDI(4, 0, EV_CYCLES));
+    E(&p, ADDI(4, 0, HPM_EV_CYCLES));
     E(&p, CSRRW(0, 0x323, 4));
     LI(&p, 4, 0x80000000u);
     E(&p, CSRRW(0, 0x725, 4));                 /* OF of counter 5 by software */
@@ -1340,7 +1321,7 @@ static void test_hpm_lcofi_s(void)
     pfill(&p);
     CSRW(&p, CSR_MIE, 1u << 13);
     CSRW(&p, CSR_MTVEC, A(WH));
-    E(&p, ADDI(4, 0, EV_CYCLES));
+    E(&p, ADDI(4, 0, HPM_EV_CYCLES));
     E(&p, CSRRW(0, 0x323, 4));
     CSRW(&p, CSR_MEPC, A(WB));
     CSRW(&p, CSR_MSTATUS, 0x800);
