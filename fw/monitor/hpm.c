@@ -10,7 +10,7 @@
 #define GPIO_CLOCK_HZ_REG   HPM_REG32(HPM_GPIO_BASE + 0x8u)
 #define CLOCK_HZ_DEFAULT    24000000u
 
-struct hpm_sample live;
+struct hpm_msg_sample live;
 uint32_t records;
 uint32_t final_of;
 
@@ -150,7 +150,7 @@ void read_counters(uint32_t mask, uint64_t *value)
 		value[n] = !(mask >> n & 1u) ? 0 : n == 1 ? hpm_mtime64() : read_counter(n);
 }
 
-void take_snapshot(struct hpm_snapshot *s)
+void take_snapshot(struct hpm_msg_snapshot *s)
 {
 	s->present = board.present;
 	s->overflowed = final_of | (csr_read(0xda0) & board.present);

@@ -55,7 +55,7 @@ static void reply_send(uint8_t type, uint8_t seq, size_t len)
 
 static void reply_error(uint8_t seq, uint8_t req_type, uint8_t code, uint32_t arg)
 {
-	struct hpm_error e = { .code = code, .req_type = req_type, .arg = arg };
+	struct hpm_msg_error e = { .code = code, .req_type = req_type, .arg = arg };
 	reply_send(HPM_T_ERROR, seq, hpm_pack_error(reply, &e));
 }
 
@@ -68,7 +68,7 @@ static int range_ok(uint32_t addr, uint32_t len, uint32_t base, uint32_t size)
 
 static void cmd_hello(const struct hpm_frame *f)
 {
-	struct hpm_hello h;
+	struct hpm_msg_hello h;
 	if (hpm_unpack_hello(f->body, f->len, &h) != HPM_PROTO_OK) {
 		reply_error(f->seq, f->type, HPM_ERR_BAD_LENGTH, HPM_HELLO_LEN);
 		return;
@@ -77,7 +77,7 @@ static void cmd_hello(const struct hpm_frame *f)
 		reply_error(f->seq, f->type, HPM_ERR_BAD_VERSION, HPM_PROTO_VERSION);
 		return;
 	}
-	struct hpm_info in = {
+	struct hpm_msg_info in = {
 		.proto_version = HPM_PROTO_VERSION, .fw_version = FW_VERSION,
 		.mvendorid = csr_read(0xf11), .marchid = csr_read(0xf12),
 		.mimpid = csr_read(0xf13), .misa = csr_read(0x301),
@@ -93,8 +93,8 @@ static void cmd_hello(const struct hpm_frame *f)
 
 static void cmd_csr_read(const struct hpm_frame *f)
 {
-	struct hpm_csr_read r;
-	struct hpm_csr_value v;
+	struct hpm_msg_csr_read r;
+	struct hpm_msg_csr_value v;
 	if (hpm_unpack_csr_read(f->body, f->len, &r) != HPM_PROTO_OK) {
 		reply_error(f->seq, f->type, HPM_ERR_BAD_LENGTH, HPM_CSR_READ_LEN);
 		return;
@@ -110,8 +110,8 @@ static void cmd_csr_read(const struct hpm_frame *f)
 static void cmd_csr_write(const struct hpm_frame *f)
 {
 	static const uint8_t funct3[] = { CSR_OP_WRITE, CSR_OP_SET, CSR_OP_CLEAR };
-	struct hpm_csr_write w;
-	struct hpm_csr_written r;
+	struct hpm_msg_csr_write w;
+	struct hpm_msg_csr_written r;
 	uint32_t after;
 
 	if (hpm_unpack_csr_write(f->body, f->len, &w) != HPM_PROTO_OK) {
@@ -144,7 +144,7 @@ static void cmd_csr_write(const struct hpm_frame *f)
 
 static void cmd_mem_read(const struct hpm_frame *f)
 {
-	struct hpm_mem_read r;
+	struct hpm_msg_mem_read r;
 	if (hpm_unpack_mem_read(f->body, f->len, &r) != HPM_PROTO_OK) {
 		reply_error(f->seq, f->type, HPM_ERR_BAD_LENGTH, HPM_MEM_READ_LEN);
 		return;
@@ -167,7 +167,7 @@ static void cmd_mem_read(const struct hpm_frame *f)
 
 static void cmd_mem_write(const struct hpm_frame *f)
 {
-	struct hpm_mem_written w;
+	struct hpm_msg_mem_written w;
 	if (f->len <= HPM_MEM_HDR_LEN) {
 		reply_error(f->seq, f->type, HPM_ERR_BAD_LENGTH, 0);
 		return;
@@ -187,7 +187,7 @@ static void cmd_mem_write(const struct hpm_frame *f)
 
 static void cmd_snapshot(const struct hpm_frame *f)
 {
-	struct hpm_snapshot s;
+	struct hpm_msg_snapshot s;
 	if (f->len) {
 		reply_error(f->seq, f->type, HPM_ERR_BAD_LENGTH, 0);
 		return;
@@ -198,7 +198,7 @@ static void cmd_snapshot(const struct hpm_frame *f)
 
 static void cmd_stream(const struct hpm_frame *f)
 {
-	struct hpm_stream s;
+	struct hpm_msg_stream s;
 	if (f->type == HPM_T_STREAM_STOP) {
 		if (f->len) {
 			reply_error(f->seq, f->type, HPM_ERR_BAD_LENGTH, 0);
@@ -297,7 +297,7 @@ execute:
 int main(void)
 {
 	struct hpm_frame f;
-	struct hpm_boot boot = { HPM_PROTO_VERSION, FW_VERSION };
+	struct hpm_msg_boot boot = { HPM_PROTO_VERSION, FW_VERSION };
 	uint8_t b[HPM_BOOT_LEN];
 
 	hpm_init();
@@ -308,10 +308,10 @@ int main(void)
 		if (!(UART_STATUS & UART_STATUS_RX_VALID))
 			continue;
 		int st = hpm_decoder_feed(&dec, (uint8_t)UART_DATA, &f);
-		if (st == HPM_FRAME) {
+		if (st == HPM_PROTO_FRAME) {
 			dispatch(&f);
-		} else if (st == HPM_E_BAD_CRC) {
-			struct hpm_error e = { HPM_ERR_BAD_CRC, f.type, 0 };
+		} else if (st == HPM_PROTO_E_BAD_CRC) {
+			struct hpm_msg_error e = { HPM_ERR_BAD_CRC, f.type, 0 };
 			uint8_t eb[HPM_ERROR_LEN];
 			send_frame(HPM_T_ERROR, f.seq, eb, hpm_pack_error(eb, &e));
 		}

@@ -32,14 +32,14 @@ extern struct stream_cfg stream;
 int  csr_access(unsigned op, unsigned csr, uint32_t in, uint32_t *out);
 void hpm_init(void);
 void counter_written(unsigned csr);
-void take_snapshot(struct hpm_snapshot *s);
+void take_snapshot(struct hpm_msg_snapshot *s);
 void read_counters(uint32_t mask, uint64_t *value);   /* others 0 */
 uint64_t read_counter(unsigned n);
 void write_counter(unsigned n, uint64_t v);
 uint32_t account_wraps(const uint64_t *period, uint8_t seq);
 extern uint32_t records;     /* profile samples + region markers this run */
 /* the wrap counts (live.wraps[n]), and the values of the frame being sent */
-extern struct hpm_sample live;
+extern struct hpm_msg_sample live;
 extern uint32_t final_of;
 
 /* run.c: executes a RUN request; returns 0 with the 420-byte reply in out,

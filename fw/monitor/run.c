@@ -49,7 +49,7 @@ static void send_values(uint8_t type, uint8_t seq, uint32_t word, uint32_t mask)
 	send_frame(type, seq, body, hpm_pack_sample(body, &live));
 }
 
-static void program_counters(const struct hpm_run *r)
+static void program_counters(const struct hpm_msg_run *r)
 {
 	uint32_t minh = r->mode == HPM_MODE_M ? 0 : MINH_HI;
 
@@ -72,7 +72,7 @@ static void program_counters(const struct hpm_run *r)
 	csr_clear(mip, 1u << 13);
 }
 
-static int check_run(const struct hpm_frame *f, struct hpm_run *r, uint32_t *arg)
+static int check_run(const struct hpm_frame *f, struct hpm_msg_run *r, uint32_t *arg)
 {
 	if (hpm_unpack_run(f->body, f->len, r) != HPM_PROTO_OK) {
 		*arg = f->len > 6 ? HPM_RUN_HDR_LEN + (8u << (f->body[5] & HPM_RUN_PROFILE)) * f->body[6] : 0;
@@ -104,8 +104,8 @@ static int check_run(const struct hpm_frame *f, struct hpm_run *r, uint32_t *arg
 
 int run_workload(const struct hpm_frame *f, uint8_t *out, uint32_t *arg)
 {
-	struct hpm_run r;
-	struct hpm_run_result res;
+	struct hpm_msg_run r;
+	struct hpm_msg_run_result res;
 	int err = check_run(f, &r, arg);
 	uint64_t remaining = r.budget, next_sample = stream.interval;
 	uint32_t sample_seq = 0, mcause;
@@ -208,7 +208,7 @@ int run_workload(const struct hpm_frame *f, uint8_t *out, uint32_t *arg)
 				if (c == HPM_STOP_STREAM_BYTE) {
 					sampling = 0;
 				} else {
-					struct hpm_error e = { HPM_ERR_BUSY, 0, 0 };
+					struct hpm_msg_error e = { HPM_ERR_BUSY, 0, 0 };
 					uint8_t eb[HPM_ERROR_LEN];
 					send_frame(HPM_T_ERROR, f->seq, eb, hpm_pack_error(eb, &e));
 				}

@@ -53,13 +53,13 @@ static int handshake(hpm_board *b)
 {
 	uint8_t req[HPM_HELLO_LEN], rep[HPM_MAX_BODY];
 	size_t rlen;
-	struct hpm_hello h = { HPM_PROTO_VERSION, HPM_PROTO_VERSION };
-	struct hpm_info in;
+	struct hpm_msg_hello h = { HPM_PROTO_VERSION, HPM_PROTO_VERSION };
+	struct hpm_msg_info in;
 
 	int rc = hpm_transact(b, HPM_T_HELLO, req, hpm_pack_hello(req, &h), rep, &rlen);
 	if (rc)
 		return rc;
-	if (hpm_unpack_info(rep, rlen, &in) != HPM_OK)
+	if (hpm_unpack_info(rep, rlen, &in) != HPM_PROTO_OK)
 		return hpm_fail(b, HPM_E_PROTOCOL, "link: malformed INFO reply (%zu bytes)", rlen);
 	if (in.proto_version != HPM_PROTO_VERSION)
 		return hpm_fail(b, HPM_E_CONFIG, "board speaks protocol %u, host %u",
@@ -192,8 +192,8 @@ int hpm_csr_read(hpm_board *b, uint16_t csr, uint32_t *value)
 {
 	uint8_t req[HPM_CSR_READ_LEN], rep[HPM_MAX_BODY];
 	size_t rlen;
-	struct hpm_csr_read r = { csr };
-	struct hpm_csr_value v;
+	struct hpm_msg_csr_read r = { csr };
+	struct hpm_msg_csr_value v;
 
 	if (csr > 0xfff)
 		return hpm_fail(b, HPM_E_ARG, "csr 0x%x: CSR numbers are 12 bits", csr);
@@ -202,7 +202,7 @@ int hpm_csr_read(hpm_board *b, uint16_t csr, uint32_t *value)
 		return hpm_fail(b, rc, "csr 0x%03x: no such CSR (the read trapped)", csr);
 	if (rc)
 		return rc;
-	if (hpm_unpack_csr_value(rep, rlen, &v) != HPM_OK || v.csr != csr)
+	if (hpm_unpack_csr_value(rep, rlen, &v) != HPM_PROTO_OK || v.csr != csr)
 		return hpm_fail(b, HPM_E_PROTOCOL, "csr: malformed reply");
 	*value = v.value;
 	return HPM_OK;
@@ -213,8 +213,8 @@ int hpm_csr_write(hpm_board *b, uint16_t csr, unsigned op, uint32_t value,
 {
 	uint8_t req[HPM_CSR_WRITE_LEN], rep[HPM_MAX_BODY];
 	size_t rlen;
-	struct hpm_csr_write w = { csr, (uint8_t)op, value };
-	struct hpm_csr_written r;
+	struct hpm_msg_csr_write w = { csr, (uint8_t)op, value };
+	struct hpm_msg_csr_written r;
 
 	if (csr > 0xfff || op > HPM_CSR_CLEAR)
 		return hpm_fail(b, HPM_E_ARG, "csr write: bad CSR number or operation");
@@ -225,7 +225,7 @@ int hpm_csr_write(hpm_board *b, uint16_t csr, unsigned op, uint32_t value,
 		return hpm_fail(b, rc, "csr 0x%03x: the write trapped (read-only or no such CSR)", csr);
 	if (rc)
 		return rc;
-	if (hpm_unpack_csr_written(rep, rlen, &r) != HPM_OK || r.csr != csr)
+	if (hpm_unpack_csr_written(rep, rlen, &r) != HPM_PROTO_OK || r.csr != csr)
 		return hpm_fail(b, HPM_E_PROTOCOL, "csr: malformed reply");
 	if (old_value) *old_value = r.old_value;
 	if (new_value) *new_value = r.new_value;
@@ -277,7 +277,7 @@ int hpm_mem_read(hpm_board *b, uint32_t addr, void *buf, size_t len)
 
 	while (len) {
 		uint32_t chunk = mem_chunk(b, len);
-		struct hpm_mem_read r = { addr, chunk };
+		struct hpm_msg_mem_read r = { addr, chunk };
 		int rc = hpm_transact(b, HPM_T_MEM_READ, req, hpm_pack_mem_read(req, &r), rep, &rlen);
 		if (mem_adapt(b, rc, chunk))
 			continue;
@@ -300,7 +300,7 @@ int hpm_mem_write(hpm_board *b, uint32_t addr, const void *buf, size_t len)
 {
 	uint8_t req[HPM_MAX_BODY], rep[HPM_MAX_BODY];
 	size_t rlen;
-	struct hpm_mem_written w;
+	struct hpm_msg_mem_written w;
 
 	while (len) {
 		uint32_t chunk = mem_chunk(b, len);
@@ -314,7 +314,7 @@ int hpm_mem_write(hpm_board *b, uint32_t addr, const void *buf, size_t len)
 					addr, addr + chunk - 1);
 		if (rc)
 			return rc;
-		if (hpm_unpack_mem_written(rep, rlen, &w) != HPM_OK || w.addr != addr || w.len != chunk)
+		if (hpm_unpack_mem_written(rep, rlen, &w) != HPM_PROTO_OK || w.addr != addr || w.len != chunk)
 			return hpm_fail(b, HPM_E_PROTOCOL, "mem write: malformed reply");
 		if (w.crc != hpm_crc32(0, buf, chunk))
 			return hpm_fail(b, HPM_E_PROTOCOL,
@@ -340,7 +340,7 @@ int hpm_reset(hpm_board *b)
 	return handshake(b);
 }
 
-static void convert_snapshot(const hpm_board *b, const struct hpm_snapshot *s, hpm_snapshot *o)
+static void convert_snapshot(const hpm_board *b, const struct hpm_msg_snapshot *s, hpm_snapshot *o)
 {
 	memset(o, 0, sizeof *o);
 	o->present = s->present;
@@ -361,11 +361,11 @@ int hpm_snapshot_read(hpm_board *b, hpm_snapshot *s)
 {
 	uint8_t rep[HPM_MAX_BODY];
 	size_t rlen;
-	struct hpm_snapshot raw;
+	struct hpm_msg_snapshot raw;
 	int rc = hpm_transact(b, HPM_T_SNAPSHOT, NULL, 0, rep, &rlen);
 	if (rc)
 		return rc;
-	if (hpm_unpack_snapshot(rep, rlen, &raw) != HPM_OK)
+	if (hpm_unpack_snapshot(rep, rlen, &raw) != HPM_PROTO_OK)
 		return hpm_fail(b, HPM_E_PROTOCOL, "snapshot: malformed reply");
 	convert_snapshot(b, &raw, s);
 	return HPM_OK;
@@ -375,7 +375,7 @@ static int stream_arm(hpm_board *b, uint64_t interval, uint32_t mask)
 {
 	uint8_t req[HPM_STREAM_LEN], rep[HPM_MAX_BODY];
 	size_t rlen;
-	struct hpm_stream s = { interval, mask, 0 };
+	struct hpm_msg_stream s = { interval, mask, 0 };
 	if (!interval)
 		return hpm_transact(b, HPM_T_STREAM_STOP, NULL, 0, rep, &rlen);
 	if (interval < b->info.min_interval)
@@ -442,8 +442,8 @@ int hpm_run(hpm_board *b, const hpm_program *p, const hpm_run_opts *o,
 	static const hpm_run_opts defaults;
 	uint8_t req[HPM_MAX_BODY], rep[HPM_MAX_BODY];
 	size_t rlen;
-	struct hpm_run run;
-	struct hpm_run_result res;
+	struct hpm_msg_run run;
+	struct hpm_msg_run_result res;
 
 	if (!o)
 		o = &defaults;
@@ -520,7 +520,7 @@ int hpm_run(hpm_board *b, const hpm_program *p, const hpm_run_opts *o,
 	b->run_opts = NULL;
 	if (rc)
 		return rc;
-	if (hpm_unpack_run_result(rep, rlen, &res) != HPM_OK)
+	if (hpm_unpack_run_result(rep, rlen, &res) != HPM_PROTO_OK)
 		return hpm_fail(b, HPM_E_PROTOCOL, "run: malformed reply");
 	if (o->interval && (rc = stream_arm(b, 0, 0)))
 		return rc;

@@ -106,5 +106,8 @@ void hpm_deliver_region(hpm_board *b, const struct hpm_frame *f);
 /* stat.c */
 int hpm_check_exit(hpm_board *b, const hpm_program *p, const hpm_run_result *r);
 uint64_t hpm_extend(const hpm_info *in, uint64_t raw, uint32_t wraps);
+/* HPM_OK if an output array of cap counts holds n, else HPM_E_ARG with the
+ * message set. */
+int hpm_check_out(hpm_board *b, size_t n, size_t cap);
 
 #endif

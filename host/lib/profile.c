@@ -28,10 +28,10 @@ void hpm_deliver_profile(hpm_board *b, const struct hpm_frame *f)
 
 void hpm_deliver_region(hpm_board *b, const struct hpm_frame *f)
 {
-	struct hpm_sample s;
+	struct hpm_msg_sample s;
 	hpm_region_mark m;
 
-	if (!b->run_opts || hpm_unpack_sample(f->body, f->len, &s) != HPM_OK)
+	if (!b->run_opts || hpm_unpack_sample(f->body, f->len, &s) != HPM_PROTO_OK)
 		return;
 	b->records_seen++;
 	memset(&m, 0, sizeof m);
@@ -94,7 +94,7 @@ static int on_prof(void *ctx, const hpm_prof_sample *s)
 
 int hpm_profile(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
 		const uint64_t *period, const hpm_run_opts *o, hpm_prof_cb cb,
-		void *ctx, hpm_count *out, size_t *nout, hpm_run_result *res)
+		void *ctx, hpm_count *out, size_t cap, size_t *nout, hpm_run_result *res)
 {
 	static const hpm_run_opts defaults;
 	size_t n = hpm_evlist_len(l);
@@ -108,6 +108,8 @@ int hpm_profile(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
 
 	if (!n || n > HPM_MAX_COUNTS)
 		return hpm_fail(b, HPM_E_ARG, "profile: 1 to %d events", HPM_MAX_COUNTS);
+	if (hpm_check_out(b, n, cap))
+		return HPM_E_ARG;
 	for (unsigned k = 0; k < HPM_NUM_VALUES; k++)
 		pr.event_of[k] = -1;
 	for (size_t i = 0; i < n; i++) {

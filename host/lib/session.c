@@ -50,10 +50,10 @@ static int reply_timeout(const hpm_board *b, uint8_t type, size_t wire)
 /* A SAMPLE during a RUN: extend, detect gaps, hand to the caller. */
 static void deliver_sample(hpm_board *b, const struct hpm_frame *f)
 {
-	struct hpm_sample s;
+	struct hpm_msg_sample s;
 	hpm_sample out;
 
-	if (!b->run_opts || hpm_unpack_sample(f->body, f->len, &s) != HPM_OK)
+	if (!b->run_opts || hpm_unpack_sample(f->body, f->len, &s) != HPM_PROTO_OK)
 		return;
 	if (s.sample_seq < b->next_sample_seq)
 		return;                 /* duplicate */
@@ -112,7 +112,7 @@ int hpm_wait_boot(hpm_board *b, int timeout_ms)
 		if (n < 0)
 			return hpm_fail(b, HPM_E_LINK, "%s", b->link->err);
 		while (b->rx_off < b->rx_len)
-			if (hpm_decoder_feed(&b->dec, b->rx[b->rx_off++], &f) == HPM_FRAME &&
+			if (hpm_decoder_feed(&b->dec, b->rx[b->rx_off++], &f) == HPM_PROTO_FRAME &&
 			    f.type == HPM_T_BOOT)
 				return HPM_OK;
 	}
@@ -161,7 +161,7 @@ static int transact_pipe(hpm_board *b, uint8_t type, const void *body, size_t le
 				return hpm_fail(b, HPM_E_LINK, "%s", b->link->err);
 			while (b->rx_off < b->rx_len) {
 				int st = hpm_decoder_feed(&b->dec, b->rx[b->rx_off++], &f);
-				if (st != HPM_FRAME)
+				if (st != HPM_PROTO_FRAME)
 					continue;       /* bad frames: wait for the timeout */
 				if (f.type == HPM_T_BOOT && type == HPM_T_HELLO) {
 					/* a board that just started may have lost the
@@ -194,8 +194,8 @@ static int transact_pipe(hpm_board *b, uint8_t type, const void *body, size_t le
 					continue;
 				}
 				if (f.type == HPM_T_ERROR) {
-					struct hpm_error e;
-					if (hpm_unpack_error(f.body, f.len, &e) != HPM_OK)
+					struct hpm_msg_error e;
+					if (hpm_unpack_error(f.body, f.len, &e) != HPM_PROTO_OK)
 						continue;
 					if (e.code == HPM_ERR_BAD_CRC) {
 						retransmit = 1;
@@ -296,8 +296,8 @@ static int build_fetch(hpm_board *b, uint8_t type, uint8_t s, size_t off, size_t
  * 1 retransmit at once (BAD_CRC), 2 a RUN still running (BUSY), 0 ignore. */
 static int error_reply(hpm_board *b, uint8_t type, const uint8_t *body, size_t len)
 {
-	struct hpm_error e;
-	if (hpm_unpack_error(body, len, &e) != HPM_OK)
+	struct hpm_msg_error e;
+	if (hpm_unpack_error(body, len, &e) != HPM_PROTO_OK)
 		return 0;
 	if (e.code == HPM_ERR_BAD_CRC)
 		return 1;
@@ -428,7 +428,7 @@ static int transact_lossy(hpm_board *b, uint8_t type, const void *body, size_t l
 			b->heard_any |= got > 0;
 			while (b->rx_off < b->rx_len && !again) {
 				int st = hpm_decoder_feed(&b->dec, b->rx[b->rx_off++], &f);
-				if (st != HPM_FRAME) {
+				if (st != HPM_PROTO_FRAME) {
 					if (st == HPM_PROTO_OK)
 						continue;
 					/* a damaged frame: most likely the answer; for a
