@@ -29,7 +29,6 @@ extern "C" {
 
 #define HPM_DELIM           0x00u  /* frame delimiter */
 #define HPM_ABORT_BYTE      0x18u  /* sent alone by the host to abort a run */
-#define HPM_STOP_STREAM_BYTE 0x13u /* sent alone: no more samples in this run */
 
 /* ---- codec status (negative = error) ---- */
 

@@ -6,31 +6,36 @@
 #
 #   tests/run.sh [--seeds N] [--first S] [--length L] [--jobs J] [SUITE...]
 #
-# Suites (default: all, in this order; or set TEST_SUITES):
-#   unit      make targets of unit tests: test-ref, test-proto, fuzz-short, events-check
-#   isa       directed tests: hpm-ref and hpm-sim --lockstep, both pass,
-#             identical signatures and UART output
-#   random    rvgen seeds S..S+N-1, L instructions each, hpm-sim --lockstep
-#   c         C programs: hpm-sim --lockstep, hpm-ref, same --stats line and
-#             UART output
-#   uart      hello.elf prints "hello, world" on both runners (the monitor's
-#             UART protocol is the link suite's)
-#   link      tests/link/test_link.c: the firmware monitor and libhpm over
-#             the link protocol on hpm-sim (full), hpm-ref, hpm-sim behind a
-#             pseudo-terminal (the tty link) and the 29x8 and 1x40 variants (quick): every command and error reply, runs,
-#             streams, and every workload's counts equal to the reference
-#   neg       failing program exits 1, hanging program exits 2, lockstep
-#             against a fault-injected model exits 1
-#   hpm       (in the default list when hpm-ref has the HPM unit, i.e. knows
-#             --hpm-num) directed HPM tests, tests/hpm/*.S, run like isa on the default
-#             build; then the configuration-probing subset (HPM_VARIANT_TESTS)
-#             on every variant hpm-sim-<num>x<width> (HPM_VARIANTS), against
-#             hpm-ref --hpm-num N --hpm-width W; then HPM_RANDOM_SEEDS random
-#             programs (rvgen --lcofi: LCOFI interrupts taken) in lockstep on
-#             each variant and HPM_LCOFI_SEEDS on the default build; every
+# Suites (default: all, in this order; or set TEST_SUITES). isa, hpm, c and
+# workloads run each program through model_vs_lockstep: hpm-ref, then
+# hpm-sim --lockstep, both pass with the same UART output and the same
+# signature or --stats line.
+#   unit      make targets of unit tests (UNIT_TARGETS): test-ref, test-proto,
+#             the short fuzz runs, events-check
+#   isa       directed tests, tests/isa/*.S
+#   hpm       directed HPM tests, tests/hpm/*.S, like isa on the default build;
+#             then, reported as suite hpm-variants: the configuration-probing
+#             subset (HPM_VARIANT_TESTS) on every variant
+#             hpm-sim-<num>x<width> (HPM_VARIANTS) against hpm-ref --hpm-num N
+#             --hpm-width W, HPM_RANDOM_SEEDS random programs (rvgen --lcofi:
+#             LCOFI interrupts taken) in lockstep on each variant, every
 #             directed HPM test and HPM_RANDOM_SEEDS random programs on
 #             hpm-sim-v1 and hpm-sim-v3 (counting architectures 1 and 3,
-#             docs/hpm.md)
+#             docs/hpm.md), HPM_LCOFI_SEEDS random programs on the default
+#   random    rvgen seeds S..S+N-1, L instructions each, hpm-sim --lockstep
+#   c         C programs, tests/c/*.c, each printing its result line
+#   uart      hello.elf prints "hello, world" on both runners (the monitor's
+#             UART protocol is the link suite's)
+#   neg       failing program exits 1, hanging program exits 2, lockstep
+#             against a fault-injected model exits 1
+#   workloads the 13 workloads (fw/workloads) on a bare harness; entered in S
+#             and M mode; their sabotaged builds fail their self-checks
+#   link      tests/link/test_link.c: the firmware monitor and libhpm over
+#             the link protocol on hpm-sim (full), hpm-ref, hpm-sim behind a
+#             pseudo-terminal (the tty link) and the 29x8 and 1x40 variants
+#             (quick): every command and error reply, runs, streams, and every
+#             workload's counts equal to the reference; a bad cable
+#             (faultproxy); the monitor under hostile frames
 #   usb       the USB link (host/lib/link_usb.c) through an FT2232H emulated
 #             under umockdev (build/tests/ftdi_emu, real libusb): divisor
 #             table, discovery, loopback via cat, timeouts, unplug, PING to
@@ -47,8 +52,8 @@
 #             check failing an unregistered multiplier), the SB_MAC16
 #             counters against the counter semantics and core_muldiv's
 #             netlist against RV32M (iverilog), the gate-level board,
-#             make prog without a board (one line,
-#             non-zero, no hang) and an unknown BOARD (one line)
+#             make prog without a board (one line, non-zero, no hang) and
+#             an unknown BOARD (one line)
 #
 # Environment: BUILD (build), RV_CC, RV_ASFLAGS, RV_LDFLAGS (to assemble
 # random programs), RVGEN, FAULT_CHECK, UNIT_TARGETS, TEST_JOBS,
@@ -95,11 +100,7 @@ while [ $# -gt 0 ]; do
     esac
 done
 if [ ${#SUITES[@]} -eq 0 ]; then
-    # hpm runs by default once the model has the HPM unit (hpm-ref knows
-    # --hpm-num); with the read-as-zero stub model it is left out
-    if "$REF" --help 2>&1 | grep -q -- '--hpm-num'; then DEFAULT_SUITES="unit isa hpm random c uart neg workloads link usb cli board"
-    else DEFAULT_SUITES="unit isa random c uart neg workloads link usb cli board"; fi
-    read -r -a SUITES <<< "${TEST_SUITES:-$DEFAULT_SUITES}"
+    read -r -a SUITES <<< "${TEST_SUITES:-unit isa hpm random c uart neg workloads link usb cli board}"
 fi
 
 # ---- one random program (run by xargs in parallel): prints one line ----
@@ -147,6 +148,30 @@ need() {   # need FILE...: fail the check if a prerequisite is missing
 }
 first_lines() { grep -v '^$' "$1" | head -n "${2:-4}" | tr '\n' '|' | head -c 800; }
 
+# model_vs_lockstep BASE SIM ELF sig|stats [REF OPTIONS]: runs ELF on hpm-ref
+# (with the options) and on SIM --lockstep (files BASE.{ref,sim}.{out,err,sig});
+# both must pass and print the same UART output, and either write the same
+# non-empty signature (sig) or the same hpm-stats line (stats, left in
+# STATS). Returns 1 with the reason in WHY.
+model_vs_lockstep() {
+    local base=$1 sim=$2 e=$3 kind=$4 rr rs sref ssim
+    shift 4
+    local -a rarg=(--stats) sarg=(--stats)
+    [ "$kind" = sig ] && rarg=(--signature "$base.ref.sig") sarg=(--signature "$base.sim.sig")
+    "$REF" "$@" --elf "$e" --max-cycles $MAXC "${rarg[@]}" > "$base.ref.out" 2> "$base.ref.err"; rr=$?
+    "$sim" --lockstep --elf "$e" --max-cycles $MAXC "${sarg[@]}" > "$base.sim.out" 2> "$base.sim.err"; rs=$?
+    sref=$(grep '^hpm-stats:' "$base.ref.err"); ssim=$(grep '^hpm-stats:' "$base.sim.err")
+    STATS=${sref#hpm-stats: } WHY=""
+    if [ $rr -ne 0 ]; then WHY="hpm-ref${*:+ $*} exit $rr: $(first_lines "$base.ref.out") $(first_lines "$base.ref.err")"
+    elif [ $rs -ne 0 ]; then WHY="$(basename "$sim") --lockstep exit $rs: $(grep -v '^$' "$base.sim.err" | tail -n 12 | tr '\n' '|' | head -c 2000)"
+    elif [ "$kind" = stats ] && { [ -z "$sref" ] || [ "$sref" != "$ssim" ]; }; then WHY="stats differ: ref '$sref' sim '$ssim'"
+    elif [ "$kind" = sig ] && ! cmp -s "$base.ref.sig" "$base.sim.sig"; then WHY="signatures differ: $(diff "$base.ref.sig" "$base.sim.sig" | head -n 6 | tr '\n' ' ')"
+    elif [ "$kind" = sig ] && [ ! -s "$base.ref.sig" ]; then WHY="empty signature"
+    elif ! cmp -s "$base.ref.out" "$base.sim.out"; then WHY="UART output differs (ref: $(head -c 80 "$base.ref.out" | od -c | head -2 | tr '\n' ' '))"
+    fi
+    [ -z "$WHY" ]
+}
+
 # ---- (a) unit tests: each make target in UNIT_TARGETS is one check ----
 # (reference model, frame codec, short fuzz run, generated-docs freshness)
 suite_unit() {
@@ -164,27 +189,14 @@ suite_unit() {
 suite_isa() {   # suite_isa [NAME]: directed tests in $BUILD/tests/NAME (isa)
     local S=${1:-isa}
     suite_begin $S
-    local elfs=("$BUILD"/tests/$S/*.elf) e name d rr rs
+    local elfs=("$BUILD"/tests/$S/*.elf) e name d
     if [ ! -e "${elfs[0]}" ]; then CHECK=$S; fail "$S: no tests built in $BUILD/tests/$S"; suite_end $S; return; fi
     d=$OUT/$S; mkdir -p "$d"
     for e in "${elfs[@]}"; do
         name=$(basename "$e" .elf); CHECK="$S $name"
         need "$REF" "$SIM" || continue
-        "$REF" --elf "$e" --max-cycles $MAXC --signature "$d/$name.ref.sig" > "$d/$name.ref.out" 2> "$d/$name.ref.err"; rr=$?
-        "$SIM" --lockstep --elf "$e" --max-cycles $MAXC --signature "$d/$name.sim.sig" > "$d/$name.sim.out" 2> "$d/$name.sim.err"; rs=$?
-        if [ $rr -ne 0 ]; then
-            fail "$S $name: hpm-ref exit $rr: $(first_lines "$d/$name.ref.err")"
-        elif [ $rs -ne 0 ]; then
-            fail "$S $name: hpm-sim --lockstep exit $rs: $(grep -v '^$' "$d/$name.sim.err" | tail -n 12 | tr '\n' '|' | head -c 2000)"
-        elif ! cmp -s "$d/$name.ref.sig" "$d/$name.sim.sig"; then
-            fail "$S $name: signatures differ: $(diff "$d/$name.ref.sig" "$d/$name.sim.sig" | head -n 6 | tr '\n' ' ')"
-        elif ! cmp -s "$d/$name.ref.out" "$d/$name.sim.out"; then
-            fail "$S $name: UART output differs (ref: $(head -c 80 "$d/$name.ref.out" | od -c | head -2 | tr '\n' ' '))"
-        elif [ ! -s "$d/$name.ref.sig" ]; then
-            fail "$S $name: empty signature"
-        else
-            pass "$S $name ($(wc -l < "$d/$name.ref.sig") signature words)"
-        fi
+        if model_vs_lockstep "$d/$name" "$SIM" "$e" sig; then pass "$S $name ($(wc -l < "$d/$name.ref.sig") signature words)"
+        else fail "$S $name: $WHY"; fi
     done
     suite_end $S
 }
@@ -201,15 +213,10 @@ HPM_RANDOM_LENGTH=3000
 # hpm_lockstep_sig TEST LABEL SIM ELF [REF OPTIONS]: ELF on hpm-ref (with
 # the options) and on SIM in lockstep (in $d): both pass, same signature
 hpm_lockstep_sig() {
-    local t=$1 v=$2 vsim=$3 e=$4 rr rs
+    local t=$1 v=$2 vsim=$3 e=$4
     shift 4
-    local base=$d/$t-$v
-    "$REF" "$@" --elf "$e" --max-cycles $MAXC --signature "$base.ref.sig" > "$base.ref.out" 2> "$base.ref.err"; rr=$?
-    "$vsim" --lockstep --elf "$e" --max-cycles $MAXC --signature "$base.sim.sig" > "$base.sim.out" 2> "$base.sim.err"; rs=$?
-    if [ $rr -ne 0 ]; then fail "hpm $t on $v: hpm-ref $* exit $rr: $(first_lines "$base.ref.err")"
-    elif [ $rs -ne 0 ]; then fail "hpm $t on $v: $(basename "$vsim") --lockstep exit $rs: $(grep -v '^$' "$base.sim.err" | tail -n 12 | tr '\n' '|' | head -c 2000)"
-    elif ! cmp -s "$base.ref.sig" "$base.sim.sig"; then fail "hpm $t on $v: signatures differ: $(diff "$base.ref.sig" "$base.sim.sig" | head -n 6 | tr '\n' ' ')"
-    else pass "hpm $t on $v ($(wc -l < "$base.ref.sig") signature words)"; fi
+    if model_vs_lockstep "$d/$t-$v" "$vsim" "$e" sig "$@"; then pass "hpm $t on $v ($(wc -l < "$d/$t-$v.ref.sig") signature words)"
+    else fail "hpm $t on $v: $WHY"; fi
 }
 
 hpm_random_batch() {
@@ -244,9 +251,6 @@ suite_hpm() {
         num=${v%x*} width=${v#*x} vsim=$BUILD/bin/hpm-sim-$v
         CHECK="hpm variant $v"
         if [ ! -x "$vsim" ]; then fail "hpm variant $v: missing $vsim (run make sim-variants)"; continue; fi
-        if ! "$REF" --help 2>&1 | grep -q -- '--hpm-num'; then
-            fail "hpm variant $v: $REF has no --hpm-num/--hpm-width options"; continue
-        fi
         if [ "$("$vsim" --hpm-config 2>/dev/null | tr -s ' \t' ' ')" != "$num $width" ]; then
             fail "hpm variant $v: $vsim --hpm-config says '$("$vsim" --hpm-config 2>&1 | head -c 80)', want '$num $width'"; continue
         fi
@@ -305,21 +309,15 @@ suite_random() {
 # ---- (d) C programs: lockstep + stats equality ----
 suite_c() {
     suite_begin c
-    local elfs=("$BUILD"/tests/c/*.elf) e name d rr rs sref ssim
+    local elfs=("$BUILD"/tests/c/*.elf) e name d
     if [ ! -e "${elfs[0]}" ]; then CHECK=c; fail "c: no programs built in $BUILD/tests/c"; suite_end c; return; fi
     d=$OUT/c; mkdir -p "$d"
     for e in "${elfs[@]}"; do
         name=$(basename "$e" .elf); CHECK="c $name"
         need "$REF" "$SIM" || continue
-        "$REF" --elf "$e" --max-cycles $MAXC --stats > "$d/$name.ref.out" 2> "$d/$name.ref.err"; rr=$?
-        "$SIM" --lockstep --elf "$e" --max-cycles $MAXC --stats > "$d/$name.sim.out" 2> "$d/$name.sim.err"; rs=$?
-        sref=$(grep '^hpm-stats:' "$d/$name.ref.err"); ssim=$(grep '^hpm-stats:' "$d/$name.sim.err")
-        if [ $rr -ne 0 ]; then fail "c $name: hpm-ref exit $rr: $(first_lines "$d/$name.ref.out") $(first_lines "$d/$name.ref.err")"
-        elif [ $rs -ne 0 ]; then fail "c $name: hpm-sim --lockstep exit $rs: $(grep -v '^$' "$d/$name.sim.err" | tail -n 12 | tr '\n' '|' | head -c 2000)"
-        elif [ -z "$sref" ] || [ "$sref" != "$ssim" ]; then fail "c $name: stats differ: ref '$sref' sim '$ssim'"
-        elif ! cmp -s "$d/$name.ref.out" "$d/$name.sim.out"; then fail "c $name: UART output differs"
+        if ! model_vs_lockstep "$d/$name" "$SIM" "$e" stats; then fail "c $name: $WHY"
         elif ! grep -q "^$name " "$d/$name.ref.out"; then fail "c $name: no result line on the UART"
-        else pass "c $name: ${sref#hpm-stats: } | $(head -n1 "$d/$name.ref.out")"; fi
+        else pass "c $name: $STATS | $(head -n1 "$d/$name.ref.out")"; fi
     done
     suite_end c
 }
@@ -362,21 +360,14 @@ suite_neg() {
             if [ $rc -eq 0 ]; then pass "neg divloop.elf (control) passes on hpm-$r"; else fail "neg divloop.elf on hpm-$r: exit $rc, want 0"; fi
         fi
     done
-    # lockstep against a model with an injected fault must diverge (exit 1).
-    # hpm-sim's own knob if it has one, else the same checker
-    # (hpm_lockstep_check) driven by a fault-free model standing in for the RTL.
+    # lockstep against a model with an injected fault must diverge (exit 1)
     local f
     for f in 1 2; do
         CHECK="neg lockstep fault $f"
-        if "$SIM" --help 2>&1 | grep -q -- '--ref-fault'; then
-            "$SIM" --lockstep --ref-fault "$f" --elf "$n/divloop.elf" --max-cycles $MAXC > "$OUT/fault$f.log" 2>&1; rc=$?
-            if [ $rc -eq 1 ]; then pass "neg hpm-sim --lockstep --ref-fault $f exits 1: $(grep -m1 -i diverg "$OUT/fault$f.log" | head -c 200)"
-            else fail "neg hpm-sim --lockstep --ref-fault $f: exit $rc, want 1"; fi
-        elif need "$FAULT_CHECK" "$n/divloop.elf"; then
-            "$FAULT_CHECK" "$n/divloop.elf" "$f" > "$OUT/fault$f.log" 2>&1; rc=$?
-            if [ $rc -eq 1 ]; then pass "neg lockstep checker vs fault-injected model ($f) exits 1 (hpm-sim has no --ref-fault: used fault_check)"
-            else fail "neg fault_check fault $f: exit $rc, want 1: $(first_lines "$OUT/fault$f.log")"; fi
-        fi
+        need "$SIM" "$n/divloop.elf" || continue
+        "$SIM" --lockstep --ref-fault "$f" --elf "$n/divloop.elf" --max-cycles $MAXC > "$OUT/fault$f.log" 2>&1; rc=$?
+        if [ $rc -eq 1 ]; then pass "neg hpm-sim --lockstep --ref-fault $f exits 1: $(grep -m1 -i diverg "$OUT/fault$f.log" | head -c 200)"
+        else fail "neg hpm-sim --lockstep --ref-fault $f: exit $rc, want 1"; fi
     done
     CHECK="neg lockstep fault 0 (control)"
     if need "$FAULT_CHECK" "$n/divloop.elf"; then
@@ -391,7 +382,7 @@ suite_neg() {
 # M mode too, and the WL_SABOTAGE builds fail their self-checks on hpm-ref ----
 suite_workloads() {
     suite_begin workloads
-    local wd=$BUILD/fw/workloads d=$OUT/workloads names n e m rr rs rc sref ssim entry th bad
+    local wd=$BUILD/fw/workloads d=$OUT/workloads names n e m rc entry th bad
     names=$(sed -n 's/^HPM_WORKLOAD(\([a-z0-9_]*\),.*/\1/p' fw/workloads/workloads.def)
     if [ -z "$names" ]; then CHECK=workloads; fail "workloads: no names in fw/workloads/workloads.def"; suite_end workloads; return; fi
     mkdir -p "$d"
@@ -400,14 +391,9 @@ suite_workloads() {
         e=$wd/bare/$n.elf
         need "$REF" "$SIM" "$e" "$wd/$n.elf" || continue
         entry=$(od -An -t x4 -j 24 -N 4 "$wd/$n.elf" | tr -d ' ')
-        "$REF" --elf "$e" --max-cycles $MAXC --stats > "$d/$n.ref.out" 2> "$d/$n.ref.err"; rr=$?
-        "$SIM" --lockstep --elf "$e" --max-cycles $MAXC --stats > "$d/$n.sim.out" 2> "$d/$n.sim.err"; rs=$?
-        sref=$(grep '^hpm-stats:' "$d/$n.ref.err"); ssim=$(grep '^hpm-stats:' "$d/$n.sim.err")
         if [ "$entry" != 80000000 ]; then fail "workloads $n: $wd/$n.elf has entry 0x$entry, want 0x80000000"
-        elif [ $rr -ne 0 ]; then fail "workloads $n: hpm-ref exit $rr: $(first_lines "$d/$n.ref.err")"
-        elif [ $rs -ne 0 ]; then fail "workloads $n: hpm-sim --lockstep exit $rs: $(grep -v '^$' "$d/$n.sim.err" | tail -n 12 | tr '\n' '|' | head -c 2000)"
-        elif [ -z "$sref" ] || [ "$sref" != "$ssim" ]; then fail "workloads $n: stats differ: ref '$sref' sim '$ssim'"
-        else pass "workloads $n: ${sref#hpm-stats: }"; fi
+        elif ! model_vs_lockstep "$d/$n" "$SIM" "$e" stats; then fail "workloads $n: $WHY"
+        else pass "workloads $n: $STATS"; fi
     done
     for n in $names; do
         CHECK="workloads $n S/M"

@@ -109,7 +109,7 @@ int run_workload(const struct hpm_frame *f, uint8_t *out, uint32_t *arg)
 	int err = check_run(f, &r, arg);
 	uint64_t remaining = r.budget, next_sample = stream.interval;
 	uint32_t sample_seq = 0, mcause;
-	int sampling = stream.armed;
+	const int sampling = stream.armed;
 
 	if (err)
 		return err;
@@ -205,13 +205,9 @@ int run_workload(const struct hpm_frame *f, uint8_t *out, uint32_t *arg)
 					res.reason = HPM_EXIT_ABORTED;
 					break;
 				}
-				if (c == HPM_STOP_STREAM_BYTE) {
-					sampling = 0;
-				} else {
-					struct hpm_msg_error e = { HPM_ERR_BUSY, 0, 0 };
-					uint8_t eb[HPM_ERROR_LEN];
-					send_frame(HPM_T_ERROR, f->seq, eb, hpm_pack_error(eb, &e));
-				}
+				struct hpm_msg_error e = { HPM_ERR_BUSY, 0, 0 };
+				uint8_t eb[HPM_ERROR_LEN];
+				send_frame(HPM_T_ERROR, f->seq, eb, hpm_pack_error(eb, &e));
 			}
 			if (!remaining) {
 				res.reason = HPM_EXIT_BUDGET;

@@ -436,48 +436,14 @@ int hpm_startup_cost(hpm_board *b, const hpm_program *p, uint64_t *cycles, uint6
 	return HPM_OK;
 }
 
-int hpm_run(hpm_board *b, const hpm_program *p, const hpm_run_opts *o,
-	    const uint64_t *sel, unsigned nsel, hpm_run_result *r)
+/* One try of a run: upload, arguments, stream, RUN and its reply. */
+static int run_once(hpm_board *b, const hpm_program *p, const hpm_run_opts *o,
+		    const uint64_t *sel, unsigned nsel, struct hpm_msg_run_result *res)
 {
-	static const hpm_run_opts defaults;
 	uint8_t req[HPM_MAX_BODY], rep[HPM_MAX_BODY];
 	size_t rlen;
 	struct hpm_msg_run run;
-	struct hpm_msg_run_result res;
 
-	if (!o)
-		o = &defaults;
-	if (nsel > b->info.hpm_num)
-		return hpm_fail(b, HPM_E_ARG, "%u selectors, but the board has %u counters",
-				nsel, b->info.hpm_num);
-	if (o->mode != HPM_MODE_USER && o->mode != HPM_MODE_SUPERVISOR && o->mode != HPM_MODE_MACHINE)
-		return hpm_fail(b, HPM_E_ARG, "bad privilege mode %d", (int)o->mode);
-	for (size_t i = 0; i < p->nseg; i++) {
-		const struct hpm_segment *s = &p->seg[i];
-		if (s->addr < b->info.ram_base || s->addr - b->info.ram_base > b->info.ram_size ||
-		    s->len > b->info.ram_size - (s->addr - b->info.ram_base))
-			return hpm_fail(b, HPM_E_ELF, "%s: segment 0x%08x+0x%x does not fit the board's RAM (0x%08x+0x%x)",
-					p->name, s->addr, s->len, b->info.ram_base, b->info.ram_size);
-	}
-	if (p->mem_end && p->mem_end - b->info.ram_base > b->info.ram_size)
-		return hpm_fail(b, HPM_E_ELF, "%s: too big: it needs %u bytes of RAM (.bss included), the board has %u",
-				p->name, p->mem_end - b->info.ram_base, b->info.ram_size);
-	if (o->argc && !p->sdk_args)
-		return hpm_fail(b, HPM_E_ARG, "%s: takes no arguments (only programs built with hpm-cc do)",
-				p->name);
-	for (unsigned i = 0; o->period && i < nsel; i++) {
-		uint64_t per = o->period[i];
-		if (per && b->info.fw_version < HPM_FW_SAMPLING)
-			return hpm_fail(b, HPM_E_CONFIG, "the board's monitor (firmware %u.%u) cannot sample: it needs firmware 1.1 (make prog)",
-					b->info.fw_version >> 8, b->info.fw_version & 0xff);
-		if (HPM_RUN_PROFILE_LEN(nsel) > HPM_MAX_BODY)
-			return hpm_fail(b, HPM_E_ARG, "a sampling run takes at most %u counters (the RUN request's size), not %u",
-					(HPM_MAX_BODY - HPM_RUN_HDR_LEN) / 16, nsel);
-		if (per && (per < HPM_MIN_PERIOD ||
-			    (b->info.hpm_width < 64 && per > 1ull << b->info.hpm_width)))
-			return hpm_fail(b, HPM_E_ARG, "sampling period %llu: it must be at least %u and at most 2^%u (the counters' width)",
-					(unsigned long long)per, HPM_MIN_PERIOD, b->info.hpm_width);
-	}
 	/* upload every time: a run changes the program's data */
 	for (size_t i = 0; i < p->nseg; i++) {
 		int rc = hpm_mem_write(b, p->seg[i].addr, p->seg[i].data, p->seg[i].len);
@@ -516,14 +482,77 @@ int hpm_run(hpm_board *b, const hpm_program *p, const hpm_run_opts *o,
 	b->next_sample_seq = 0;
 	b->lost_samples = 0;
 	b->aborting = 0;
+	b->output_seen = 0;
 	rc = hpm_transact(b, HPM_T_RUN, req, hpm_pack_run(req, &run), rep, &rlen);
 	b->run_opts = NULL;
 	if (rc)
 		return rc;
-	if (hpm_unpack_run_result(rep, rlen, &res) != HPM_PROTO_OK)
+	if (hpm_unpack_run_result(rep, rlen, res) != HPM_PROTO_OK)
 		return hpm_fail(b, HPM_E_PROTOCOL, "run: malformed reply");
 	if (o->interval && (rc = stream_arm(b, 0, 0)))
 		return rc;
+	return HPM_OK;
+}
+
+int hpm_run(hpm_board *b, const hpm_program *p, const hpm_run_opts *o,
+	    const uint64_t *sel, unsigned nsel, hpm_run_result *r)
+{
+	static const hpm_run_opts defaults;
+	struct hpm_msg_run_result res;
+
+	if (!o)
+		o = &defaults;
+	if (nsel > b->info.hpm_num)
+		return hpm_fail(b, HPM_E_ARG, "%u selectors, but the board has %u counters",
+				nsel, b->info.hpm_num);
+	if (o->mode != HPM_MODE_USER && o->mode != HPM_MODE_SUPERVISOR && o->mode != HPM_MODE_MACHINE)
+		return hpm_fail(b, HPM_E_ARG, "bad privilege mode %d", (int)o->mode);
+	for (size_t i = 0; i < p->nseg; i++) {
+		const struct hpm_segment *s = &p->seg[i];
+		if (s->addr < b->info.ram_base || s->addr - b->info.ram_base > b->info.ram_size ||
+		    s->len > b->info.ram_size - (s->addr - b->info.ram_base))
+			return hpm_fail(b, HPM_E_ELF, "%s: segment 0x%08x+0x%x does not fit the board's RAM (0x%08x+0x%x)",
+					p->name, s->addr, s->len, b->info.ram_base, b->info.ram_size);
+	}
+	if (p->mem_end && p->mem_end - b->info.ram_base > b->info.ram_size)
+		return hpm_fail(b, HPM_E_ELF, "%s: too big: it needs %u bytes of RAM (.bss included), the board has %u",
+				p->name, p->mem_end - b->info.ram_base, b->info.ram_size);
+	if (o->argc && !p->sdk_args)
+		return hpm_fail(b, HPM_E_ARG, "%s: takes no arguments (only programs built with hpm-cc do)",
+				p->name);
+	for (unsigned i = 0; o->period && i < nsel; i++) {
+		uint64_t per = o->period[i];
+		if (per && b->info.fw_version < HPM_FW_SAMPLING)
+			return hpm_fail(b, HPM_E_CONFIG, "the board's monitor (firmware %u.%u) cannot sample: it needs firmware 1.1 (make prog)",
+					b->info.fw_version >> 8, b->info.fw_version & 0xff);
+		if (HPM_RUN_PROFILE_LEN(nsel) > HPM_MAX_BODY)
+			return hpm_fail(b, HPM_E_ARG, "a sampling run takes at most %u counters (the RUN request's size), not %u",
+					(HPM_MAX_BODY - HPM_RUN_HDR_LEN) / 16, nsel);
+		if (per && (per < HPM_MIN_PERIOD ||
+			    (b->info.hpm_width < 64 && per > 1ull << b->info.hpm_width)))
+			return hpm_fail(b, HPM_E_ARG, "sampling period %llu: it must be at least %u and at most 2^%u (the counters' width)",
+					(unsigned long long)per, HPM_MIN_PERIOD, b->info.hpm_width);
+	}
+	/* On a lossy link an ABORT the host never sent is a byte damaged on
+	 * the way, read at a tick: the run is deterministic, so it runs again
+	 * from a fresh upload (samples, records and output of the first try
+	 * are merged like a repeat's), while the session's error budget lasts. */
+	b->output_printed = 0;
+	for (;;) {
+		int64_t t0 = hpm_now_ms();
+		int rc = run_once(b, p, o, sel, nsel, &res);
+		if (rc)
+			return rc;
+		if (res.reason != HPM_EXIT_ABORTED || b->aborting || !b->link->baud || hpm_budget_spent(b))
+			break;
+		b->lost_ms += hpm_now_ms() - t0;
+		b->noise_aborts++;
+		if (b->output_seen > b->output_printed)
+			b->output_printed = b->output_seen;
+		if (getenv("HPM_LINK_TRACE"))
+			fprintf(stderr, "link-trace: %s: the run was aborted by noise on the link: it runs again\n",
+				p->name);
+	}
 	memset(r, 0, sizeof *r);
 	r->reason = (enum hpm_exit_reason)res.reason;
 	r->priv = res.priv;

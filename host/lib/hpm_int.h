@@ -31,7 +31,9 @@ struct hpm_board {
 	const hpm_run_opts *run_opts;
 	uint32_t next_sample_seq, lost_samples;
 	uint32_t next_record, records_seen;   /* PROFILE and REGION frames */
-	int aborting;
+	int aborting;              /* the host sends ABORT for this run */
+	size_t output_seen;        /* the program's output bytes in this try of the run */
+	size_t output_printed;     /* ... and printed by earlier tries */
 	volatile sig_atomic_t interrupt;   /* hpm_interrupt was called */
 	/* lossy links (tty, usb): docs/protocol.md section 2.1 */
 	uint8_t last_req_seq;      /* the only seq the monitor may have cached */
@@ -41,6 +43,8 @@ struct hpm_board {
 	unsigned mem_clean;        /* chunks in a row that needed no retry */
 	uint32_t us_per_byte;      /* smoothed round trip per byte of clean exchanges, 0: none yet */
 	unsigned long bad_frames, retransmits, fetches;   /* link statistics */
+	unsigned noise_aborts;     /* runs that noise aborted and that ran again */
+	unsigned stale_runs;       /* runs of an earlier session that were aborted */
 	int64_t lost_ms;           /* time lost to failed attempts this session */
 	int heard_any;             /* a byte came back in this session */
 };

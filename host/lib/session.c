@@ -70,6 +70,19 @@ static void deliver_sample(hpm_board *b, const struct hpm_frame *f)
 		b->aborting = 1;
 }
 
+/* The program's output, from the byte where an earlier try of the same
+ * run stopped printing (hpm_run repeats a run that noise aborted). */
+static void deliver_output(hpm_board *b, const struct hpm_frame *f)
+{
+	size_t at = b->output_seen, skip = 0;
+	b->output_seen += f->len;
+	if (at < b->output_printed)
+		skip = b->output_printed - at < f->len ? b->output_printed - at : f->len;
+	if (skip < f->len && b->run_opts && b->run_opts->on_output)
+		b->run_opts->on_output(b->run_opts->output_ctx, f->type - HPM_T_OUTPUT + 1,
+				       f->body + skip, f->len - skip);
+}
+
 /* hpm_interrupt during a run with ticks (streaming): ABORT it at its next
  * tick; other runs cannot be stopped and end first */
 static void check_interrupt(hpm_board *b, uint8_t type)
@@ -176,9 +189,7 @@ static int transact_pipe(hpm_board *b, uint8_t type, const void *body, size_t le
 					continue;       /* late or duplicated reply */
 				if ((f.type == HPM_T_OUTPUT || f.type == HPM_T_OUTPUT + 1) &&
 				    type == HPM_T_RUN) {
-					if (b->run_opts && b->run_opts->on_output)
-						b->run_opts->on_output(b->run_opts->output_ctx,
-								       f.type - HPM_T_OUTPUT + 1, f.body, f.len);
+					deliver_output(b, &f);
 					continue;
 				}
 				if (f.type == HPM_T_SAMPLE || f.type == HPM_T_PROFILE ||
@@ -226,9 +237,7 @@ static int transact_pipe(hpm_board *b, uint8_t type, const void *body, size_t le
 static int run_async(hpm_board *b, const struct hpm_frame *f)
 {
 	if (f->type == HPM_T_OUTPUT || f->type == HPM_T_OUTPUT + 1) {
-		if (b->run_opts && b->run_opts->on_output)
-			b->run_opts->on_output(b->run_opts->output_ctx, f->type - HPM_T_OUTPUT + 1,
-					       f->body, f->len);
+		deliver_output(b, f);
 		return 1;
 	}
 	if (f->type == HPM_T_SAMPLE)
@@ -268,10 +277,10 @@ static int giveup_ms(void)
 }
 
 /* A FETCH of n bytes at off of the reply cached for seq s, with a seq of
- * its own. For a RUN its bytes avoid ABORT and STOP_STREAM, which a monitor
- * still running it would read at a tick (section 4): the RUN's own seq,
- * which the body carries, is never one of them (transact_lossy), and the
- * FETCH's seq and CRC vary until none is. */
+ * its own. For a RUN its bytes avoid ABORT, which a monitor still running
+ * it would read at a tick (section 4): the RUN's own seq, which the body
+ * carries, is never ABORT (transact_lossy), and the FETCH's seq and CRC
+ * vary until no byte is. */
 static int build_fetch(hpm_board *b, uint8_t type, uint8_t s, size_t off, size_t n,
 		       uint8_t *wire, uint8_t *fseq)
 {
@@ -283,7 +292,7 @@ static int build_fetch(hpm_board *b, uint8_t type, uint8_t s, size_t off, size_t
 		int w = hpm_frame_build(HPM_T_FETCH, *fseq, body, sizeof body, wire + 1, HPM_MAX_WIRE);
 		int clean = 1;
 		for (int i = 0; i < w && type == HPM_T_RUN; i++)
-			if (wire[1 + i] == HPM_ABORT_BYTE || wire[1 + i] == HPM_STOP_STREAM_BYTE)
+			if (wire[1 + i] == HPM_ABORT_BYTE)
 				clean = 0;
 		if (clean) {
 			wire[0] = HPM_DELIM;
@@ -309,6 +318,17 @@ static int error_reply(hpm_board *b, uint8_t type, const uint8_t *body, size_t l
 			hpm_type_name(type), e.code, (unsigned)e.arg);
 }
 
+/* A frame that only a running workload sends: its output, samples and
+ * records, and BUSY for bytes that arrive while it runs. */
+static int stale_run_frame(const struct hpm_frame *f)
+{
+	struct hpm_msg_error e;
+	if (f->type == HPM_T_ERROR)
+		return hpm_unpack_error(f->body, f->len, &e) == HPM_PROTO_OK && e.code == HPM_ERR_BUSY;
+	return f->type == HPM_T_OUTPUT || f->type == HPM_T_OUTPUT + 1 || f->type == HPM_T_SAMPLE ||
+	       f->type == HPM_T_PROFILE || f->type == HPM_T_REGION;
+}
+
 /* Stop-and-wait over a link that loses, damages, duplicates and inserts
  * bytes (docs/protocol.md section 2.1): retransmits at once when a damaged
  * frame arrives, backs its time-out off while nothing arrives, fetches a
@@ -322,8 +342,8 @@ static int transact_lossy(hpm_board *b, uint8_t type, const void *body, size_t l
 	struct hpm_frame f;
 	uint8_t seq = next_seq(b), fseq = 0;
 	/* a RUN's seq goes into the body of the FETCHes that ask about it
-	 * while it may still run: never ABORT or STOP_STREAM (build_fetch) */
-	while (type == HPM_T_RUN && (seq == HPM_ABORT_BYTE || seq == HPM_STOP_STREAM_BYTE))
+	 * while it may still run: never ABORT (build_fetch) */
+	while (type == HPM_T_RUN && seq == HPM_ABORT_BYTE)
 		seq = next_seq(b);
 	int n = hpm_frame_build(type, seq, body, len, wire + 1, sizeof wire - 1);
 	int fn = 0;
@@ -352,7 +372,7 @@ static int transact_lossy(hpm_board *b, uint8_t type, const void *body, size_t l
 	int64_t progress = now_ms(), sent_at = 0;
 
 	const int64_t budget = budget_ms();
-	int lost = 0, heard = 0;
+	int lost = 0, heard = 0, stale = 0;
 
 	for (;;) {
 		/* the time an attempt that failed took is lost to the errors */
@@ -415,7 +435,7 @@ static int transact_lossy(hpm_board *b, uint8_t type, const void *body, size_t l
 				break;
 			}
 			check_interrupt(b, type);
-			if (b->aborting && now_ms() >= abort_at) {
+			if ((b->aborting || stale) && now_ms() >= abort_at) {
 				uint8_t ab = HPM_ABORT_BYTE;   /* repeated until the run ends */
 				if (b->link->ops->write(b->link, &ab, 1))
 					return hpm_fail(b, HPM_E_LINK, "%s", b->link->err);
@@ -492,8 +512,24 @@ static int transact_lossy(hpm_board *b, uint8_t type, const void *body, size_t l
 					*rlen = got_len;
 					return HPM_OK;
 				}
-				if (f.seq != seq)
-					continue;       /* late or duplicated */
+				if (f.seq != seq) {
+					/* late or duplicated; or a run that an earlier
+					 * session left (its host was killed) streams or
+					 * answers our bytes BUSY: ABORT it at its next
+					 * tick, then ask again */
+					if (type != HPM_T_RUN && stale_run_frame(&f)) {
+						stale = 1;
+						progress = now_ms();
+					} else if (stale && f.type == (HPM_T_RUN | HPM_T_REPLY)) {
+						stale = 0;
+						b->stale_runs++;
+						if (getenv("HPM_LINK_TRACE"))
+							fprintf(stderr, "link-trace: a run of an earlier session (seq %u) was aborted\n", f.seq);
+						send_request = 1;
+						again = 1;
+					}
+					continue;
+				}
 				if (type == HPM_T_RUN && run_async(b, &f)) {
 					progress = now_ms();
 					deadline = now_ms() + timeout;

@@ -1169,18 +1169,19 @@ def descendants(pid):
     return out
 
 
-def on_board(link, cmds, ready=None, rate=0.0, seed=1, limit=900):
+def on_board(link, cmds, ready=None, rate=0.0, seed=1, limit=900, sig=signal.SIGINT,
+             env_extra=None):
     """Runs hpmctl commands one after the other on one board behind a link:
     "tty" (tests/link/faultproxy: a pseudo-terminal to hpm-sim) or "usb"
     (tests/usb/ftdi_emu: an emulated FT2232H under umockdev), with a fault
     rate per byte. Once ready(stdout of the first command, bytes the board
-    has written) holds, the first hpmctl (only it) gets SIGINT. Returns
-    ([(rc, stdout, stderr)], SIGINT sent, processes seen, wrapper's rc)."""
+    has written) holds, the first hpmctl (only it) gets sig. Returns
+    ([(rc, stdout, stderr)], sig sent, processes seen, wrapper's rc)."""
     d = tempfile.mkdtemp(prefix="board-", dir=OUT)
     lk = "tty:@PTY@" if link == "tty" else "usb"
     script = "; ".join("%s --link %s %s > %s/out%d 2> %s/err%d; echo $? > %s/rc%d" % (HPMCTL, lk, c, d, i, d, i, d, i)
                        for i, c in enumerate(cmds))
-    env = dict(ENV, HPM_SIM=os.path.join(BUILD, "bin", "hpm-sim"))
+    env = dict(ENV, HPM_SIM=os.path.join(BUILD, "bin", "hpm-sim"), **(env_extra or {}))
     if link == "tty":
         wrap = [os.path.join(BUILD, "tests", "faultproxy"), "--rate", str(rate), "--seed", str(seed),
                 "--timeout", str(limit), "--"]
@@ -1218,7 +1219,7 @@ def on_board(link, cmds, ready=None, rate=0.0, seed=1, limit=900):
                 try:
                     if open("/proc/%d/comm" % k).read().strip() == "hpmctl" and \
                        " ".join(cmds[0].split()[:2]) in open("/proc/%d/cmdline" % k).read().replace("\0", " "):
-                        os.kill(k, signal.SIGINT)
+                        os.kill(k, sig)
                         sent = True
                 except OSError:
                     pass
@@ -1330,6 +1331,25 @@ def interrupts_link():
                "the next stat exact" % (seed, len(rows), cum[-1][0] if cum else "?", ref_rows[-1][0], after),
                "sent %s rc %s/%s wrapper %s, %d rows, wrong %s, board bytes %s; %s | %s" % (
                    sent, rc1, rc2, wrc, len(rows), wrong[:3], BOARD_BYTES, short(err1), short(out2 + err2)))
+
+
+def killed_host():
+    """hpmctl killed hard (SIGKILL) in the middle of stat -I leaves its run
+    going on the board: the next command, on tty and on usb, aborts it at
+    its next tick (its HELLO is answered BUSY) and then counts exactly."""
+    small = run(["--link", "ref", "stat", "-x", ",", "-e", "cycles,instructions", "--size", "2000", "alu"])[1]
+    for link in ("tty", "usb"):
+        res, sent, seen, wrc = on_board(link, ["stat -I 1 -x , -e cycles,instructions --size 10000000 alu",
+                                               "stat -x , -e cycles,instructions --size 2000 alu"],
+                                        lambda o, _: o.count("\n") >= 20, sig=signal.SIGKILL,
+                                        env_extra={"HPM_LINK_TRACE": "1"})
+        (rc1, out1, _), (rc2, out2, err2) = res
+        report(sent and rc1 == 137 and rc2 == 0 and out2 == small and wrc == 0
+               and re.search(r"a run of an earlier session \(seq \d+\) was aborted", err2),
+               "%s link: hpmctl stat -I killed with SIGKILL after %d rows; the next stat aborts the run it left "
+               "on the board and counts exactly" % (link, out1.count("\n")),
+               "sent %s rc %s/%s wrapper %s; %s | %s" % (sent, rc1, rc2, wrc, short(out2),
+                                                        short("\n".join(l for l in err2.splitlines() if "FETCH" not in l))))
 
 
 def perf_habits(info):
@@ -1796,7 +1816,7 @@ def regions():
 
 
 TESTS = ["help", "list", "info", "stat", "repeat", "interval", "modifiers", "narrow", "main", "topdown", "record", "validate_all", "fault", "csr", "run", "errors",
-         "junit", "hil", "ci", "perf_order", "habits", "interrupts", "interrupts_link", "plot_many", "installed", "profile", "regions"]
+         "junit", "hil", "ci", "perf_order", "habits", "interrupts", "interrupts_link", "killed_host", "plot_many", "installed", "profile", "regions"]
 
 
 def main():
@@ -1814,7 +1834,7 @@ def main():
         "fault": validate_fault, "csr": csr_cmds, "run": lambda: run_cmd(info),
         "junit": lambda: junit_reports(info), "hil": hil_target, "ci": ci_files,
         "perf_order": perf_order, "habits": lambda: perf_habits(info), "interrupts": interrupts,
-        "interrupts_link": interrupts_link,
+        "interrupts_link": interrupts_link, "killed_host": killed_host,
         "plot_many": lambda: plot_many(info), "installed": installed,
         "profile": profile, "regions": regions,
     }
