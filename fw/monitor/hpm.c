@@ -1,5 +1,6 @@
 /* The monitor's HPM driver: any CSR by number, boot-time probing of the
- * counter configuration, wrap accounting and counter snapshots. */
+ * counter configuration (the board state), wrap accounting and counter
+ * snapshots. */
 #include "hpm_soc.h"
 #include "monitor.h"
 
@@ -10,6 +11,7 @@
 #define GPIO_CLOCK_HZ_REG   HPM_REG32(HPM_GPIO_BASE + 0x8u)
 #define CLOCK_HZ_DEFAULT    24000000u
 
+struct board board;                  /* probed at boot */
 struct hpm_msg_sample live;
 uint32_t records;
 uint32_t final_of;

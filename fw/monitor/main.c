@@ -1,8 +1,8 @@
 /* The firmware monitor: serves the link protocol (docs/protocol.md) over the
  * UART and runs uploaded workloads with exact counter windows.
  *
- * Single-threaded and polled: the main loop feeds UART bytes to the frame
- * decoder and executes one request at a time. The monitor never enables
+ * Single-threaded and polled: the main loop takes frames from the link
+ * (link.c) and executes one request at a time. The monitor never enables
  * interrupts for itself; a workload reaches it only through trap_vector
  * (entry.S). State that a RESET must clear lives in .bss (crt0 zeroes it).
  */
@@ -15,33 +15,9 @@
 #define FW_VERSION 0x0102u           /* 1.1: sampling, region markers, write call; 1.2: FETCH */
 #define MIN_INTERVAL 1000u           /* cycles; a sample takes longer to send */
 
-struct board board;                  /* probed at boot */
-
-static struct hpm_decoder dec;
 static uint8_t reply[HPM_MAX_BODY];  /* the reply cache (section 2) */
 static uint16_t reply_len;
 static uint8_t reply_type, reply_seq;   /* reply_type 0: no reply cached */
-
-/* ---- UART ---- */
-
-/* Waits until the last byte has left the shift register. */
-static void uart_flush(void)
-{
-	while (UART_STATUS & UART_STATUS_TX_BUSY)
-		;
-}
-
-static void uart_put(void *ctx, uint8_t c)
-{
-	(void)ctx;
-	uart_flush();
-	UART_DATA = c;
-}
-
-void send_frame(uint8_t type, uint8_t seq, const void *body, size_t len)
-{
-	hpm_frame_emit(type, seq, body, len, uart_put, 0);
-}
 
 /* ---- replies ---- */
 
@@ -301,13 +277,10 @@ int main(void)
 	uint8_t b[HPM_BOOT_LEN];
 
 	hpm_init();
-	hpm_decoder_init(&dec);
-	uart_put(0, HPM_DELIM);
+	link_init();
 	send_frame(HPM_T_BOOT, 0, b, hpm_pack_boot(b, &boot));
 	for (;;) {
-		if (!(UART_STATUS & UART_STATUS_RX_VALID))
-			continue;
-		int st = hpm_decoder_feed(&dec, (uint8_t)UART_DATA, &f);
+		int st = link_receive(&f);
 		if (st == HPM_PROTO_FRAME) {
 			dispatch(&f);
 		} else if (st == HPM_PROTO_E_BAD_CRC) {

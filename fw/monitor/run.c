@@ -199,8 +199,8 @@ int run_workload(const struct hpm_frame *f, uint8_t *out, uint32_t *arg)
 				res.reason = HPM_EXIT_TOHOST;
 				break;
 			}
-			if (sampling && (UART_STATUS & UART_STATUS_RX_VALID)) {
-				uint8_t c = (uint8_t)UART_DATA;
+			int c = sampling ? link_byte() : -1;
+			if (c >= 0) {
 				if (c == HPM_ABORT_BYTE) {
 					res.reason = HPM_EXIT_ABORTED;
 					break;

@@ -7,43 +7,6 @@
 #include <string.h>
 #include "hpm_int.h"
 
-void hpm_deliver_profile(hpm_board *b, const struct hpm_frame *f)
-{
-	hpm_prof_sample s;
-
-	if (!b->run_opts || f->len != 3 * 4)
-		return;
-	s.index = hpm_get32(f->body);
-	if (s.index < b->next_record)
-		return;                 /* duplicate */
-	b->next_record = s.index + 1;
-	b->records_seen++;
-	s.pc = hpm_get32(f->body + 4);
-	uint32_t w = hpm_get32(f->body + 8);
-	s.counter = w & 31u;
-	s.mode = w >> 11 & 3u;
-	if (b->run_opts->on_prof && b->run_opts->on_prof(b->run_opts->ctx, &s))
-		b->aborting = 1;
-}
-
-void hpm_deliver_region(hpm_board *b, const struct hpm_frame *f)
-{
-	struct hpm_msg_sample s;
-	hpm_region_mark m;
-
-	if (!b->run_opts || hpm_unpack_sample(f->body, f->len, &s) != HPM_PROTO_OK)
-		return;
-	b->records_seen++;
-	memset(&m, 0, sizeof m);
-	m.marker = s.sample_seq;
-	m.mask = s.mask;
-	for (unsigned n = 0; n < HPM_NUM_VALUES; n++)
-		if (s.mask >> n & 1)
-			m.value[n] = n < 3 ? s.value[n] : hpm_extend(&b->info, s.value[n], s.wraps[n]);
-	if (b->run_opts->on_region && b->run_opts->on_region(b->run_opts->ctx, &m))
-		b->aborting = 1;
-}
-
 struct prof {
 	int event_of[HPM_NUM_VALUES];   /* counter -> position in l */
 	hpm_prof_sample *at;            /* by record index, as received */

@@ -7,13 +7,6 @@
 #include <string.h>
 #include "hpm_int.h"
 
-uint64_t hpm_extend(const hpm_info *in, uint64_t raw, uint32_t wraps)
-{
-	if (in->hpm_width >= 64)
-		return raw;
-	return ((uint64_t)wraps << in->hpm_width) + raw;
-}
-
 /* Why a run did not end with a clean exit, or HPM_OK. */
 int hpm_check_exit(hpm_board *b, const hpm_program *p, const hpm_run_result *r)
 {
