@@ -1,7 +1,7 @@
 /* Sampling profiles (perf record -c): counters preloaded to overflow every
  * period events, one PROFILE frame per sample, and the exact counts of the
  * sampled counters recovered from the monitor's re-arming
- * (docs/protocol.md 6.7). Also the delivery of REGION frames (6.8). */
+ * (docs/protocol.md 6.7). The PROFILE frames arrive through run.c. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

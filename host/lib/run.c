@@ -51,6 +51,7 @@ static void deliver_output(hpm_board *b, const struct hpm_frame *f)
 				       f->body + skip, f->len - skip);
 }
 
+/* A PROFILE frame (docs/protocol.md 6.7): one sample, by record number. */
 static void deliver_profile(hpm_board *b, const struct hpm_frame *f)
 {
 	hpm_prof_sample s;
@@ -70,6 +71,7 @@ static void deliver_profile(hpm_board *b, const struct hpm_frame *f)
 		b->aborting = 1;
 }
 
+/* A REGION frame (6.8): a marker's counters, extended. */
 static void deliver_region(hpm_board *b, const struct hpm_frame *f)
 {
 	struct hpm_msg_sample s;
