@@ -106,6 +106,7 @@ enum hpm_exit {
 #define HPM_RESET_MAGIC     0x54455352u  /* "RSET" */
 #define HPM_STREAM_SILENT   (1u << 0)  /* STREAM flag: ticks without SAMPLE frames */
 #define HPM_RUN_PROFILE     (1u << 0)  /* RUN flag: periods follow the selectors (6.7) */
+#define HPM_RUN_TWICE       (1u << 1)  /* RUN flag: SAMPLE, PROFILE, REGION frames go twice (2.1) */
 #define HPM_PROF_MIN_PERIOD 256u       /* smallest sampling period, events */
 #define HPM_PROF_BATCH      63u        /* samples per PROFILE frame at most */
 #define HPM_PROF_REC_LEN    8u         /* u32 pc, u32 counter | mode << 8 */
@@ -302,7 +303,7 @@ struct hpm_msg_mem_written {
 struct hpm_msg_run {
 	uint32_t entry;
 	uint8_t mode;       /* enum hpm_mode */
-	uint8_t flags;      /* HPM_RUN_PROFILE or 0 */
+	uint8_t flags;      /* HPM_RUN_PROFILE, HPM_RUN_TWICE */
 	uint8_t n_events;   /* selectors for mhpmevent3 .. 3+n_events-1 */
 	uint64_t budget;    /* workload cycles, >= 1 */
 	uint32_t tohost;    /* 0: none */

@@ -119,7 +119,7 @@ uint32_t account_wraps(const uint64_t *period, uint8_t seq)
 				uint32_t rec[3] = { records++, csr_read(mepc),
 						    n | (csr_read(mstatus) & (3u << 11)) };
 				write_counter(n, read_counter(n) - p);
-				send_frame(HPM_T_PROFILE, seq, rec, sizeof rec);
+				send_record(HPM_T_PROFILE, seq, rec, sizeof rec);
 			}
 		}
 	}

@@ -29,6 +29,14 @@ void send_frame(uint8_t type, uint8_t seq, const void *body, size_t len)
 	hpm_frame_emit(type, seq, body, len, uart_put, 0);
 }
 
+uint8_t records_twice;
+
+void send_record(uint8_t type, uint8_t seq, const void *body, size_t len)
+{
+	for (unsigned k = 0; k <= records_twice; k++)
+		send_frame(type, seq, body, len);
+}
+
 int link_byte(void)
 {
 	return UART_STATUS & UART_STATUS_RX_VALID ? (int)(uint8_t)UART_DATA : -1;

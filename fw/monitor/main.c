@@ -12,7 +12,7 @@
 #include "hpm_events.h"
 #include "monitor.h"
 
-#define FW_VERSION 0x0102u           /* 1.1: sampling, region markers, write call; 1.2: FETCH */
+#define FW_VERSION 0x0103u           /* 1.1: sampling, region markers, write call; 1.2: FETCH; 1.3: RUN flag TWICE */
 #define MIN_INTERVAL 1000u           /* cycles; a sample takes longer to send */
 
 static uint8_t reply[HPM_MAX_BODY];  /* the reply cache (section 2) */

@@ -16,6 +16,10 @@ enum { CSR_OP_READ = 0, CSR_OP_WRITE = 1, CSR_OP_SET = 2, CSR_OP_CLEAR = 3 };
 /* link.c: frames over the UART (docs/protocol.md section 1) */
 void link_init(void);            /* resets the decoder, sends a delimiter */
 void send_frame(uint8_t type, uint8_t seq, const void *body, size_t len);
+/* A record of the running workload (SAMPLE, PROFILE, REGION): sent twice
+ * while records_twice is set (the RUN's HPM_RUN_TWICE) */
+void send_record(uint8_t type, uint8_t seq, const void *body, size_t len);
+extern uint8_t records_twice;
 /* One UART byte, if any, through the decoder: what hpm_decoder_feed
  * returns (HPM_PROTO_FRAME: *f filled), HPM_PROTO_OK if none waited. */
 int  link_receive(struct hpm_frame *f);

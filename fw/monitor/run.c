@@ -46,7 +46,7 @@ static void send_values(uint8_t type, uint8_t seq, uint32_t word, uint32_t mask)
 	live.sample_seq = word;
 	live.mask = mask;
 	read_counters(mask, live.value);
-	send_frame(type, seq, body, hpm_pack_sample(body, &live));
+	send_record(type, seq, body, hpm_pack_sample(body, &live));
 }
 
 static void program_counters(const struct hpm_msg_run *r)
@@ -82,7 +82,7 @@ static int check_run(const struct hpm_frame *f, struct hpm_msg_run *r, uint32_t 
 	if (r->mode != HPM_MODE_U && r->mode != HPM_MODE_S && r->mode != HPM_MODE_M)
 		return HPM_ERR_BAD_ARG;
 	*arg = 5;
-	if (r->flags & ~HPM_RUN_PROFILE)
+	if (r->flags & ~(HPM_RUN_PROFILE | HPM_RUN_TWICE))
 		return HPM_ERR_BAD_ARG;
 	*arg = 6;
 	if (r->n_events > board.hpm_num)
@@ -113,6 +113,7 @@ int run_workload(const struct hpm_frame *f, uint8_t *out, uint32_t *arg)
 
 	if (err)
 		return err;
+	records_twice = r.flags >> 1 & 1u;
 	res.code = res.ticks = 0;
 	res.elapsed = 0;
 	records = 0;

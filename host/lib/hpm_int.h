@@ -13,6 +13,7 @@
 #define HPM_ARGS_STACK_MIN 1024  /* stack left between the program and them */
 #define HPM_FW_SAMPLING 0x0101     /* the first monitor with PROFILE and REGION */
 #define HPM_FW_FETCH 0x0102        /* the first monitor with FETCH */
+#define HPM_FW_TWICE 0x0103        /* the first monitor with the RUN flag TWICE */
 
 struct hpm_board {
 	struct hpm_link *link;
@@ -38,6 +39,7 @@ struct hpm_board {
 	const hpm_run_opts *run_opts;
 	uint32_t next_sample_seq, lost_samples;
 	uint32_t next_record, records_seen;   /* PROFILE and REGION frames */
+	uint64_t last_region_mcycle;    /* the last REGION frame's (its second copy: the same) */
 	size_t output_seen;        /* the program's output bytes in this try of the run */
 	size_t output_printed;     /* ... and printed by earlier tries */
 	/* lossy links (tty, usb): docs/protocol.md section 2.1 */

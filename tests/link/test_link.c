@@ -422,8 +422,8 @@ static void test_runs(hpm_board *b)
 	run.mode = 2;
 	expect_error(b, "run: mode 2 -> BAD_ARG at 4", HPM_T_RUN, body, hpm_pack_run(body, &run), HPM_ERR_BAD_ARG, 4);
 	run.mode = 0;
-	run.flags = 2;
-	expect_error(b, "run: flags 2 -> BAD_ARG at 5", HPM_T_RUN, body, hpm_pack_run(body, &run), HPM_ERR_BAD_ARG, 5);
+	run.flags = 4;
+	expect_error(b, "run: flags 4 (an unknown bit) -> BAD_ARG at 5", HPM_T_RUN, body, hpm_pack_run(body, &run), HPM_ERR_BAD_ARG, 5);
 	run.flags = 0;
 	run.budget = 0;
 	expect_error(b, "run: budget 0 -> BAD_ARG at 8", HPM_T_RUN, body, hpm_pack_run(body, &run), HPM_ERR_BAD_ARG, 8);
@@ -560,6 +560,9 @@ static void test_lost_sample(hpm_board *b)
 		CHECK("lost sample: load alu", 0, "%s", err);
 		return;
 	}
+	/* a session without damaged frames: each frame once (no TWICE) */
+	unsigned long bad = b->bad_frames, retx = b->retransmits;
+	b->bad_frames = b->retransmits = 0;
 	int rc0 = hpm_run(b, p, &o, NULL, 0, &clean);
 	snprintf(y.base.name, sizeof y.base.name, "lossy %s", b->link->name);
 	y.base.kind = b->link->kind;
@@ -575,6 +578,24 @@ static void test_lost_sample(hpm_board *b)
 	      "rc %d/%d corrupted %d lost %u (at seq %u) reply lost %u samples %u+1 vs %u/%u cycles %" PRIu64 "/%" PRIu64 " %s",
 	      rc0, rc, y.done, g.lost_seen, g.first_lost_seq, noisy.lost_samples, g.n, noisy.samples,
 	      clean.samples, noisy.snap.value[0], clean.snap.value[0], hpm_errmsg(b));
+	/* after a damaged frame a tty or usb session's runs send every SAMPLE
+	 * twice (HPM_RUN_TWICE): the copy of the corrupted frame gets through */
+	if (b->link->baud && b->info.fw_version >= HPM_FW_TWICE) {
+		struct gaps g2 = { 0, 0, 0 };
+		struct lossy y2 = { .base = y.base, .inner = b->link, .victim = 3 };
+		b->bad_frames = 1;
+		b->link = &y2.base;
+		o.ctx = &g2;
+		rc = hpm_run(b, p, &o, NULL, 0, &noisy);
+		b->link = y2.inner;
+		CHECK("lost sample: after a damaged frame every SAMPLE comes twice; one corrupted copy loses nothing",
+		      rc == HPM_OK && y2.done && y2.samples == 2 * (int)clean.samples && g2.lost_seen == 0 &&
+		      noisy.lost_samples == 0 && g2.n == clean.samples && noisy.snap.value[0] == clean.snap.value[0],
+		      "rc %d corrupted %d frames %d for %u samples, lost %u/%u, delivered %u %s", rc, y2.done,
+		      y2.samples, clean.samples, g2.lost_seen, noisy.lost_samples, g2.n, hpm_errmsg(b));
+	}
+	b->bad_frames += bad;
+	b->retransmits += retx;
 	hpm_program_free(p);
 }
 
