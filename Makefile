@@ -41,6 +41,15 @@ include mk/host.mk
 include mk/board.mk
 include mk/usb.mk
 
+# make lint also fails on a dependency cycle between the object files of one
+# library (tools/linkcycles.py: nm's defined and undefined symbols)
+.PHONY: lint-cycles
+lint: lint-cycles
+lint-cycles: $(HPM_LIB_OBJS) $(REF_LIB_OBJS) $(FW_MONITOR_OBJS)
+	@python3 tools/linkcycles.py libhpm $(HPM_LIB_OBJS)
+	@python3 tools/linkcycles.py libhpmref $(REF_LIB_OBJS)
+	@python3 tools/linkcycles.py --nm $(RV_PREFIX)gcc-nm monitor $(FW_MONITOR_OBJS)
+
 # hardware-in-the-loop (docs/hil.md): every workload and event on each USB
 # board (BOARDS=all or SERIAL,...), flashed first when its bitstream differs,
 # against the reference model; JUnit per board in build/hil/. Without a board

@@ -108,7 +108,7 @@ static int profile_rates(hpm_board *b, const hpm_program *p)
 
 	if (hpm_evlist_parse(&l, "cycles", err, sizeof err))
 		return -1;
-	if (hpm_csr_read(b, CSR_TIME, &t0) || hpm_stat(b, p, l, &o, c, &n, &r) ||
+	if (hpm_csr_read(b, CSR_TIME, &t0) || hpm_stat(b, p, l, &o, c, 1, &n, &r) ||
 	    hpm_csr_read(b, CSR_TIME, &t1))
 		goto fail;
 	uint32_t base_board = t1 - t0;
@@ -121,7 +121,7 @@ static int profile_rates(hpm_board *b, const hpm_program *p)
 		struct prof_stats st = { 0 };
 		double w0 = now();
 		if (hpm_csr_read(b, CSR_TIME, &t0) ||
-		    hpm_profile(b, p, l, &periods[i], &o, on_prof, &st, c, &n, &r) ||
+		    hpm_profile(b, p, l, &periods[i], &o, on_prof, &st, c, 1, &n, &r) ||
 		    hpm_csr_read(b, CSR_TIME, &t1))
 			goto fail;
 		double dt = now() - w0;

@@ -30,7 +30,14 @@ $(REF_ASAN_DIR)/%.o: $(REF_DIR)/%.c | $(EV_H)
 	@mkdir -p $(@D)
 	$(HOST_CC) $(REF_CFLAGS) -O1 $(REF_ASAN_FLAGS) -c $< -o $@
 
-$(REF_LIB): $(REF_LIB_OBJS)
+# one relocatable object with the internals (hidden, hpmref_int.h) made
+# local: the archive exports only the API of hpmref.h
+REF_LIB_OBJ := $(REF_OBJDIR)/hpmref-lib.o
+$(REF_LIB_OBJ): $(REF_LIB_OBJS)
+	$(HOST_CC) -r -nostdlib -o $@.tmp $^
+	objcopy --localize-hidden $@.tmp $@ && rm -f $@.tmp
+
+$(REF_LIB): $(REF_LIB_OBJ)
 	@mkdir -p $(@D)
 	rm -f $@
 	ar rcs $@ $^

@@ -2,17 +2,17 @@
  * Freestanding C11: no libc calls, no global mutable state. */
 #include "hpm_proto.h"
 
-const char *hpm_status_str(int status)
+const char *hpm_proto_status_str(int status)
 {
 	switch (status) {
 	case HPM_PROTO_OK:          return "ok";
-	case HPM_FRAME:       return "frame";
-	case HPM_E_TOO_LONG:  return "frame too long";
-	case HPM_E_BAD_COBS:  return "bad COBS encoding";
-	case HPM_E_TOO_SHORT: return "frame too short";
-	case HPM_E_BAD_CRC:   return "bad CRC";
-	case HPM_E_NOSPACE:   return "no space";
-	case HPM_E_LENGTH:    return "bad body length";
+	case HPM_PROTO_FRAME:       return "frame";
+	case HPM_PROTO_E_TOO_LONG:  return "frame too long";
+	case HPM_PROTO_E_BAD_COBS:  return "bad COBS encoding";
+	case HPM_PROTO_E_TOO_SHORT: return "frame too short";
+	case HPM_PROTO_E_BAD_CRC:   return "bad CRC";
+	case HPM_PROTO_E_NOSPACE:   return "no space";
+	case HPM_PROTO_E_LENGTH:    return "bad body length";
 	}
 	return "unknown status";
 }
@@ -105,17 +105,17 @@ int hpm_cobs_decode(const uint8_t *src, size_t len, uint8_t *dst, size_t cap)
 		uint8_t code = src[i++];
 
 		if (code == 0 || code - 1u > len - i)
-			return HPM_E_BAD_COBS;
+			return HPM_PROTO_E_BAD_COBS;
 		for (uint8_t k = 1; k < code; k++) {
 			if (src[i] == 0)
-				return HPM_E_BAD_COBS;
+				return HPM_PROTO_E_BAD_COBS;
 			if (o >= cap)
-				return HPM_E_NOSPACE;
+				return HPM_PROTO_E_NOSPACE;
 			dst[o++] = src[i++];
 		}
 		if (code != 0xff && i < len) {
 			if (o >= cap)
-				return HPM_E_NOSPACE;
+				return HPM_PROTO_E_NOSPACE;
 			dst[o++] = 0;
 		}
 	}
@@ -151,7 +151,7 @@ int hpm_frame_emit(uint8_t type, uint8_t seq, const void *body, size_t len,
 	struct segs s = { { hdr, body, crc }, { 2, len, 4 } };
 
 	if (len > HPM_MAX_BODY)
-		return HPM_E_NOSPACE;
+		return HPM_PROTO_E_NOSPACE;
 	hpm_put32(crc, hpm_crc32(hpm_crc32(0, hdr, 2), body, len));
 	cobs_emit(&s, put, ctx);
 	put(ctx, HPM_DELIM);
@@ -167,7 +167,7 @@ int hpm_frame_build(uint8_t type, uint8_t seq, const void *body, size_t len,
 	if (ret < 0)
 		return ret;
 	if (b.pos > cap)
-		return HPM_E_NOSPACE;
+		return HPM_PROTO_E_NOSPACE;
 	return (int)b.pos;
 }
 
@@ -187,19 +187,19 @@ static int decoder_end(struct hpm_decoder *d, struct hpm_frame *f)
 	uint32_t crc;
 
 	if (d->discard)
-		return HPM_E_TOO_LONG;
+		return HPM_PROTO_E_TOO_LONG;
 	if (d->left)
-		return HPM_E_BAD_COBS;
+		return HPM_PROTO_E_BAD_COBS;
 	if (d->len < HPM_FRAME_OVERHEAD)
-		return HPM_E_TOO_SHORT;
+		return HPM_PROTO_E_TOO_SHORT;
 	f->type = d->buf[0];
 	f->seq = d->buf[1];
 	f->len = (uint16_t)(d->len - HPM_FRAME_OVERHEAD);
 	f->body = d->buf + 2;
 	crc = hpm_crc32(0, d->buf, d->len - 4u);
 	if (crc != hpm_get32(d->buf + d->len - 4))
-		return HPM_E_BAD_CRC;
-	return HPM_FRAME;
+		return HPM_PROTO_E_BAD_CRC;
+	return HPM_PROTO_FRAME;
 }
 
 static void decoder_put(struct hpm_decoder *d, uint8_t byte)
@@ -256,7 +256,7 @@ size_t hpm_decoder_push(struct hpm_decoder *d, const uint8_t *buf, size_t len,
  * offset and size (1, 2, 4 or 8 bytes, stored little-endian), or a reserved
  * run of zero bytes. One small engine packs and unpacks them all. */
 
-#define FLD(type, m)  (uint16_t)(offsetof(struct hpm_##type, m) << 5 | sizeof(((struct hpm_##type *)0)->m))
+#define FLD(type, m)  (uint16_t)(offsetof(struct hpm_msg_##type, m) << 5 | sizeof(((struct hpm_msg_##type *)0)->m))
 #define RSV(n)        (uint16_t)(16 | (n))   /* n reserved bytes, written 0 */
 #define NFIELDS(t)    (sizeof(t) / sizeof((t)[0]))
 
@@ -317,14 +317,14 @@ static void get_fields(const uint8_t *b, void *s, const uint16_t *desc, size_t n
 /* one fixed-size body: descriptor table, pack and unpack */
 #define FIXED_BODY(type, LEN, ...)						\
 static const uint16_t type##_desc[] = { __VA_ARGS__ };				\
-size_t hpm_pack_##type(uint8_t *b, const struct hpm_##type *s)			\
+size_t hpm_pack_##type(uint8_t *b, const struct hpm_msg_##type *s)			\
 {										\
 	return put_fields(b, s, type##_desc, NFIELDS(type##_desc));		\
 }										\
-int hpm_unpack_##type(const uint8_t *b, size_t len, struct hpm_##type *s)	\
+int hpm_unpack_##type(const uint8_t *b, size_t len, struct hpm_msg_##type *s)	\
 {										\
 	if (len != (LEN))							\
-		return HPM_E_LENGTH;						\
+		return HPM_PROTO_E_LENGTH;						\
 	get_fields(b, s, type##_desc, NFIELDS(type##_desc));			\
 	return HPM_PROTO_OK;								\
 }
@@ -383,7 +383,7 @@ static const uint16_t run_desc[] = {
 	FLD(run, a1), RSV(4), FLD(run, mcyclecfg), FLD(run, minstretcfg),
 };
 
-size_t hpm_pack_run(uint8_t *b, const struct hpm_run *s)
+size_t hpm_pack_run(uint8_t *b, const struct hpm_msg_run *s)
 {
 	unsigned n = s->n_events <= HPM_NHPM ? s->n_events : HPM_NHPM;
 
@@ -396,15 +396,15 @@ size_t hpm_pack_run(uint8_t *b, const struct hpm_run *s)
 	return HPM_RUN_PROFILE_LEN(n);
 }
 
-int hpm_unpack_run(const uint8_t *b, size_t len, struct hpm_run *s)
+int hpm_unpack_run(const uint8_t *b, size_t len, struct hpm_msg_run *s)
 {
 	unsigned n;
 
 	if (len < HPM_RUN_HDR_LEN)
-		return HPM_E_LENGTH;
+		return HPM_PROTO_E_LENGTH;
 	n = b[6];
 	if (n > HPM_NHPM || len != (b[5] & HPM_RUN_PROFILE ? HPM_RUN_PROFILE_LEN(n) : HPM_RUN_LEN(n)))
-		return HPM_E_LENGTH;
+		return HPM_PROTO_E_LENGTH;
 	get_fields(b, s, run_desc, NFIELDS(run_desc));
 	for (unsigned i = 0; i < HPM_NHPM; i++)
 		s->mhpmevent[i] = s->period[i] = 0;
@@ -415,7 +415,7 @@ int hpm_unpack_run(const uint8_t *b, size_t len, struct hpm_run *s)
 }
 
 /* SNAPSHOT: present, overflowed, value[32], wraps[29] */
-size_t hpm_pack_snapshot(uint8_t *b, const struct hpm_snapshot *s)
+size_t hpm_pack_snapshot(uint8_t *b, const struct hpm_msg_snapshot *s)
 {
 	hpm_put32(b, s->present);
 	hpm_put32(b + 4, s->overflowed);
@@ -425,10 +425,10 @@ size_t hpm_pack_snapshot(uint8_t *b, const struct hpm_snapshot *s)
 	return HPM_SNAPSHOT_LEN;
 }
 
-int hpm_unpack_snapshot(const uint8_t *b, size_t len, struct hpm_snapshot *s)
+int hpm_unpack_snapshot(const uint8_t *b, size_t len, struct hpm_msg_snapshot *s)
 {
 	if (len != HPM_SNAPSHOT_LEN)
-		return HPM_E_LENGTH;
+		return HPM_PROTO_E_LENGTH;
 	s->present = hpm_get32(b);
 	s->overflowed = hpm_get32(b + 4);
 	get_array64(b + 8, s->value, HPM_NCOUNTERS);
@@ -445,17 +445,17 @@ static const uint16_t run_result_desc[] = {
 	FLD(run_result, elapsed),
 };
 
-size_t hpm_pack_run_result(uint8_t *b, const struct hpm_run_result *s)
+size_t hpm_pack_run_result(uint8_t *b, const struct hpm_msg_run_result *s)
 {
 	put_fields(b, s, run_result_desc, NFIELDS(run_result_desc));
 	hpm_pack_snapshot(b + HPM_RUN_RESULT_HDR_LEN, &s->snap);
 	return HPM_RUN_RESULT_LEN;
 }
 
-int hpm_unpack_run_result(const uint8_t *b, size_t len, struct hpm_run_result *s)
+int hpm_unpack_run_result(const uint8_t *b, size_t len, struct hpm_msg_run_result *s)
 {
 	if (len != HPM_RUN_RESULT_LEN)
-		return HPM_E_LENGTH;
+		return HPM_PROTO_E_LENGTH;
 	get_fields(b, s, run_result_desc, NFIELDS(run_result_desc));
 	return hpm_unpack_snapshot(b + HPM_RUN_RESULT_HDR_LEN, HPM_SNAPSHOT_LEN,
 				   &s->snap);
@@ -463,7 +463,7 @@ int hpm_unpack_run_result(const uint8_t *b, size_t len, struct hpm_run_result *s
 
 /* SAMPLE: sample_seq, mask, value[i] for each set bit i, ascending, then
  * wraps[i] for each set bit i >= 3 */
-size_t hpm_pack_sample(uint8_t *b, const struct hpm_sample *s)
+size_t hpm_pack_sample(uint8_t *b, const struct hpm_msg_sample *s)
 {
 	size_t o = HPM_SAMPLE_HDR_LEN;
 
@@ -484,16 +484,16 @@ size_t hpm_pack_sample(uint8_t *b, const struct hpm_sample *s)
 	return o;
 }
 
-int hpm_unpack_sample(const uint8_t *b, size_t len, struct hpm_sample *s)
+int hpm_unpack_sample(const uint8_t *b, size_t len, struct hpm_msg_sample *s)
 {
 	size_t o = HPM_SAMPLE_HDR_LEN;
 	uint32_t mask;
 
 	if (len < HPM_SAMPLE_HDR_LEN)
-		return HPM_E_LENGTH;
+		return HPM_PROTO_E_LENGTH;
 	mask = hpm_get32(b + 4);
 	if (len != HPM_SAMPLE_LEN(mask))
-		return HPM_E_LENGTH;
+		return HPM_PROTO_E_LENGTH;
 	s->sample_seq = hpm_get32(b);
 	s->mask = mask;
 	for (unsigned i = 0; i < HPM_NCOUNTERS; i++) {

@@ -33,18 +33,18 @@ extern "C" {
 
 /* ---- codec status (negative = error) ---- */
 
-enum hpm_status {
+enum hpm_proto_status {
 	HPM_PROTO_OK          = 0,
-	HPM_FRAME       = 1,   /* decoder: a complete, valid frame is ready */
-	HPM_E_TOO_LONG  = -1,  /* decoded frame exceeds HPM_MAX_RAW */
-	HPM_E_BAD_COBS  = -2,  /* delimiter inside a COBS block */
-	HPM_E_TOO_SHORT = -3,  /* fewer than 6 decoded bytes */
-	HPM_E_BAD_CRC   = -4,  /* crc32 mismatch (type and seq are reported) */
-	HPM_E_NOSPACE   = -5,  /* output buffer too small / body too long */
-	HPM_E_LENGTH    = -6,  /* unpack: body has the wrong length */
+	HPM_PROTO_FRAME       = 1,   /* decoder: a complete, valid frame is ready */
+	HPM_PROTO_E_TOO_LONG  = -1,  /* decoded frame exceeds HPM_MAX_RAW */
+	HPM_PROTO_E_BAD_COBS  = -2,  /* delimiter inside a COBS block */
+	HPM_PROTO_E_TOO_SHORT = -3,  /* fewer than 6 decoded bytes */
+	HPM_PROTO_E_BAD_CRC   = -4,  /* crc32 mismatch (type and seq are reported) */
+	HPM_PROTO_E_NOSPACE   = -5,  /* output buffer too small / body too long */
+	HPM_PROTO_E_LENGTH    = -6,  /* unpack: body has the wrong length */
 };
 
-const char *hpm_status_str(int status);
+const char *hpm_proto_status_str(int status);
 
 /* ---- frame types ---- */
 
@@ -136,7 +136,7 @@ uint32_t hpm_crc32(uint32_t crc, const void *buf, size_t len);
 size_t hpm_cobs_encode(const uint8_t *src, size_t len, uint8_t *dst);
 
 /* Decode one COBS block sequence (no delimiter inside src). Returns the
- * decoded length, HPM_E_BAD_COBS or HPM_E_NOSPACE. */
+ * decoded length, HPM_PROTO_E_BAD_COBS or HPM_PROTO_E_NOSPACE. */
 int hpm_cobs_decode(const uint8_t *src, size_t len, uint8_t *dst, size_t cap);
 
 /* ---- frames ---- */
@@ -149,7 +149,7 @@ struct hpm_frame {
 };
 
 /* Build the wire bytes of one frame, trailing delimiter included. Returns
- * the number of bytes written or HPM_E_NOSPACE (len > HPM_MAX_BODY or the
+ * the number of bytes written or HPM_PROTO_E_NOSPACE (len > HPM_MAX_BODY or the
  * output is smaller than needed; HPM_MAX_WIRE always suffices). */
 int hpm_frame_build(uint8_t type, uint8_t seq, const void *body, size_t len,
 		    uint8_t *out, size_t cap);
@@ -172,8 +172,8 @@ struct hpm_decoder {
 
 void hpm_decoder_init(struct hpm_decoder *d);
 
-/* Feed one byte. Returns HPM_PROTO_OK (need more), HPM_FRAME (*f filled) or, at
- * the delimiter that ends a bad frame, a negative HPM_E_*. For HPM_E_BAD_CRC,
+/* Feed one byte. Returns HPM_PROTO_OK (need more), HPM_PROTO_FRAME (*f filled) or, at
+ * the delimiter that ends a bad frame, a negative HPM_PROTO_E_*. For HPM_PROTO_E_BAD_CRC,
  * f->type and f->seq hold the (untrusted) received values. Empty frames
  * (back-to-back delimiters) are skipped silently. */
 int hpm_decoder_feed(struct hpm_decoder *d, uint8_t byte, struct hpm_frame *f);
@@ -225,7 +225,7 @@ static inline uint64_t hpm_get64(const uint8_t *p)
 /* ---- bodies ----
  * Each fixed layout has a size macro, a struct, and pack/unpack. pack writes
  * exactly *_LEN bytes and returns that length; unpack returns HPM_PROTO_OK or
- * HPM_E_LENGTH. Offsets are in docs/protocol.md. */
+ * HPM_PROTO_E_LENGTH. Offsets are in docs/protocol.md. */
 
 #define HPM_HELLO_LEN       4u
 #define HPM_INFO_LEN        56u
@@ -249,11 +249,11 @@ static inline uint64_t hpm_get64(const uint8_t *p)
 #define HPM_BOOT_LEN        4u
 #define HPM_ERROR_LEN       8u
 
-struct hpm_hello {
+struct hpm_msg_hello {
 	uint16_t ver_min, ver_max;
 };
 
-struct hpm_info {
+struct hpm_msg_info {
 	uint16_t proto_version, fw_version;
 	uint32_t mvendorid, marchid, mimpid, misa;
 	uint8_t hpm_num, hpm_width;
@@ -265,35 +265,35 @@ struct hpm_info {
 	uint32_t features;
 };
 
-struct hpm_csr_read {
+struct hpm_msg_csr_read {
 	uint16_t csr;
 };
 
-struct hpm_csr_value {
+struct hpm_msg_csr_value {
 	uint16_t csr;
 	uint32_t value;
 };
 
-struct hpm_csr_write {
+struct hpm_msg_csr_write {
 	uint16_t csr;
 	uint8_t op;        /* enum hpm_csr_op */
 	uint32_t value;
 };
 
-struct hpm_csr_written {
+struct hpm_msg_csr_written {
 	uint16_t csr;
 	uint32_t old_value, new_value;
 };
 
-struct hpm_mem_read {
+struct hpm_msg_mem_read {
 	uint32_t addr, len;
 };
 
-struct hpm_mem_written {
+struct hpm_msg_mem_written {
 	uint32_t addr, len, crc;
 };
 
-struct hpm_run {
+struct hpm_msg_run {
 	uint32_t entry;
 	uint8_t mode;       /* enum hpm_mode */
 	uint8_t flags;      /* HPM_RUN_PROFILE, HPM_RUN_TWICE */
@@ -308,14 +308,14 @@ struct hpm_run {
 	                                period[i] events (0: not sampled) */
 };
 
-struct hpm_snapshot {
+struct hpm_msg_snapshot {
 	uint32_t present;            /* bit n: value[n] is implemented */
 	uint32_t overflowed;         /* OF bits (bit n = counter n) when taken */
 	uint64_t value[HPM_NCOUNTERS];
 	uint32_t wraps[HPM_NHPM];    /* wraps of mhpmcounter3..31 */
 };
 
-struct hpm_run_result {
+struct hpm_msg_run_result {
 	uint8_t reason;              /* enum hpm_exit */
 	uint8_t priv;                /* mode the workload was in at the exit */
 	uint32_t code;
@@ -323,64 +323,64 @@ struct hpm_run_result {
 	uint32_t ticks, samples;
 	uint32_t records;            /* profile samples + region markers taken */
 	uint64_t elapsed;            /* workload mtime cycles */
-	struct hpm_snapshot snap;
+	struct hpm_msg_snapshot snap;
 };
 
-struct hpm_stream {
+struct hpm_msg_stream {
 	uint64_t interval;           /* cycles, >= INFO.min_interval */
 	uint32_t mask;               /* value[] indexes to send */
 	uint32_t flags;              /* HPM_STREAM_SILENT */
 };
 
-struct hpm_sample {
+struct hpm_msg_sample {
 	uint32_t sample_seq;
 	uint32_t mask;
 	uint64_t value[HPM_NCOUNTERS];  /* by index; only bits of mask are sent */
 	uint32_t wraps[HPM_NCOUNTERS];  /* by index, for set bits >= 3 */
 };
 
-struct hpm_boot {
+struct hpm_msg_boot {
 	uint16_t proto_version, fw_version;
 };
 
-struct hpm_error {
+struct hpm_msg_error {
 	uint8_t code;                /* enum hpm_err */
 	uint8_t req_type;
 	uint32_t arg;
 };
 
-size_t hpm_pack_hello(uint8_t *b, const struct hpm_hello *s);
-int hpm_unpack_hello(const uint8_t *b, size_t len, struct hpm_hello *s);
-size_t hpm_pack_info(uint8_t *b, const struct hpm_info *s);
-int hpm_unpack_info(const uint8_t *b, size_t len, struct hpm_info *s);
-size_t hpm_pack_csr_read(uint8_t *b, const struct hpm_csr_read *s);
-int hpm_unpack_csr_read(const uint8_t *b, size_t len, struct hpm_csr_read *s);
-size_t hpm_pack_csr_value(uint8_t *b, const struct hpm_csr_value *s);
-int hpm_unpack_csr_value(const uint8_t *b, size_t len, struct hpm_csr_value *s);
-size_t hpm_pack_csr_write(uint8_t *b, const struct hpm_csr_write *s);
-int hpm_unpack_csr_write(const uint8_t *b, size_t len, struct hpm_csr_write *s);
-size_t hpm_pack_csr_written(uint8_t *b, const struct hpm_csr_written *s);
-int hpm_unpack_csr_written(const uint8_t *b, size_t len, struct hpm_csr_written *s);
-size_t hpm_pack_mem_read(uint8_t *b, const struct hpm_mem_read *s);
-int hpm_unpack_mem_read(const uint8_t *b, size_t len, struct hpm_mem_read *s);
-size_t hpm_pack_mem_written(uint8_t *b, const struct hpm_mem_written *s);
-int hpm_unpack_mem_written(const uint8_t *b, size_t len, struct hpm_mem_written *s);
+size_t hpm_pack_hello(uint8_t *b, const struct hpm_msg_hello *s);
+int hpm_unpack_hello(const uint8_t *b, size_t len, struct hpm_msg_hello *s);
+size_t hpm_pack_info(uint8_t *b, const struct hpm_msg_info *s);
+int hpm_unpack_info(const uint8_t *b, size_t len, struct hpm_msg_info *s);
+size_t hpm_pack_csr_read(uint8_t *b, const struct hpm_msg_csr_read *s);
+int hpm_unpack_csr_read(const uint8_t *b, size_t len, struct hpm_msg_csr_read *s);
+size_t hpm_pack_csr_value(uint8_t *b, const struct hpm_msg_csr_value *s);
+int hpm_unpack_csr_value(const uint8_t *b, size_t len, struct hpm_msg_csr_value *s);
+size_t hpm_pack_csr_write(uint8_t *b, const struct hpm_msg_csr_write *s);
+int hpm_unpack_csr_write(const uint8_t *b, size_t len, struct hpm_msg_csr_write *s);
+size_t hpm_pack_csr_written(uint8_t *b, const struct hpm_msg_csr_written *s);
+int hpm_unpack_csr_written(const uint8_t *b, size_t len, struct hpm_msg_csr_written *s);
+size_t hpm_pack_mem_read(uint8_t *b, const struct hpm_msg_mem_read *s);
+int hpm_unpack_mem_read(const uint8_t *b, size_t len, struct hpm_msg_mem_read *s);
+size_t hpm_pack_mem_written(uint8_t *b, const struct hpm_msg_mem_written *s);
+int hpm_unpack_mem_written(const uint8_t *b, size_t len, struct hpm_msg_mem_written *s);
 /* n_events must be <= HPM_NHPM; unpack also checks the length matches it */
-size_t hpm_pack_run(uint8_t *b, const struct hpm_run *s);
-int hpm_unpack_run(const uint8_t *b, size_t len, struct hpm_run *s);
-size_t hpm_pack_snapshot(uint8_t *b, const struct hpm_snapshot *s);
-int hpm_unpack_snapshot(const uint8_t *b, size_t len, struct hpm_snapshot *s);
-size_t hpm_pack_run_result(uint8_t *b, const struct hpm_run_result *s);
-int hpm_unpack_run_result(const uint8_t *b, size_t len, struct hpm_run_result *s);
-size_t hpm_pack_stream(uint8_t *b, const struct hpm_stream *s);
-int hpm_unpack_stream(const uint8_t *b, size_t len, struct hpm_stream *s);
+size_t hpm_pack_run(uint8_t *b, const struct hpm_msg_run *s);
+int hpm_unpack_run(const uint8_t *b, size_t len, struct hpm_msg_run *s);
+size_t hpm_pack_snapshot(uint8_t *b, const struct hpm_msg_snapshot *s);
+int hpm_unpack_snapshot(const uint8_t *b, size_t len, struct hpm_msg_snapshot *s);
+size_t hpm_pack_run_result(uint8_t *b, const struct hpm_msg_run_result *s);
+int hpm_unpack_run_result(const uint8_t *b, size_t len, struct hpm_msg_run_result *s);
+size_t hpm_pack_stream(uint8_t *b, const struct hpm_msg_stream *s);
+int hpm_unpack_stream(const uint8_t *b, size_t len, struct hpm_msg_stream *s);
 /* values of indexes not in mask are left untouched by unpack */
-size_t hpm_pack_sample(uint8_t *b, const struct hpm_sample *s);
-int hpm_unpack_sample(const uint8_t *b, size_t len, struct hpm_sample *s);
-size_t hpm_pack_boot(uint8_t *b, const struct hpm_boot *s);
-int hpm_unpack_boot(const uint8_t *b, size_t len, struct hpm_boot *s);
-size_t hpm_pack_error(uint8_t *b, const struct hpm_error *s);
-int hpm_unpack_error(const uint8_t *b, size_t len, struct hpm_error *s);
+size_t hpm_pack_sample(uint8_t *b, const struct hpm_msg_sample *s);
+int hpm_unpack_sample(const uint8_t *b, size_t len, struct hpm_msg_sample *s);
+size_t hpm_pack_boot(uint8_t *b, const struct hpm_msg_boot *s);
+int hpm_unpack_boot(const uint8_t *b, size_t len, struct hpm_msg_boot *s);
+size_t hpm_pack_error(uint8_t *b, const struct hpm_msg_error *s);
+int hpm_unpack_error(const uint8_t *b, size_t len, struct hpm_msg_error *s);
 
 /* Mem bodies carry variable data after a 4-byte address: use hpm_put32/
  * hpm_get32 at offset 0 and the data at HPM_MEM_HDR_LEN. */

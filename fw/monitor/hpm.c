@@ -1,5 +1,6 @@
 /* The monitor's HPM driver: any CSR by number, boot-time probing of the
- * counter configuration, wrap accounting and counter snapshots. */
+ * counter configuration (the board state), wrap accounting and counter
+ * snapshots. */
 #include "hpm_soc.h"
 #include "monitor.h"
 
@@ -10,7 +11,8 @@
 #define GPIO_CLOCK_HZ_REG   HPM_REG32(HPM_GPIO_BASE + 0x8u)
 #define CLOCK_HZ_DEFAULT    24000000u
 
-struct hpm_sample live;
+struct board board;                  /* probed at boot */
+struct hpm_msg_sample live;
 uint32_t records;
 uint32_t final_of;
 
@@ -117,8 +119,7 @@ uint32_t account_wraps(const uint64_t *period, uint8_t seq)
 				uint32_t rec[3] = { records++, csr_read(mepc),
 						    n | (csr_read(mstatus) & (3u << 11)) };
 				write_counter(n, read_counter(n) - p);
-				for (unsigned k = 0; k <= stream.twice; k++)
-					send_frame(HPM_T_PROFILE, seq, rec, sizeof rec);
+				send_record(HPM_T_PROFILE, seq, rec, sizeof rec);
 			}
 		}
 	}
@@ -151,7 +152,7 @@ void read_counters(uint32_t mask, uint64_t *value)
 		value[n] = !(mask >> n & 1u) ? 0 : n == 1 ? hpm_mtime64() : read_counter(n);
 }
 
-void take_snapshot(struct hpm_snapshot *s)
+void take_snapshot(struct hpm_msg_snapshot *s)
 {
 	s->present = board.present;
 	s->overflowed = final_of | (csr_read(0xda0) & board.present);

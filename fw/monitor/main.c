@@ -1,8 +1,8 @@
 /* The firmware monitor: serves the link protocol (docs/protocol.md) over the
  * UART and runs uploaded workloads with exact counter windows.
  *
- * Single-threaded and polled: the main loop feeds UART bytes to the frame
- * decoder and executes one request at a time. The monitor never enables
+ * Single-threaded and polled: the main loop takes frames from the link
+ * (link.c) and executes one request at a time. The monitor never enables
  * interrupts for itself; a workload reaches it only through trap_vector
  * (entry.S). State that a RESET must clear lives in .bss (crt0 zeroes it).
  */
@@ -15,33 +15,9 @@
 #define FW_VERSION 0x0103u           /* 1.1: sampling, region markers, write call; 1.2: FETCH; 1.3: RUN flag TWICE */
 #define MIN_INTERVAL 1000u           /* cycles; a sample takes longer to send */
 
-struct board board;                  /* probed at boot */
-
-static struct hpm_decoder dec;
 static uint8_t reply[HPM_MAX_BODY];  /* the reply cache (section 2) */
 static uint16_t reply_len;
 static uint8_t reply_type, reply_seq;   /* reply_type 0: no reply cached */
-
-/* ---- UART ---- */
-
-/* Waits until the last byte has left the shift register. */
-static void uart_flush(void)
-{
-	while (UART_STATUS & UART_STATUS_TX_BUSY)
-		;
-}
-
-static void uart_put(void *ctx, uint8_t c)
-{
-	(void)ctx;
-	uart_flush();
-	UART_DATA = c;
-}
-
-void send_frame(uint8_t type, uint8_t seq, const void *body, size_t len)
-{
-	hpm_frame_emit(type, seq, body, len, uart_put, 0);
-}
 
 /* ---- replies ---- */
 
@@ -55,7 +31,7 @@ static void reply_send(uint8_t type, uint8_t seq, size_t len)
 
 static void reply_error(uint8_t seq, uint8_t req_type, uint8_t code, uint32_t arg)
 {
-	struct hpm_error e = { .code = code, .req_type = req_type, .arg = arg };
+	struct hpm_msg_error e = { .code = code, .req_type = req_type, .arg = arg };
 	reply_send(HPM_T_ERROR, seq, hpm_pack_error(reply, &e));
 }
 
@@ -68,7 +44,7 @@ static int range_ok(uint32_t addr, uint32_t len, uint32_t base, uint32_t size)
 
 static void cmd_hello(const struct hpm_frame *f)
 {
-	struct hpm_hello h;
+	struct hpm_msg_hello h;
 	if (hpm_unpack_hello(f->body, f->len, &h) != HPM_PROTO_OK) {
 		reply_error(f->seq, f->type, HPM_ERR_BAD_LENGTH, HPM_HELLO_LEN);
 		return;
@@ -77,7 +53,7 @@ static void cmd_hello(const struct hpm_frame *f)
 		reply_error(f->seq, f->type, HPM_ERR_BAD_VERSION, HPM_PROTO_VERSION);
 		return;
 	}
-	struct hpm_info in = {
+	struct hpm_msg_info in = {
 		.proto_version = HPM_PROTO_VERSION, .fw_version = FW_VERSION,
 		.mvendorid = csr_read(0xf11), .marchid = csr_read(0xf12),
 		.mimpid = csr_read(0xf13), .misa = csr_read(0x301),
@@ -93,8 +69,8 @@ static void cmd_hello(const struct hpm_frame *f)
 
 static void cmd_csr_read(const struct hpm_frame *f)
 {
-	struct hpm_csr_read r;
-	struct hpm_csr_value v;
+	struct hpm_msg_csr_read r;
+	struct hpm_msg_csr_value v;
 	if (hpm_unpack_csr_read(f->body, f->len, &r) != HPM_PROTO_OK) {
 		reply_error(f->seq, f->type, HPM_ERR_BAD_LENGTH, HPM_CSR_READ_LEN);
 		return;
@@ -110,8 +86,8 @@ static void cmd_csr_read(const struct hpm_frame *f)
 static void cmd_csr_write(const struct hpm_frame *f)
 {
 	static const uint8_t funct3[] = { CSR_OP_WRITE, CSR_OP_SET, CSR_OP_CLEAR };
-	struct hpm_csr_write w;
-	struct hpm_csr_written r;
+	struct hpm_msg_csr_write w;
+	struct hpm_msg_csr_written r;
 	uint32_t after;
 
 	if (hpm_unpack_csr_write(f->body, f->len, &w) != HPM_PROTO_OK) {
@@ -144,7 +120,7 @@ static void cmd_csr_write(const struct hpm_frame *f)
 
 static void cmd_mem_read(const struct hpm_frame *f)
 {
-	struct hpm_mem_read r;
+	struct hpm_msg_mem_read r;
 	if (hpm_unpack_mem_read(f->body, f->len, &r) != HPM_PROTO_OK) {
 		reply_error(f->seq, f->type, HPM_ERR_BAD_LENGTH, HPM_MEM_READ_LEN);
 		return;
@@ -167,7 +143,7 @@ static void cmd_mem_read(const struct hpm_frame *f)
 
 static void cmd_mem_write(const struct hpm_frame *f)
 {
-	struct hpm_mem_written w;
+	struct hpm_msg_mem_written w;
 	if (f->len <= HPM_MEM_HDR_LEN) {
 		reply_error(f->seq, f->type, HPM_ERR_BAD_LENGTH, 0);
 		return;
@@ -187,7 +163,7 @@ static void cmd_mem_write(const struct hpm_frame *f)
 
 static void cmd_snapshot(const struct hpm_frame *f)
 {
-	struct hpm_snapshot s;
+	struct hpm_msg_snapshot s;
 	if (f->len) {
 		reply_error(f->seq, f->type, HPM_ERR_BAD_LENGTH, 0);
 		return;
@@ -198,7 +174,7 @@ static void cmd_snapshot(const struct hpm_frame *f)
 
 static void cmd_stream(const struct hpm_frame *f)
 {
-	struct hpm_stream s;
+	struct hpm_msg_stream s;
 	if (f->type == HPM_T_STREAM_STOP) {
 		if (f->len) {
 			reply_error(f->seq, f->type, HPM_ERR_BAD_LENGTH, 0);
@@ -297,21 +273,18 @@ execute:
 int main(void)
 {
 	struct hpm_frame f;
-	struct hpm_boot boot = { HPM_PROTO_VERSION, FW_VERSION };
+	struct hpm_msg_boot boot = { HPM_PROTO_VERSION, FW_VERSION };
 	uint8_t b[HPM_BOOT_LEN];
 
 	hpm_init();
-	hpm_decoder_init(&dec);
-	uart_put(0, HPM_DELIM);
+	link_init();
 	send_frame(HPM_T_BOOT, 0, b, hpm_pack_boot(b, &boot));
 	for (;;) {
-		if (!(UART_STATUS & UART_STATUS_RX_VALID))
-			continue;
-		int st = hpm_decoder_feed(&dec, (uint8_t)UART_DATA, &f);
-		if (st == HPM_FRAME) {
+		int st = link_receive(&f);
+		if (st == HPM_PROTO_FRAME) {
 			dispatch(&f);
-		} else if (st == HPM_E_BAD_CRC) {
-			struct hpm_error e = { HPM_ERR_BAD_CRC, f.type, 0 };
+		} else if (st == HPM_PROTO_E_BAD_CRC) {
+			struct hpm_msg_error e = { HPM_ERR_BAD_CRC, f.type, 0 };
 			uint8_t eb[HPM_ERROR_LEN];
 			send_frame(HPM_T_ERROR, f.seq, eb, hpm_pack_error(eb, &e));
 		}

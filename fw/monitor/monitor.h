@@ -13,6 +13,21 @@
 /* funct3 of the patched instruction; READ is csrrs with rs1 = x0 */
 enum { CSR_OP_READ = 0, CSR_OP_WRITE = 1, CSR_OP_SET = 2, CSR_OP_CLEAR = 3 };
 
+/* link.c: frames over the UART (docs/protocol.md section 1) */
+void link_init(void);            /* resets the decoder, sends a delimiter */
+void send_frame(uint8_t type, uint8_t seq, const void *body, size_t len);
+/* A record of the running workload (SAMPLE, PROFILE, REGION): sent twice
+ * while records_twice is set (the RUN's HPM_RUN_TWICE) */
+void send_record(uint8_t type, uint8_t seq, const void *body, size_t len);
+extern uint8_t records_twice;
+/* One UART byte, if any, through the decoder: what hpm_decoder_feed
+ * returns (HPM_PROTO_FRAME: *f filled), HPM_PROTO_OK if none waited. */
+int  link_receive(struct hpm_frame *f);
+int  link_byte(void);            /* the next UART byte, -1 if none waits */
+void uart_flush(void);           /* waits until the last byte has left */
+
+/* hpm.c: the board state, probed at boot (hpm_init); CSR numbers are
+ * unsigned, not uint16_t: no zero-extension at every call (144 EBR bytes) */
 struct board {
 	uint32_t present;      /* value[] bits that exist: 0..2 and 3..2+hpm_num */
 	uint32_t clock_hz;
@@ -20,35 +35,28 @@ struct board {
 };
 extern struct board board;
 
-struct stream_cfg {
-	uint64_t interval;
-	uint32_t mask;
-	uint8_t armed, silent;
-	uint8_t twice;         /* this RUN's HPM_RUN_TWICE: SAMPLE, PROFILE, REGION sent twice */
-};
-extern struct stream_cfg stream;
-
-/* hpm.c; CSR numbers are unsigned, not uint16_t: no zero-extension at every
- * call (144 EBR bytes) */
 int  csr_access(unsigned op, unsigned csr, uint32_t in, uint32_t *out);
 void hpm_init(void);
 void counter_written(unsigned csr);
-void take_snapshot(struct hpm_snapshot *s);
+void take_snapshot(struct hpm_msg_snapshot *s);
 void read_counters(uint32_t mask, uint64_t *value);   /* others 0 */
 uint64_t read_counter(unsigned n);
 void write_counter(unsigned n, uint64_t v);
 uint32_t account_wraps(const uint64_t *period, uint8_t seq);
 extern uint32_t records;     /* profile samples + region markers this run */
 /* the wrap counts (live.wraps[n]), and the values of the frame being sent */
-extern struct hpm_sample live;
+extern struct hpm_msg_sample live;
 extern uint32_t final_of;
 
 /* run.c: executes a RUN request; returns 0 with the 420-byte reply in out,
- * or an HPM_ERR_* code with its arg. */
+ * or an HPM_ERR_* code with its arg. stream: set by STREAM (main.c). */
 int run_workload(const struct hpm_frame *f, uint8_t *out, uint32_t *arg);
-
-/* main.c */
-void send_frame(uint8_t type, uint8_t seq, const void *body, size_t len);
+struct stream_cfg {
+	uint64_t interval;
+	uint32_t mask;
+	uint8_t armed, silent;
+};
+extern struct stream_cfg stream;
 
 /* entry.S */
 extern uint32_t wl_regs[33];

@@ -44,12 +44,10 @@ static void send_values(uint8_t type, uint8_t seq, uint32_t word, uint32_t mask)
 	live.sample_seq = word;
 	live.mask = mask;
 	read_counters(mask, live.value);
-	size_t len = hpm_pack_sample(body, &live);
-	for (unsigned n = 0; n <= stream.twice; n++)
-		send_frame(type, seq, body, len);
+	send_record(type, seq, body, hpm_pack_sample(body, &live));
 }
 
-static void program_counters(const struct hpm_run *r)
+static void program_counters(const struct hpm_msg_run *r)
 {
 	uint32_t minh = r->mode == HPM_MODE_M ? 0 : MINH_HI;
 
@@ -72,7 +70,7 @@ static void program_counters(const struct hpm_run *r)
 	csr_clear(mip, 1u << 13);
 }
 
-static int check_run(const struct hpm_frame *f, struct hpm_run *r, uint32_t *arg)
+static int check_run(const struct hpm_frame *f, struct hpm_msg_run *r, uint32_t *arg)
 {
 	if (hpm_unpack_run(f->body, f->len, r) != HPM_PROTO_OK) {
 		*arg = f->len > 6 ? HPM_RUN_HDR_LEN + (8u << (f->body[5] & HPM_RUN_PROFILE)) * f->body[6] : 0;
@@ -104,8 +102,8 @@ static int check_run(const struct hpm_frame *f, struct hpm_run *r, uint32_t *arg
 
 int run_workload(const struct hpm_frame *f, uint8_t *out, uint32_t *arg)
 {
-	struct hpm_run r;
-	struct hpm_run_result res;
+	struct hpm_msg_run r;
+	struct hpm_msg_run_result res;
 	int err = check_run(f, &r, arg);
 	uint64_t remaining = r.budget, next_sample = stream.interval;
 	uint32_t sample_seq = 0, mcause;
@@ -113,7 +111,7 @@ int run_workload(const struct hpm_frame *f, uint8_t *out, uint32_t *arg)
 
 	if (err)
 		return err;
-	stream.twice = r.flags >> 1 & 1u;
+	records_twice = r.flags >> 1 & 1u;
 	res.code = res.ticks = 0;
 	res.elapsed = 0;
 	records = 0;
@@ -200,13 +198,13 @@ int run_workload(const struct hpm_frame *f, uint8_t *out, uint32_t *arg)
 				res.reason = HPM_EXIT_TOHOST;
 				break;
 			}
-			if (sampling && (UART_STATUS & UART_STATUS_RX_VALID)) {
-				uint8_t c = (uint8_t)UART_DATA;
+			int c = sampling ? link_byte() : -1;
+			if (c >= 0) {
 				if (c == HPM_ABORT_BYTE) {
 					res.reason = HPM_EXIT_ABORTED;
 					break;
 				}
-				struct hpm_error e = { HPM_ERR_BUSY, 0, 0 };
+				struct hpm_msg_error e = { HPM_ERR_BUSY, 0, 0 };
 				uint8_t eb[HPM_ERROR_LEN];
 				send_frame(HPM_T_ERROR, f->seq, eb, hpm_pack_error(eb, &e));
 			}

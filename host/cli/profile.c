@@ -120,7 +120,7 @@ int cmd_record_profile(const struct cli *c, int argc, char **argv)
 	size_t n = hpm_evlist_len(l), nc;
 	hpm_count counts[HPM_MAX_COUNTS];
 	hpm_run_result res;
-	if (hpm_profile(b, p, l, period, &ro, keep_sample, &r, counts, &nc, &res) != HPM_OK) {
+	if (hpm_profile(b, p, l, period, &ro, keep_sample, &r, counts, HPM_MAX_COUNTS, &nc, &res) != HPM_OK) {
 		rc = fail("record: %s", r.nomem ? "out of memory for the samples" : hpm_errmsg(b));
 		goto out;
 	}

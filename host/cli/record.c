@@ -212,7 +212,7 @@ int cmd_record(const struct cli *c, int argc, char **argv)
 	 * SIGINT (as stat does) */
 	catch_interrupt();
 	interrupt_stops(b);
-	int st = hpm_stat_interval(b, p, l, &ro, on_interval, &r, counts, &ncounts, &res);
+	int st = hpm_stat_interval(b, p, l, &ro, on_interval, &r, counts, r.n, &ncounts, &res);
 	interrupt_stops(NULL);
 	progress_end(&pg);
 	unsigned runs = 0;

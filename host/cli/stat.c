@@ -315,7 +315,7 @@ static int stat_regions(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
 		return fail("out of memory");
 	}
 	progress_begin(&pg, "stat --regions %s", o->name);
-	int st = hpm_stat_regions(b, p, l, ro, counts, &nout, regs, HPM_MAX_REGIONS, &nreg, &first);
+	int st = hpm_stat_regions(b, p, l, ro, counts, n, &nout, regs, HPM_MAX_REGIONS, &nreg, &first);
 	progress_end(&pg);
 	if (st != HPM_OK && !(st == HPM_E_RUN && nout)) {
 		rc = fail("%s", hpm_errmsg(b));
@@ -477,7 +477,7 @@ int cmd_stat(const struct cli *c, int argc, char **argv)
 		/* Ctrl-C: the run is aborted at its next tick, after the
 		 * intervals received so far are printed */
 		interrupt_stops(b);
-		int st = hpm_stat_interval(b, p, l, &ro, print_interval, &ip, counts, &nout, &first);
+		int st = hpm_stat_interval(b, p, l, &ro, print_interval, &ip, counts, n, &nout, &first);
 		interrupt_stops(NULL);
 		progress_end(&pg);
 		if (interrupted)
@@ -501,7 +501,7 @@ int cmd_stat(const struct cli *c, int argc, char **argv)
 	for (unsigned r = 0; r < o.repeat && st == HPM_OK && !interrupted; r++) {
 		if (o.repeat > 1)
 			progress_set(&pg, "stat %s: run %u of %u", t.name, r + 1, o.repeat);
-		st = hpm_stat(b, p, l, &ro, counts + (size_t)r * n, &nout, r ? NULL : &first);
+		st = hpm_stat(b, p, l, &ro, counts + (size_t)r * n, n, &nout, r ? NULL : &first);
 		done += st == HPM_OK || (st == HPM_E_RUN && nout);
 	}
 	progress_end(&pg);

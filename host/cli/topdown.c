@@ -143,7 +143,7 @@ int cmd_topdown(const struct cli *c, int argc, char **argv)
 	    (rc = open_board(c, &b)))
 		goto out;
 	progress_begin(&pg, "topdown %s", target);
-	int st = hpm_stat(b, p, l, &ro, cnt, &n, NULL);
+	int st = hpm_stat(b, p, l, &ro, cnt, NNODES + 1, &n, NULL);
 	progress_end(&pg);
 	if (st != HPM_OK) {
 		rc = fail("%s", hpm_errmsg(b));

@@ -177,7 +177,8 @@ static int validate_one(struct vstate *v, const char *target)
 			parsed = parse_events(spec, &sub) == EXIT_OK;
 		rc = parsed ? HPM_OK : HPM_E_EVENT;
 		if (rc == HPM_OK)
-			rc = hpm_validate(b, p, sub ? sub : v->l, &vo->run, hw + start, ref + start, &got);
+			rc = hpm_validate(b, p, sub ? sub : v->l, &vo->run, hw + start, ref + start,
+					  HPM_MAX_COUNTS - start, &got);
 		double secs = seconds_since(&t0);
 		/* counts to compare only when both sides counted every event: a
 		 * replay that differs is HPM_E_MISMATCH too, without counts */

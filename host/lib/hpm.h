@@ -12,7 +12,7 @@
  *   if (hpm_evlist_parse(&ev, "cycles,instructions,loads", err, sizeof err) != HPM_OK ||
  *       hpm_program_load(&p, "matmul", err, sizeof err) != HPM_OK)
  *       return fprintf(stderr, "%s\n", err), 1;
- *   if (hpm_stat(b, p, ev, NULL, c, &n, NULL) != HPM_OK)           // exact 64-bit counts
+ *   if (hpm_stat(b, p, ev, NULL, c, HPM_MAX_COUNTS, &n, NULL) != HPM_OK)  // exact 64-bit counts
  *       return fprintf(stderr, "%s\n", hpm_errmsg(b)), 1;
  *   for (size_t i = 0; i < n; i++)
  *       printf("%llu %s\n", (unsigned long long)c[i].value, c[i].ev->name);
@@ -21,8 +21,10 @@
  *
  * Every function returns HPM_OK (0) or a negative enum hpm_errcode;
  * hpm_errmsg(b) then holds one line saying what went wrong. There is no
- * global state: everything hangs off the handle. The shared library's
- * soname is libhpm.so.1.
+ * global state: everything hangs off the handle. Every array of counts
+ * (hpm_count) the library fills comes with its capacity: HPM_E_ARG, before
+ * anything runs, if it cannot hold one count per event. The shared
+ * library's soname is libhpm.so.1.
  */
 #ifndef HPM_H
 #define HPM_H
@@ -34,7 +36,7 @@
 extern "C" {
 #endif
 
-#define HPM_LIB_VERSION "0.1.0"
+#define HPM_LIB_VERSION "0.2.0"
 
 enum hpm_errcode {
 	HPM_OK            =   0,
@@ -113,7 +115,7 @@ int hpm_usb_list(hpm_usb_board *out, size_t cap, size_t *n, char *err, size_t er
  * its arg. */
 void hpm_board_error(const hpm_board *b, unsigned *code, uint32_t *arg);
 
-typedef struct hpm_board_info {
+typedef struct hpm_info {
 	unsigned proto_version, fw_version;  /* fw_version = major << 8 | minor */
 	uint32_t mvendorid, marchid, mimpid, misa;
 	unsigned hpm_num;                    /* mhpmcounter3 .. 2+hpm_num exist */
@@ -211,7 +213,7 @@ enum hpm_exit_reason {
 #define HPM_NUM_VALUES 32   /* 0 mcycle, 1 mtime, 2 minstret, 3..31 mhpmcounter */
 
 /* Counter values, each exact and 64-bit (narrow counters already extended). */
-typedef struct hpm_counts {
+typedef struct hpm_snapshot {
 	uint32_t present;     /* bit n: value[n] is implemented */
 	uint32_t overflowed;  /* OF bits when taken */
 	uint64_t value[HPM_NUM_VALUES];
@@ -222,7 +224,7 @@ typedef struct hpm_counts {
 
 /* One interval sample (interval streaming). lost = samples missing before
  * this one (0 normally). */
-typedef struct hpm_interval_sample {
+typedef struct hpm_sample {
 	uint32_t seq, lost;
 	uint32_t mask;                   /* which value[] are filled (0: mcycle, always) */
 	uint64_t value[HPM_NUM_VALUES];  /* cumulative since the run started */
@@ -280,7 +282,7 @@ typedef struct hpm_run_opts {
 
 #define HPM_MIN_PERIOD 256         /* longer than any skid (docs/hpm.md) */
 
-typedef struct hpm_run_outcome {
+typedef struct hpm_run_result {
 	enum hpm_exit_reason reason;
 	unsigned priv;                 /* mode at exit */
 	uint32_t code;                 /* a0 of the exit ecall (0 = workload passed) */
@@ -322,12 +324,14 @@ typedef struct hpm_count {
  * board has counters (a "{...}" group always shares a run); the workload is
  * replayed once per run, which is exact because the core is deterministic
  * (every run's cycles and instructions are checked equal). out[] follows the
- * order of l. r (may be NULL) gets the first run's result. A program that
+ * order of l (cap: out[]'s length, at least hpm_evlist_len(l)). r (may be
+ * NULL) gets the first run's result. A program that
  * fails (HPM_E_RUN: a non-zero exit code, a trap, the budget) the same way
  * in every replay still gets out[], *nout and r filled: exact counts of the
  * failing run. */
 int hpm_stat(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
-             const hpm_run_opts *o, hpm_count *out, size_t *nout, hpm_run_result *r);
+             const hpm_run_opts *o, hpm_count *out, size_t cap, size_t *nout,
+             hpm_run_result *r);
 
 /* perf stat -I: hpm_stat with the counters sampled every o->interval
  * workload cycles (o->on_sample is not used). cb gets the intervals in
@@ -360,13 +364,15 @@ typedef int (*hpm_interval_cb)(void *ctx, const hpm_interval *iv);  /* non-zero:
 
 int hpm_stat_interval(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
                       const hpm_run_opts *o, hpm_interval_cb cb, void *ctx,
-                      hpm_count *out, size_t *nout, hpm_run_result *r);
+                      hpm_count *out, size_t cap, size_t *nout, hpm_run_result *r);
 
 /* Runs the same measurement on the board and on the reference model (the
  * "ref" link with the board's HPM configuration). HPM_OK if every count is
- * equal, HPM_E_MISMATCH otherwise; hw[] and ref[] get both sets. */
+ * equal, HPM_E_MISMATCH otherwise; hw[] and ref[] (cap counts each) get
+ * both sets. */
 int hpm_validate(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
-                 const hpm_run_opts *o, hpm_count *hw, hpm_count *ref, size_t *nout);
+                 const hpm_run_opts *o, hpm_count *hw, hpm_count *ref, size_t cap,
+                 size_t *nout);
 
 /* ---- sampling profiles (perf record -c) ---- */
 
@@ -381,7 +387,7 @@ int hpm_validate(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
  * are still missing: HPM_E_PROTOCOL, never a short profile. */
 int hpm_profile(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
                 const uint64_t *period, const hpm_run_opts *o, hpm_prof_cb cb,
-                void *ctx, hpm_count *out, size_t *nout, hpm_run_result *r);
+                void *ctx, hpm_count *out, size_t cap, size_t *nout, hpm_run_result *r);
 
 /* prof.data (docs/hpmctl.md "prof.data"): a profile as hpmctl record -c
  * writes it. Samples carry counter = the event's position. */
@@ -434,7 +440,7 @@ typedef struct hpm_region {
  * the markers merged by their mcycle until every one is in; if some are
  * still missing: HPM_E_PROTOCOL. */
 int hpm_stat_regions(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
-                     const hpm_run_opts *o, hpm_count *out, size_t *nout,
+                     const hpm_run_opts *o, hpm_count *out, size_t cap, size_t *nout,
                      hpm_region *regions, size_t maxregions, size_t *nregions,
                      hpm_run_result *r);
 

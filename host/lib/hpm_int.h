@@ -28,15 +28,20 @@ struct hpm_board {
 	unsigned err_code;         /* last ERROR reply */
 	uint32_t err_arg;
 	char err[512];
-	/* RUN in progress: samples are delivered here */
+	/* the transport (session.c): frames with the outstanding request's seq
+	 * other than its reply go to on_frame (1: taken); while abortable,
+	 * hpm_interrupt makes it send ABORT until the request ends */
+	int (*on_frame)(hpm_board *b, const struct hpm_frame *f);
+	int abortable;
+	int aborting;              /* the host sends ABORT for this run */
+	volatile sig_atomic_t interrupt;   /* hpm_interrupt was called */
+	/* the RUN in progress (run.c) */
 	const hpm_run_opts *run_opts;
 	uint32_t next_sample_seq, lost_samples;
 	uint32_t next_record, records_seen;   /* PROFILE and REGION frames */
-	uint64_t last_region_mcycle;
-	int aborting;              /* the host sends ABORT for this run */
+	uint64_t last_region_mcycle;    /* the last REGION frame's (its second copy: the same) */
 	size_t output_seen;        /* the program's output bytes in this try of the run */
 	size_t output_printed;     /* ... and printed by earlier tries */
-	volatile sig_atomic_t interrupt;   /* hpm_interrupt was called */
 	/* lossy links (tty, usb): docs/protocol.md section 2.1 */
 	uint8_t last_req_seq;      /* the only seq the monitor may have cached */
 	unsigned attempt_limit;    /* 0: retry until the give-up time-out */
@@ -55,7 +60,7 @@ struct hpm_board {
 #define HPM_LINK_BUDGET_MS 120000 /* default time a session may lose to errors */
 #define HPM_SILENT_ATTEMPTS 8    /* attempts without a byte back: nobody there */
 
-/* Formats the handle's error message; returns err. */
+/* util.c. Formats the handle's error message; returns err. */
 int hpm_fail(hpm_board *b, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
@@ -75,7 +80,7 @@ int hpm_wait_boot(hpm_board *b, int timeout_ms);
 
 const char *hpm_type_name(uint8_t type);
 
-/* Finds a helper program (hpm-sim, hpm-ref) or data directory: env var,
+/* util.c. Finds a helper program (hpm-sim, hpm-ref) or data directory: env var,
  * then relative to the running executable's directory (rel holds one or
  * more NUL-separated candidates, ending with an empty string), then, for a
  * program, $PATH, then fallback (the build tree). Writes into buf and
@@ -105,12 +110,13 @@ struct hpm_program {
 /* The NUL-terminated string at addr in p's file-backed bytes, or -1. */
 int hpm_program_string(const hpm_program *p, uint32_t addr, char *buf, size_t len);
 
-/* profile.c: a RUN's PROFILE and REGION frames (session.c) */
-void hpm_deliver_profile(hpm_board *b, const struct hpm_frame *f);
-void hpm_deliver_region(hpm_board *b, const struct hpm_frame *f);
+/* run.c: a raw counter value extended to 64 bits by its wrap count */
+uint64_t hpm_extend(const hpm_info *in, uint64_t raw, uint32_t wraps);
 
 /* stat.c */
 int hpm_check_exit(hpm_board *b, const hpm_program *p, const hpm_run_result *r);
-uint64_t hpm_extend(const hpm_info *in, uint64_t raw, uint32_t wraps);
+/* HPM_OK if an output array of cap counts holds n, else HPM_E_ARG with the
+ * message set. */
+int hpm_check_out(hpm_board *b, size_t n, size_t cap);
 
 #endif

@@ -1,52 +1,11 @@
 /* Sampling profiles (perf record -c): counters preloaded to overflow every
  * period events, one PROFILE frame per sample, and the exact counts of the
  * sampled counters recovered from the monitor's re-arming
- * (docs/protocol.md 6.7). Also the delivery of REGION frames (6.8). */
+ * (docs/protocol.md 6.7). The PROFILE frames arrive through run.c. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "hpm_int.h"
-
-void hpm_deliver_profile(hpm_board *b, const struct hpm_frame *f)
-{
-	hpm_prof_sample s;
-
-	if (!b->run_opts || f->len != 3 * 4)
-		return;
-	s.index = hpm_get32(f->body);
-	if (s.index < b->next_record)
-		return;                 /* duplicate */
-	b->next_record = s.index + 1;
-	b->records_seen++;
-	s.pc = hpm_get32(f->body + 4);
-	uint32_t w = hpm_get32(f->body + 8);
-	s.counter = w & 31u;
-	s.mode = w >> 11 & 3u;
-	if (b->run_opts->on_prof && b->run_opts->on_prof(b->run_opts->ctx, &s))
-		b->aborting = 1;
-}
-
-void hpm_deliver_region(hpm_board *b, const struct hpm_frame *f)
-{
-	struct hpm_sample s;
-	hpm_region_mark m;
-
-	if (!b->run_opts || hpm_unpack_sample(f->body, f->len, &s) != HPM_OK)
-		return;
-	/* the second copy (HPM_RUN_TWICE): mcycle grows along a run */
-	if (b->records_seen && s.value[0] == b->last_region_mcycle)
-		return;
-	b->last_region_mcycle = s.value[0];
-	b->records_seen++;
-	memset(&m, 0, sizeof m);
-	m.marker = s.sample_seq;
-	m.mask = s.mask;
-	for (unsigned n = 0; n < HPM_NUM_VALUES; n++)
-		if (s.mask >> n & 1)
-			m.value[n] = n < 3 ? s.value[n] : hpm_extend(&b->info, s.value[n], s.wraps[n]);
-	if (b->run_opts->on_region && b->run_opts->on_region(b->run_opts->ctx, &m))
-		b->aborting = 1;
-}
 
 struct prof {
 	int event_of[HPM_NUM_VALUES];   /* counter -> position in l */
@@ -98,7 +57,7 @@ static int on_prof(void *ctx, const hpm_prof_sample *s)
 
 int hpm_profile(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
 		const uint64_t *period, const hpm_run_opts *o, hpm_prof_cb cb,
-		void *ctx, hpm_count *out, size_t *nout, hpm_run_result *res)
+		void *ctx, hpm_count *out, size_t cap, size_t *nout, hpm_run_result *res)
 {
 	static const hpm_run_opts defaults;
 	size_t n = hpm_evlist_len(l);
@@ -112,6 +71,8 @@ int hpm_profile(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
 
 	if (!n || n > HPM_MAX_COUNTS)
 		return hpm_fail(b, HPM_E_ARG, "profile: 1 to %d events", HPM_MAX_COUNTS);
+	if (hpm_check_out(b, n, cap))
+		return HPM_E_ARG;
 	for (unsigned k = 0; k < HPM_NUM_VALUES; k++)
 		pr.event_of[k] = -1;
 	for (size_t i = 0; i < n; i++) {

@@ -1,22 +1,13 @@
 /* The host end of the link protocol: framing, stop-and-wait requests with
- * the documented timeouts and retries, and asynchronous frames (BOOT,
- * SAMPLE) arriving in between (docs/protocol.md sections 1, 2, 6.4). */
-#include <dlfcn.h>
+ * the documented timeouts and retries, and the frames that arrive in
+ * between (docs/protocol.md sections 1, 2): BOOT here, the others with the
+ * request's seq through b->on_frame (a run's, run.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 #include "hpm_int.h"
-
-int hpm_fail(hpm_board *b, int err, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(b->err, sizeof b->err, fmt, ap);
-	va_end(ap);
-	return err;
-}
 
 const char *hpm_type_name(uint8_t type)
 {
@@ -47,47 +38,11 @@ static int reply_timeout(const hpm_board *b, uint8_t type, size_t wire)
 	return (int)(100 + 2 * (wire + HPM_MAX_WIRE) * 10 * 1000 / l->baud);
 }
 
-/* A SAMPLE during a RUN: extend, detect gaps, hand to the caller. */
-static void deliver_sample(hpm_board *b, const struct hpm_frame *f)
+/* hpm_interrupt during a request that can be aborted (b->abortable: a run
+ * with ticks): ABORT it at its next tick */
+static void check_interrupt(hpm_board *b)
 {
-	struct hpm_sample s;
-	hpm_sample out;
-
-	if (!b->run_opts || hpm_unpack_sample(f->body, f->len, &s) != HPM_OK)
-		return;
-	if (s.sample_seq < b->next_sample_seq)
-		return;                 /* duplicate */
-	memset(&out, 0, sizeof out);
-	out.seq = s.sample_seq;
-	out.lost = s.sample_seq - b->next_sample_seq;
-	b->lost_samples += out.lost;
-	b->next_sample_seq = s.sample_seq + 1;
-	out.mask = s.mask;
-	for (unsigned n = 0; n < HPM_NUM_VALUES; n++)
-		if (s.mask >> n & 1)
-			out.value[n] = n < 3 ? s.value[n] : hpm_extend(&b->info, s.value[n], s.wraps[n]);
-	if (b->run_opts->on_sample && b->run_opts->on_sample(b->run_opts->ctx, &out))
-		b->aborting = 1;
-}
-
-/* The program's output, from the byte where an earlier try of the same
- * run stopped printing (hpm_run repeats a run that noise aborted). */
-static void deliver_output(hpm_board *b, const struct hpm_frame *f)
-{
-	size_t at = b->output_seen, skip = 0;
-	b->output_seen += f->len;
-	if (at < b->output_printed)
-		skip = b->output_printed - at < f->len ? b->output_printed - at : f->len;
-	if (skip < f->len && b->run_opts && b->run_opts->on_output)
-		b->run_opts->on_output(b->run_opts->output_ctx, f->type - HPM_T_OUTPUT + 1,
-				       f->body + skip, f->len - skip);
-}
-
-/* hpm_interrupt during a run with ticks (streaming): ABORT it at its next
- * tick; other runs cannot be stopped and end first */
-static void check_interrupt(hpm_board *b, uint8_t type)
-{
-	if (b->interrupt && type == HPM_T_RUN && b->run_opts && b->run_opts->interval)
+	if (b->interrupt && b->abortable)
 		b->aborting = 1;
 }
 
@@ -125,7 +80,7 @@ int hpm_wait_boot(hpm_board *b, int timeout_ms)
 		if (n < 0)
 			return hpm_fail(b, HPM_E_LINK, "%s", b->link->err);
 		while (b->rx_off < b->rx_len)
-			if (hpm_decoder_feed(&b->dec, b->rx[b->rx_off++], &f) == HPM_FRAME &&
+			if (hpm_decoder_feed(&b->dec, b->rx[b->rx_off++], &f) == HPM_PROTO_FRAME &&
 			    f.type == HPM_T_BOOT)
 				return HPM_OK;
 	}
@@ -162,7 +117,7 @@ static int transact_pipe(hpm_board *b, uint8_t type, const void *body, size_t le
 			} else if (!b->aborting) {
 				wait = 100;     /* a long run: look at hpm_interrupt now and then */
 			}
-			check_interrupt(b, type);
+			check_interrupt(b);
 			if (b->aborting && now_ms() >= abort_at) {
 				uint8_t ab = HPM_ABORT_BYTE;   /* repeated until the run ends */
 				if (b->link->ops->write(b->link, &ab, 1))
@@ -174,7 +129,7 @@ static int transact_pipe(hpm_board *b, uint8_t type, const void *body, size_t le
 				return hpm_fail(b, HPM_E_LINK, "%s", b->link->err);
 			while (b->rx_off < b->rx_len) {
 				int st = hpm_decoder_feed(&b->dec, b->rx[b->rx_off++], &f);
-				if (st != HPM_FRAME)
+				if (st != HPM_PROTO_FRAME)
 					continue;       /* bad frames: wait for the timeout */
 				if (f.type == HPM_T_BOOT && type == HPM_T_HELLO) {
 					/* a board that just started may have lost the
@@ -187,26 +142,14 @@ static int transact_pipe(hpm_board *b, uint8_t type, const void *body, size_t le
 							hpm_type_name(type));
 				if (f.seq != seq)
 					continue;       /* late or duplicated reply */
-				if ((f.type == HPM_T_OUTPUT || f.type == HPM_T_OUTPUT + 1) &&
-				    type == HPM_T_RUN) {
-					deliver_output(b, &f);
-					continue;
-				}
-				if (f.type == HPM_T_SAMPLE || f.type == HPM_T_PROFILE ||
-				    f.type == HPM_T_REGION) {
-					if (f.type == HPM_T_SAMPLE)
-						deliver_sample(b, &f);
-					else if (f.type == HPM_T_PROFILE)
-						hpm_deliver_profile(b, &f);
-					else
-						hpm_deliver_region(b, &f);
+				if (b->on_frame && b->on_frame(b, &f)) {
 					if (deadline >= 0)
 						deadline = now_ms() + timeout;
 					continue;
 				}
 				if (f.type == HPM_T_ERROR) {
-					struct hpm_error e;
-					if (hpm_unpack_error(f.body, f.len, &e) != HPM_OK)
+					struct hpm_msg_error e;
+					if (hpm_unpack_error(f.body, f.len, &e) != HPM_PROTO_OK)
 						continue;
 					if (e.code == HPM_ERR_BAD_CRC) {
 						retransmit = 1;
@@ -231,25 +174,6 @@ static int transact_pipe(hpm_board *b, uint8_t type, const void *body, size_t le
 			hpm_type_name(type), seq, HPM_ATTEMPTS, timeout);
 }
 
-
-/* Handles an asynchronous frame of the outstanding RUN (seq checked by the
- * caller): 1 if it was one (output, sample, profile, region). */
-static int run_async(hpm_board *b, const struct hpm_frame *f)
-{
-	if (f->type == HPM_T_OUTPUT || f->type == HPM_T_OUTPUT + 1) {
-		deliver_output(b, f);
-		return 1;
-	}
-	if (f->type == HPM_T_SAMPLE)
-		deliver_sample(b, f);
-	else if (f->type == HPM_T_PROFILE)
-		hpm_deliver_profile(b, f);
-	else if (f->type == HPM_T_REGION)
-		hpm_deliver_region(b, f);
-	else
-		return 0;
-	return 1;
-}
 
 /* The time a session may lose to link errors before it gives up. */
 static int64_t budget_ms(void)
@@ -305,8 +229,8 @@ static int build_fetch(hpm_board *b, uint8_t type, uint8_t s, size_t off, size_t
  * 1 retransmit at once (BAD_CRC), 2 a RUN still running (BUSY), 0 ignore. */
 static int error_reply(hpm_board *b, uint8_t type, const uint8_t *body, size_t len)
 {
-	struct hpm_error e;
-	if (hpm_unpack_error(body, len, &e) != HPM_OK)
+	struct hpm_msg_error e;
+	if (hpm_unpack_error(body, len, &e) != HPM_PROTO_OK)
 		return 0;
 	if (e.code == HPM_ERR_BAD_CRC)
 		return 1;
@@ -322,9 +246,9 @@ static int error_reply(hpm_board *b, uint8_t type, const uint8_t *body, size_t l
  * records, and BUSY for bytes that arrive while it runs. */
 static int stale_run_frame(const struct hpm_frame *f)
 {
-	struct hpm_error e;
+	struct hpm_msg_error e;
 	if (f->type == HPM_T_ERROR)
-		return hpm_unpack_error(f->body, f->len, &e) == HPM_OK && e.code == HPM_ERR_BUSY;
+		return hpm_unpack_error(f->body, f->len, &e) == HPM_PROTO_OK && e.code == HPM_ERR_BUSY;
 	return f->type == HPM_T_OUTPUT || f->type == HPM_T_OUTPUT + 1 || f->type == HPM_T_SAMPLE ||
 	       f->type == HPM_T_PROFILE || f->type == HPM_T_REGION;
 }
@@ -434,7 +358,7 @@ static int transact_lossy(hpm_board *b, uint8_t type, const void *body, size_t l
 				silent++;
 				break;
 			}
-			check_interrupt(b, type);
+			check_interrupt(b);
 			if ((b->aborting || stale) && now_ms() >= abort_at) {
 				uint8_t ab = HPM_ABORT_BYTE;   /* repeated until the run ends */
 				if (b->link->ops->write(b->link, &ab, 1))
@@ -448,7 +372,7 @@ static int transact_lossy(hpm_board *b, uint8_t type, const void *body, size_t l
 			b->heard_any |= got > 0;
 			while (b->rx_off < b->rx_len && !again) {
 				int st = hpm_decoder_feed(&b->dec, b->rx[b->rx_off++], &f);
-				if (st != HPM_FRAME) {
+				if (st != HPM_PROTO_FRAME) {
 					if (st == HPM_PROTO_OK)
 						continue;
 					/* a damaged frame: most likely the answer; for a
@@ -530,7 +454,7 @@ static int transact_lossy(hpm_board *b, uint8_t type, const void *body, size_t l
 					}
 					continue;
 				}
-				if (type == HPM_T_RUN && run_async(b, &f)) {
+				if (b->on_frame && b->on_frame(b, &f)) {
 					progress = now_ms();
 					deadline = now_ms() + timeout;
 					continue;
@@ -581,51 +505,3 @@ int hpm_transact(hpm_board *b, uint8_t type, const void *body, size_t len,
 	return rc;
 }
 
-int hpm_find_path(const char *env, const char *rel, const char *fallback,
-		  char *buf, size_t len)
-{
-	const char *e = env ? getenv(env) : NULL;
-	char exe[1024];
-
-	if (e && *e) {
-		snprintf(buf, len, "%s", e);
-		return 0;
-	}
-	/* relative to the running program's directory, then to the bin/
-	 * directory next to the shared libhpm (PREFIX/lib/../bin), so that any
-	 * program linked against an installed libhpm finds the installed tree */
-	char bases[2][1024];
-	Dl_info dl;
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-	bases[0][0] = bases[1][0] = '\0';
-	if (n > 0) {
-		exe[n] = '\0';
-		char *slash = strrchr(exe, '/');
-		if (slash)
-			snprintf(bases[0], sizeof bases[0], "%.*s", (int)(slash - exe), exe);
-	}
-	if (dladdr((void *)hpm_find_path, &dl) && dl.dli_fname && strchr(dl.dli_fname, '/')) {
-		const char *slash = strrchr(dl.dli_fname, '/');
-		snprintf(bases[1], sizeof bases[1], "%.*s/../bin", (int)(slash - dl.dli_fname), dl.dli_fname);
-	}
-	for (int i = 0; i < 2; i++)
-		for (const char *r = rel; bases[i][0] && *r; r += strlen(r) + 1) {
-			snprintf(buf, len, "%s/%s", bases[i], r);
-			if (access(buf, F_OK) == 0)
-				return 0;
-		}
-	/* a program (no '/' in fallback's last part) may be on $PATH */
-	const char *path = getenv("PATH");
-	const char *base = strrchr(fallback, '/');
-	base = base ? base + 1 : fallback;
-	for (const char *p = path; p && *p && !strchr(rel, '/'); ) {
-		const char *end = strchr(p, ':');
-		size_t dl = end ? (size_t)(end - p) : strlen(p);
-		snprintf(buf, len, "%.*s/%s", (int)dl, p, base);
-		if (dl && access(buf, X_OK) == 0)
-			return 0;
-		p += dl + (end ? 1 : 0);
-	}
-	snprintf(buf, len, "%s", fallback);
-	return access(buf, F_OK) == 0 ? 0 : -1;
-}

@@ -7,13 +7,6 @@
 #include <string.h>
 #include "hpm_int.h"
 
-uint64_t hpm_extend(const hpm_info *in, uint64_t raw, uint32_t wraps)
-{
-	if (in->hpm_width >= 64)
-		return raw;
-	return ((uint64_t)wraps << in->hpm_width) + raw;
-}
-
 /* Why a run did not end with a clean exit, or HPM_OK. */
 int hpm_check_exit(hpm_board *b, const hpm_program *p, const hpm_run_result *r)
 {
@@ -50,9 +43,17 @@ struct plan {
 	unsigned nin[HPM_MAX_COUNTS];   /* events per run */
 };
 
+int hpm_check_out(hpm_board *b, size_t n, size_t cap)
+{
+	if (n > cap)
+		return hpm_fail(b, HPM_E_ARG, "the output array holds %zu counts, the event list has %zu events",
+				cap, n);
+	return HPM_OK;
+}
+
 /* A group (or a lone event) goes whole into the current run if it fits,
- * else into a new one. */
-static int plan_runs(hpm_board *b, const hpm_evlist *l, struct plan *pl)
+ * else into a new one. cap: the caller's output array. */
+static int plan_runs(hpm_board *b, const hpm_evlist *l, size_t cap, struct plan *pl)
 {
 	size_t n = hpm_evlist_len(l);
 	unsigned used = 0, hpm_num = b->info.hpm_num;
@@ -61,6 +62,8 @@ static int plan_runs(hpm_board *b, const hpm_evlist *l, struct plan *pl)
 		return hpm_fail(b, HPM_E_ARG, "no events to count");
 	if (n > HPM_MAX_COUNTS)
 		return hpm_fail(b, HPM_E_ARG, "%zu events, at most %d", n, HPM_MAX_COUNTS);
+	if (hpm_check_out(b, n, cap))
+		return HPM_E_ARG;
 	memset(pl, 0, sizeof *pl);
 	pl->n = n;
 	for (size_t i = 0; i < n; ) {
@@ -220,10 +223,11 @@ static int count_runs(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
 }
 
 int hpm_stat(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
-	     const hpm_run_opts *o, hpm_count *out, size_t *nout, hpm_run_result *first)
+	     const hpm_run_opts *o, hpm_count *out, size_t cap, size_t *nout,
+	     hpm_run_result *first)
 {
 	struct plan pl;
-	int rc = plan_runs(b, l, &pl);
+	int rc = plan_runs(b, l, cap, &pl);
 
 	if (rc)
 		return rc;
@@ -460,7 +464,7 @@ static int merge(struct intervals *iv, const hpm_program *p)
 
 int hpm_stat_interval(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
 		      const hpm_run_opts *o, hpm_interval_cb cb, void *ctx,
-		      hpm_count *out, size_t *nout, hpm_run_result *first)
+		      hpm_count *out, size_t cap, size_t *nout, hpm_run_result *first)
 {
 	struct plan pl;
 	struct intervals iv = { .b = b, .pl = &pl, .cb = cb, .ctx = ctx };
@@ -469,7 +473,7 @@ int hpm_stat_interval(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
 
 	if (!o || !o->interval || !cb)
 		return hpm_fail(b, HPM_E_ARG, "interval counting needs an interval and a callback");
-	if ((rc = plan_runs(b, l, &pl)))
+	if ((rc = plan_runs(b, l, cap, &pl)))
 		return rc;
 	iv.cur = calloc(pl.n, sizeof *iv.cur);
 	/* replays, and a lossy link (lost samples are run again), need the
@@ -554,14 +558,14 @@ out:
 }
 
 int hpm_validate(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
-		 const hpm_run_opts *o, hpm_count *hw, hpm_count *ref, size_t *nout)
+		 const hpm_run_opts *o, hpm_count *hw, hpm_count *ref, size_t cap, size_t *nout)
 {
 	hpm_open_opts ro = b->opts;
 	hpm_board *rb;
 	size_t nref;
 	char err[512];
 
-	int rc = hpm_stat(b, p, l, o, hw, nout, NULL);
+	int rc = hpm_stat(b, p, l, o, hw, cap, nout, NULL);
 	if (rc)
 		return rc;
 	ro.hpm_num = b->info.hpm_num;
@@ -570,7 +574,7 @@ int hpm_validate(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
 	rc = hpm_open(&rb, "ref", &ro, err, sizeof err);
 	if (rc)
 		return hpm_fail(b, rc, "reference: %s", err);
-	rc = hpm_stat(rb, p, l, o, ref, &nref, NULL);
+	rc = hpm_stat(rb, p, l, o, ref, cap, &nref, NULL);
 	if (rc) {
 		hpm_fail(b, rc, "reference: %s", hpm_errmsg(rb));
 		hpm_close(rb);
@@ -723,14 +727,14 @@ static int region_check(void *ctx, unsigned run, const hpm_run_result *r)
 }
 
 int hpm_stat_regions(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
-		     const hpm_run_opts *o, hpm_count *out, size_t *nout,
+		     const hpm_run_opts *o, hpm_count *out, size_t cap, size_t *nout,
 		     hpm_region *regions, size_t maxregions, size_t *nregions,
 		     hpm_run_result *first)
 {
 	struct plan pl;
 	struct regions rg = { .b = b, .p = p };
 	hpm_run_result r0;
-	int rc = plan_runs(b, l, &pl);
+	int rc = plan_runs(b, l, cap, &pl);
 
 	*nout = *nregions = 0;
 	if (rc)

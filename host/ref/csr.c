@@ -1,13 +1,13 @@
 /* csr.c: the M/S/U CSR file, access checks, traps, delegation and interrupt
  * selection, and the time CSR. The counters (mcycle, minstret, mhpm*,
  * mcountinhibit, mcyclecfg/minstretcfg, scountovf) belong to the HPM unit
- * (hpm.c); their reads and writes are routed there. */
+ * (hpm.c): their reads are routed there; the ISS writes them there itself. */
 #include "hpmref_int.h"
 
-uint32_t csr_mip(const hpmref *m, uint64_t t)
+uint32_t ref_csr_mip(const hpmref *m, uint64_t t)
 {
     return m->mip_sw | ((m->msip & 1u) << IRQ_MSI) |
-           ((uint32_t)soc_mtip(m, t) << IRQ_MTI);
+           ((uint32_t)ref_soc_mtip(m, t) << IRQ_MTI);
 }
 
 static int is_counter_shadow(unsigned a)   /* cycle..hpmcounter31(h) */
@@ -25,7 +25,7 @@ static int csr_exists(unsigned a)
     return 0;
 }
 
-int csr_check(const hpmref *m, unsigned a, int write)
+int ref_csr_check(const hpmref *m, unsigned a, int write)
 {
     if (!csr_exists(a))
         return -1;
@@ -45,13 +45,13 @@ int csr_check(const hpmref *m, unsigned a, int write)
     return 0;
 }
 
-int csr_read(const hpmref *m, unsigned a, uint64_t t, uint32_t *val)
+int ref_csr_read(const hpmref *m, unsigned a, uint64_t t, uint32_t *val)
 {
     uint32_t v = 0;
     if (!csr_exists(a))
         return -1;
-    if (hpm_csr_owned(a)) {
-        *val = hpm_csr_read(m, a, m->priv);
+    if (ref_hpm_owns(a)) {
+        *val = ref_hpm_read(m, a, m->priv);
         return 0;
     }
     switch (a) {
@@ -63,7 +63,7 @@ int csr_read(const hpmref *m, unsigned a, uint64_t t, uint32_t *val)
     case CSR_SEPC: v = m->sepc; break;
     case CSR_SCAUSE: v = m->scause; break;
     case CSR_STVAL: v = m->stval; break;
-    case CSR_SIP: v = csr_mip(m, t) & m->mideleg; break;
+    case CSR_SIP: v = ref_csr_mip(m, t) & m->mideleg; break;
     case CSR_MSTATUS: v = m->mstatus; break;
     case CSR_MISA: v = MISA_VALUE; break;
     case CSR_MEDELEG: v = m->medeleg; break;
@@ -75,9 +75,9 @@ int csr_read(const hpmref *m, unsigned a, uint64_t t, uint32_t *val)
     case CSR_MEPC: v = m->mepc; break;
     case CSR_MCAUSE: v = m->mcause; break;
     case CSR_MTVAL: v = m->mtval; break;
-    case CSR_MIP: v = csr_mip(m, t); break;
-    case CSR_TIME: v = (uint32_t)soc_mtime(m, t); break;
-    case CSR_TIMEH: v = (uint32_t)(soc_mtime(m, t) >> 32); break;
+    case CSR_MIP: v = ref_csr_mip(m, t); break;
+    case CSR_TIME: v = (uint32_t)ref_soc_mtime(m, t); break;
+    case CSR_TIMEH: v = (uint32_t)(ref_soc_mtime(m, t) >> 32); break;
     default:
         v = 0;      /* read-0 CSRs: satp, pmp*, t*, envcfg, ids, mstatush */
         break;
@@ -88,21 +88,16 @@ int csr_read(const hpmref *m, unsigned a, uint64_t t, uint32_t *val)
 
 int hpmref_csr(const hpmref *m, uint16_t addr, uint32_t *val)
 {
-    if (csr_exists(addr) && hpm_csr_owned(addr)) {
-        *val = hpm_csr_read(m, addr, PRV_M);   /* scountovf unmasked */
+    if (csr_exists(addr) && ref_hpm_owns(addr)) {
+        *val = ref_hpm_read(m, addr, PRV_M);   /* scountovf unmasked */
         return 0;
     }
-    return csr_read(m, addr, m->cycle, val);
+    return ref_csr_read(m, addr, m->cycle, val);
 }
 
-uint32_t csr_write(hpmref *m, unsigned a, uint32_t v, uint64_t t, int *hpm_accounted)
+uint32_t ref_csr_write(hpmref *m, unsigned a, uint32_t v, uint64_t t)
 {
     uint32_t rb = 0;
-    *hpm_accounted = 0;
-    if (hpm_csr_owned(a)) {
-        *hpm_accounted = 1;
-        return hpm_csr_write(m, a, v);
-    }
     switch (a) {
     case CSR_SSTATUS:
         m->mstatus = (m->mstatus & ~SSTATUS_MASK) | (v & SSTATUS_MASK);
@@ -145,11 +140,11 @@ uint32_t csr_write(hpmref *m, unsigned a, uint32_t v, uint64_t t, int *hpm_accou
     }
     /* The value reported for the write: the CSR after the write, with the
      * hardware-driven bits (mip.MTIP/MSIP) as of cycle t. */
-    csr_read(m, a, t, &rb);
+    ref_csr_read(m, a, t, &rb);
     return rb;
 }
 
-void csr_trap(hpmref *m, uint32_t cause, uint32_t tval)
+void ref_csr_trap(hpmref *m, uint32_t cause, uint32_t tval)
 {
     int irq = (cause >> 31) != 0;
     unsigned code = cause & 0x1Fu;
@@ -180,11 +175,11 @@ void csr_trap(hpmref *m, uint32_t cause, uint32_t tval)
     }
 }
 
-uint32_t csr_pending_irq(const hpmref *m, uint64_t t)
+uint32_t ref_csr_pending_irq(const hpmref *m, uint64_t t)
 {
     static const unsigned order[7] = { IRQ_MEI, IRQ_MSI, IRQ_MTI, IRQ_SEI,
                                        IRQ_SSI, IRQ_STI, IRQ_LCOF };
-    uint32_t pend = csr_mip(m, t) & m->mie;
+    uint32_t pend = ref_csr_mip(m, t) & m->mie;
     if (!pend)
         return 0;
     int m_en = m->priv < PRV_M || (m->mstatus & MSTATUS_MIE);

@@ -9,11 +9,11 @@
  * (inc[n][kind], recomputed when its selector changes), so a segment adds
  * inc * len after the mode filter; the wrap is detected on the sum.
  * When no mhpmcounter can count and no cfg filter is set (h->fast), iss.c
- * only bumps mcycle/minstret inline (hpm_step in hpmref_int.h).
+ * only bumps mcycle/minstret inline (ref_hpm_step in hpmref_int.h).
  *
  * Counters hold their value at the start of cycle m->cycle: all cycles of the
  * previous steps are counted, those of the current step are counted at its
- * end (or, for an HPM CSR write, before the write, see hpm_csr_write). */
+ * end (or, for an HPM CSR write, before the write, see ref_hpm_write). */
 #include "hpmref_int.h"
 #include "hpm_events.h"
 
@@ -173,7 +173,7 @@ static void rebuild_active(hpm_unit *h)
     rebudget(h);
 }
 
-void hpm_init(hpmref *m)
+void ref_hpm_init(hpmref *m)
 {
     hpm_unit *h = &m->hpm;
     memset(h, 0, sizeof *h);
@@ -234,7 +234,7 @@ void hpm_init(hpmref *m)
     rebuild_active(h);
     h->sel_free = HPM_REFILL;       /* reset opens a refill window (cycles 0..23) */
     /* cycles 0 and 1 after reset: bubbles in M-mode */
-    hpm_step(m, HK_RESET, 1, HK_RESET, HK_NUM, PRV_M, PRV_M, 0);
+    ref_hpm_step(m, HK_RESET, 1, HK_RESET, HK_NUM, PRV_M, PRV_M, 0);
 }
 
 /* ---- counting ---- */
@@ -273,7 +273,7 @@ static void overflow(hpmref *m, uint32_t wrapped)
         m->mip_sw |= 1u << IRQ_LCOF;
 }
 
-void hpm_flush(hpmref *m)
+void ref_hpm_flush(hpmref *m)
 {
     hpm_unit *h = &m->hpm;
     uint32_t wrapped = 0;
@@ -314,12 +314,12 @@ static void count_cycle(hpmref *m, unsigned kind, uint32_t skip)
     overflow(m, wrapped);
 }
 
-uint64_t hpm_wfi_wake(hpmref *m, uint64_t t, uint64_t w0, unsigned priv)
+uint64_t ref_hpm_wfi_wake(hpmref *m, uint64_t t, uint64_t w0, unsigned priv)
 {
     hpm_unit *h = &m->hpm;
     if (h->fast || !(m->mie & (1u << IRQ_LCOF)))
         return w0;
-    hpm_flush(m);
+    ref_hpm_flush(m);
     uint64_t w = w0;
     for (unsigned a = 0; a < h->nact; a++) {
         const unsigned n = h->act[a];
@@ -339,7 +339,7 @@ uint64_t hpm_wfi_wake(hpmref *m, uint64_t t, uint64_t w0, unsigned priv)
 
 /* ---- CSRs ---- */
 
-uint64_t hpm_sel_wait(hpmref *m, unsigned a, uint64_t t)
+uint64_t ref_hpm_sel_wait(hpmref *m, unsigned a, uint64_t t)
 {
     hpm_unit *h = &m->hpm;
     if (!((a >= CSR_MHPMEVENT3 && a < CSR_MHPMEVENT3 + CSR_MHPMEVENT3_COUNT) ||
@@ -357,11 +357,11 @@ uint64_t hpm_sel_wait(hpmref *m, unsigned a, uint64_t t)
     h->hist[m->priv][HK_SEL_WAIT] += s;
     h->pending += s;
     if (h->pending > h->budget)
-        hpm_flush(m);
+        ref_hpm_flush(m);
     return s;
 }
 
-int hpm_csr_owned(unsigned a)
+int ref_hpm_owns(unsigned a)
 {
     return (a >= CSR_MCYCLE && a < CSR_MHPMCOUNTER3 + CSR_MHPMCOUNTER3_COUNT) ||
            (a >= CSR_MCYCLEH && a < CSR_MHPMCOUNTER3H + CSR_MHPMCOUNTER3H_COUNT) ||
@@ -372,7 +372,7 @@ int hpm_csr_owned(unsigned a)
            a == CSR_SCOUNTOVF;
 }
 
-uint32_t hpm_csr_read(const hpmref *m, unsigned a, unsigned priv)
+uint32_t ref_hpm_read(const hpmref *m, unsigned a, unsigned priv)
 {
     const hpm_unit *h = &m->hpm;
     const unsigned n = a & 0x1Fu;
@@ -399,7 +399,7 @@ uint32_t hpm_csr_read(const hpmref *m, unsigned a, unsigned priv)
     return 0;                                           /* 0x321, 0x322, unimplemented */
 }
 
-uint32_t hpm_csr_write(hpmref *m, unsigned a, uint32_t v)
+uint32_t ref_hpm_write(hpmref *m, unsigned a, uint32_t v)
 {
     hpm_unit *h = &m->hpm;
     const unsigned n = a & 0x1Fu;
@@ -416,7 +416,7 @@ uint32_t hpm_csr_write(hpmref *m, unsigned a, uint32_t v)
             h->ctr[2]++;
         h->wrapped = 0;
     } else {
-        hpm_flush(m);
+        ref_hpm_flush(m);
         count_cycle(m, HK_R_CSR, live ? 1u << n : 0);
     }
 
@@ -455,5 +455,5 @@ uint32_t hpm_csr_write(hpmref *m, unsigned a, uint32_t v)
     }
     /* 0x321/0x322 (low halves) and unimplemented ones ignore writes */
     rebudget(h);    /* cycle t changed the counters */
-    return hpm_csr_read(m, a, PRV_M);
+    return ref_hpm_read(m, a, PRV_M);
 }

@@ -1,5 +1,5 @@
-/* hpmref internals: the model state shared by iss.c, csr.c, soc.c, hpm.c.
- * Not a public header. */
+/* hpmref internals: the model state shared by iss.c, csr.c, soc.c, hpm.c,
+ * and their functions (prefix ref_). Not a public header. */
 #ifndef HPMREF_INT_H
 #define HPMREF_INT_H
 
@@ -53,7 +53,7 @@
  * of a retiring branch that was taken and mispredicted, a bubble after a
  * trap). A step of the ISS is at most three segments (stall cycles, last X
  * cycle, bubble), each with a length and the privilege mode of its cycles
- * (hpm_step). */
+ * (ref_hpm_step). */
 enum {
     HK_RESET,        /* cycles 0 and 1 after reset */
     HK_BUB_MISP,     /* bubble after a mispredicted branch */
@@ -152,66 +152,71 @@ struct hpmref {
     uint8_t ram[HPM_RAM_SIZE];
 };
 
+/* The functions below are the model's internals: hidden, and localised in
+ * libhpmref.a (mk/ref.mk), which exports only hpmref.h. */
+#pragma GCC visibility push(hidden)
+
 /* ---- soc.c ---- */
 /* Device/memory data access in X cycle t (first X cycle). addr aligned to size.
  * Return 0, or -1 for an access fault. */
-int  soc_load(hpmref *m, uint32_t addr, unsigned size, uint64_t t, uint32_t *val);
-int  soc_store(hpmref *m, uint32_t addr, unsigned size, uint32_t val, uint64_t t);
-uint64_t soc_mtime(const hpmref *m, uint64_t t);
-static inline int soc_mtip(const hpmref *m, uint64_t t)
+int  ref_soc_load(hpmref *m, uint32_t addr, unsigned size, uint64_t t, uint32_t *val);
+int  ref_soc_store(hpmref *m, uint32_t addr, unsigned size, uint32_t val, uint64_t t);
+uint64_t ref_soc_mtime(const hpmref *m, uint64_t t);
+static inline int ref_soc_mtip(const hpmref *m, uint64_t t)
 {
     return (t + m->mtime_off) >= m->mtimecmp;
 }
 
 /* ---- csr.c ---- */
 /* mip as read in cycle t. */
-uint32_t csr_mip(const hpmref *m, uint64_t t);
+uint32_t ref_csr_mip(const hpmref *m, uint64_t t);
 /* Checks access rights; returns 0 or -1 (illegal instruction). write: the
  * instruction writes the CSR. */
-int  csr_check(const hpmref *m, unsigned addr, int write);
-/* Reads a CSR in cycle t (after csr_check passed, or for the host). Returns
+int  ref_csr_check(const hpmref *m, unsigned addr, int write);
+/* Reads a CSR in cycle t (after ref_csr_check passed, or for the host). Returns
  * -1 if it does not exist. */
-int  csr_read(const hpmref *m, unsigned addr, uint64_t t, uint32_t *val);
-/* Writes a CSR in cycle t (after csr_check). Returns the CSR's value after
- * the write (the WARL-legalised value; hardware-driven bits as of cycle t),
- * as reported in the retire record. *hpm_accounted is set when the write
- * went to the HPM unit, which then has already counted cycle t (the caller
- * must not count this step again). */
-uint32_t csr_write(hpmref *m, unsigned addr, uint32_t val, uint64_t t, int *hpm_accounted);
+int  ref_csr_read(const hpmref *m, unsigned addr, uint64_t t, uint32_t *val);
+/* Writes a CSR that the HPM unit does not own (ref_hpm_owns) in cycle t
+ * (after ref_csr_check). Returns the CSR's value after the write (the
+ * WARL-legalised value; hardware-driven bits as of cycle t), as reported in
+ * the retire record. */
+uint32_t ref_csr_write(hpmref *m, unsigned addr, uint32_t val, uint64_t t);
 /* Takes a trap (exception or interrupt, cause with bit 31) at pc. */
-void csr_trap(hpmref *m, uint32_t cause, uint32_t tval);
+void ref_csr_trap(hpmref *m, uint32_t cause, uint32_t tval);
 /* Interrupt to take when an instruction enters X in cycle t: returns the
  * cause (with bit 31) or 0 if none. */
-uint32_t csr_pending_irq(const hpmref *m, uint64_t t);
+uint32_t ref_csr_pending_irq(const hpmref *m, uint64_t t);
 
 /* ---- hpm.c ---- */
 /* Sets up the unit from m->cfg and counts reset cycles 0 and 1. */
-void hpm_init(hpmref *m);
+void ref_hpm_init(hpmref *m);
 /* 1 if the HPM unit owns the CSR address (counters, selectors, mcountinhibit,
  * mcyclecfg/minstretcfg, scountovf). */
-int  hpm_csr_owned(unsigned addr);
+int  ref_hpm_owns(unsigned addr);
 /* Reads an HPM CSR as the software in privilege priv sees it at the start of
  * the current cycle (every cycle before m->cycle has been counted). */
-uint32_t hpm_csr_read(const hpmref *m, unsigned addr, unsigned priv);
+uint32_t ref_hpm_read(const hpmref *m, unsigned addr, unsigned priv);
 /* Writes an HPM CSR from a retiring CSR instruction in cycle t: counts cycle
  * t first (old settings; the written counter's increment is dropped), then
  * writes. Returns the value after the write (retire record csr_val). */
-uint32_t hpm_csr_write(hpmref *m, unsigned addr, uint32_t val);
+uint32_t ref_hpm_write(hpmref *m, unsigned addr, uint32_t val);
 /* A CSR write to addr entering X in cycle t: the cycles it waits for a
  * selector refill (0 unless addr is mhpmevent3..31(h)), counted here in the
  * current privilege; starts the refill window of the write. */
-uint64_t hpm_sel_wait(hpmref *m, unsigned addr, uint64_t t);
+uint64_t ref_hpm_sel_wait(hpmref *m, unsigned addr, uint64_t t);
 /* Brings every counter up to date (slow path; see hpm_unit.hist). */
-void hpm_flush(hpmref *m);
+void ref_hpm_flush(hpmref *m);
 /* wfi entering X in cycle t in privilege priv, woken by MTIP (or never) in
  * cycle w0: returns the earlier wake cycle caused by a counter wrapping
  * while it waits (LCOFIP set the cycle after), if mie.LCOFIE is set. */
-uint64_t hpm_wfi_wake(hpmref *m, uint64_t t, uint64_t w0, unsigned priv);
+uint64_t ref_hpm_wfi_wake(hpmref *m, uint64_t t, uint64_t w0, unsigned priv);
+
+#pragma GCC visibility pop
 
 /* One step's cycles: `stall` cycles of kind sk, then the last X cycle of kind
  * lk (both in px), then a bubble of kind bk in pb if bk != HK_NUM.
  * retire: the instruction retires (minstret's fast path). */
-static inline void hpm_step(hpmref *m, unsigned sk, uint64_t stall, unsigned lk,
+static inline void ref_hpm_step(hpmref *m, unsigned sk, uint64_t stall, unsigned lk,
                             unsigned bk, unsigned px, unsigned pb, unsigned retire)
 {
     hpm_unit *h = &m->hpm;
@@ -228,7 +233,7 @@ static inline void hpm_step(hpmref *m, unsigned sk, uint64_t stall, unsigned lk,
         h->hist[pb][bk]++;
     h->pending += stall + 1 + (bk != HK_NUM);
     if (h->pending > h->budget)
-        hpm_flush(m);
+        ref_hpm_flush(m);
 }
 
 #endif

@@ -66,10 +66,10 @@ static uint32_t multiply(unsigned f3, uint32_t a, uint32_t b)
  * >= t with (mip & mie) != 0. Only MTIP can change while the core waits. */
 static uint64_t wfi_wake(const hpmref *m, uint64_t t)
 {
-    if (csr_mip(m, t) & m->mie)
+    if (ref_csr_mip(m, t) & m->mie)
         return t;
     if (m->mie & (1u << IRQ_MTI)) {
-        uint64_t now = soc_mtime(m, t);   /* < mtimecmp here */
+        uint64_t now = ref_soc_mtime(m, t);   /* < mtimecmp here */
         uint64_t d = m->mtimecmp - now;
         if (d < (1ull << 62) - t)
             return t + d;
@@ -93,8 +93,8 @@ void hpmref_step(hpmref *m, hpm_retire *out)
     m->stale_valid = 0;
 
     /* interrupts, checked on the state of the entry cycle */
-    if (UNLIKELY(m->mie != 0) && (csr_mip(m, t) & m->mie)) {
-        uint32_t irq = csr_pending_irq(m, t);
+    if (UNLIKELY(m->mie != 0) && (ref_csr_mip(m, t) & m->mie)) {
+        uint32_t irq = ref_csr_pending_irq(m, t);
         if (irq) {
             if (fetch(m, pc, &insn))
                 insn = 0;
@@ -130,7 +130,6 @@ void hpmref_step(hpmref *m, hpm_retire *out)
         uint32_t val = 0, next_pc = pc + 4;
         unsigned occ = 1, redirect = 0, wb = 0;
         unsigned kind = HK_R_ALU, stall_kind = HK_MEM_FIRST, bubble = HK_BUB_FE;
-        int hpm_accounted = 0;
 
         switch (insn & 0x7Fu) {
         case 0x37: /* lui */
@@ -188,7 +187,7 @@ void hpmref_step(hpmref *m, hpm_retire *out)
             if (addr & (size - 1)) { cause = EXC_LOAD_MISALIGNED; tval = addr; goto trap; }
             if (LIKELY(addr - HPM_RAM_BASE < HPM_RAM_SIZE) && size == 4) {
                 v = rd32(m->ram + (addr - HPM_RAM_BASE));
-            } else if (soc_load(m, addr, size, t, &v)) {
+            } else if (ref_soc_load(m, addr, size, t, &v)) {
                 cause = EXC_LOAD_ACCESS; tval = addr; goto trap;
             }
             switch (f3) {
@@ -213,7 +212,7 @@ void hpmref_step(hpmref *m, hpm_retire *out)
                 hit_next = 0;
             if (LIKELY(addr - HPM_RAM_BASE < HPM_RAM_SIZE) && size == 4) {
                 wr32(m->ram + (addr - HPM_RAM_BASE), sv);
-            } else if (soc_store(m, addr, size, sv, t)) {
+            } else if (ref_soc_store(m, addr, size, sv, t)) {
                 cause = EXC_STORE_ACCESS; tval = addr; goto trap;
             }
             if (UNLIKELY(hit_next)) {
@@ -335,12 +334,12 @@ void hpmref_step(hpmref *m, hpm_retire *out)
                     if (m->priv == PRV_U ||
                         (m->priv == PRV_S && (m->mstatus & MSTATUS_TW)))
                         goto illegal;
-                    uint64_t w = hpm_wfi_wake(m, t, wfi_wake(m, t), m->priv);
+                    uint64_t w = ref_hpm_wfi_wake(m, t, wfi_wake(m, t), m->priv);
                     r->cycle = w;
                     m->cycle = w + 1;
                     m->pc = next_pc;
                     m->retired++;
-                    hpm_step(m, HK_WFI_WAIT, w - t, HK_R_WFI, HK_NUM, m->priv, m->priv, 1);
+                    ref_hpm_step(m, HK_WFI_WAIT, w - t, HK_R_WFI, HK_NUM, m->priv, m->priv, 1);
                     return;
                 } else if ((insn & 0xFE007FFFu) == 0x12000073u) { /* sfence.vma */
                     if (m->priv == PRV_U ||
@@ -360,23 +359,26 @@ void hpmref_step(hpmref *m, hpm_retire *out)
             uint32_t src = (f3 & 4u) ? rs1 : a;
             int write = (f3 & 3u) == 1u || rs1 != 0;
             uint32_t old;
-            if (csr_check(m, csr, write) || csr_read(m, csr, t, &old))
+            if (ref_csr_check(m, csr, write) || ref_csr_read(m, csr, t, &old))
                 goto illegal;
             uint64_t tc = t;            /* the commit cycle */
             if (write) {
                 /* a selector write waits in X for the previous refill
                  * (docs/hpm.md) and reads the CSR when it commits */
-                const uint64_t wait = hpm_sel_wait(m, csr, t);
+                const uint64_t wait = ref_hpm_sel_wait(m, csr, t);
                 if (wait) {
                     occ += (unsigned)wait;
                     tc = t + wait;
-                    csr_read(m, csr, tc, &old);
+                    ref_csr_read(m, csr, tc, &old);
                 }
                 uint32_t nv = (f3 & 3u) == 1u ? src : (f3 & 3u) == 2u ? (old | src)
                                                                       : (old & ~src);
                 r->csr_we = 1;
                 r->csr_addr = (uint16_t)csr;
-                r->csr_val = csr_write(m, csr, nv, tc, &hpm_accounted);
+                /* the HPM unit counts the writing cycle itself (old
+                 * settings) before the write */
+                r->csr_val = ref_hpm_owns(csr) ? ref_hpm_write(m, csr, nv)
+                                               : ref_csr_write(m, csr, nv, tc);
                 /* xscratch, xepc, xtval live in the register file's EBR: a
                  * write with an rd refetches pc+4, one bubble (docs/timing.md) */
                 redirect = rd != 0 && csr_in_regfile(csr);
@@ -399,10 +401,9 @@ void hpmref_step(hpmref *m, hpm_retire *out)
         r->cycle = t + occ - 1;
         m->cycle = t + occ + redirect;
         m->retired++;
-        if (!hpm_accounted) {
-            hpm_step(m, stall_kind, occ - 1, kind, redirect ? bubble : HK_NUM,
-                     r->priv, m->priv, 1);
-        }
+        if (!r->csr_we || !ref_hpm_owns(r->csr_addr))   /* else counted by ref_hpm_write */
+            ref_hpm_step(m, stall_kind, occ - 1, kind, redirect ? bubble : HK_NUM,
+                         r->priv, m->priv, 1);
         return;
     }
 
@@ -414,8 +415,8 @@ trap:
     r->cause = cause;
     r->tval = tval;
     r->cycle = t;
-    csr_trap(m, cause, tval);
+    ref_csr_trap(m, cause, tval);
     m->cycle = t + T_OCC_TRAP + T_REDIRECT;
-    hpm_step(m, HK_MEM_FIRST, 0, (cause >> 31) ? HK_IRQ : HK_EXC, HK_BUB_TRAP,
+    ref_hpm_step(m, HK_MEM_FIRST, 0, (cause >> 31) ? HK_IRQ : HK_EXC, HK_BUB_TRAP,
              r->priv, m->priv, 0);
 }

@@ -32,7 +32,7 @@ hpmref *hpmref_new(const hpmref_config *cfg)
     m->cycle = T_FIRST_ENTRY;
     m->mtimecmp = ~(uint64_t)0;
     m->mtime_off = 0;
-    hpm_init(m);
+    ref_hpm_init(m);
     return m;
 }
 
@@ -106,7 +106,7 @@ size_t hpmref_uart_take(hpmref *m, uint8_t *buf, size_t cap)
     return n;
 }
 
-uint64_t soc_mtime(const hpmref *m, uint64_t t)
+uint64_t ref_soc_mtime(const hpmref *m, uint64_t t)
 {
     return t + m->mtime_off;
 }
@@ -125,7 +125,7 @@ static int dev_read_word(hpmref *m, uint32_t addr, uint64_t t, uint32_t *w)
     *w = 0;
     if (addr - HPM_CLINT_BASE < HPM_CLINT_SIZE) {
         off = (addr - HPM_CLINT_BASE) & ~3u;
-        uint64_t mt = soc_mtime(m, t);
+        uint64_t mt = ref_soc_mtime(m, t);
         switch (off) {
         case CLINT_MSIP_OFF:      *w = m->msip & 1u; break;
         case CLINT_MTIMECMP_OFF:  *w = (uint32_t)m->mtimecmp; break;
@@ -167,7 +167,7 @@ static int dev_read_word(hpmref *m, uint32_t addr, uint64_t t, uint32_t *w)
     return -1;
 }
 
-int soc_load(hpmref *m, uint32_t addr, unsigned size, uint64_t t, uint32_t *val)
+int ref_soc_load(hpmref *m, uint32_t addr, unsigned size, uint64_t t, uint32_t *val)
 {
     const uint8_t *p = NULL;
     if (addr - HPM_RAM_BASE < HPM_RAM_SIZE)
@@ -201,7 +201,7 @@ static uint32_t merge_be(uint32_t w, uint32_t val, unsigned be)
     return (w & ~mask) | (val & mask);
 }
 
-int soc_store(hpmref *m, uint32_t addr, unsigned size, uint32_t val, uint64_t t)
+int ref_soc_store(hpmref *m, uint32_t addr, unsigned size, uint32_t val, uint64_t t)
 {
     uint8_t *p = NULL;
     if (addr - HPM_RAM_BASE < HPM_RAM_SIZE)
@@ -240,7 +240,7 @@ int soc_store(hpmref *m, uint32_t addr, unsigned size, uint32_t val, uint64_t t)
         case CLINT_MTIMEH_OFF: {
             /* the written bytes replace, no increment at this edge: the new
              * value holds in cycle t+1 */
-            uint64_t mt = soc_mtime(m, t);
+            uint64_t mt = ref_soc_mtime(m, t);
             if (off == CLINT_MTIME_OFF)
                 mt = (mt & ~0xFFFFFFFFull) | merge_be((uint32_t)mt, lanes, be);
             else

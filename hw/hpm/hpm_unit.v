@@ -264,10 +264,10 @@ module hpm_unit #(
             );
             assign sel_rvalue = {sel_q[63] || store_wrap[idx], sel_q[62:0]};
             assign store_of   = {{(29 - TN){1'b0}}, of | wr, 3'b000};
-            reg [TN-1:0] of_d;                  // OF at the start of the previous cycle
+            reg [TN-1:0] of_q;                  // OF at the start of the previous cycle
             always @(posedge clk)
-                of_d <= of;
-            assign lcofi3 = (wr & ~of_d) != {TN{1'b0}};
+                of_q <= of;
+            assign lcofi3 = (wr & ~of_q) != {TN{1'b0}};
         end else begin : g_arch1
             assign store_val  = 64'd0;
             assign store_wrap = 32'd0;

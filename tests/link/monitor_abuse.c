@@ -49,7 +49,7 @@ static int exchange(hpm_board *b, const uint8_t *wire, size_t n, uint8_t seq, st
 			}
 		}
 		while (b->rx_off < b->rx_len)
-			if (hpm_decoder_feed(&b->dec, b->rx[b->rx_off++], f) == HPM_FRAME && f->seq == seq)
+			if (hpm_decoder_feed(&b->dec, b->rx[b->rx_off++], f) == HPM_PROTO_FRAME && f->seq == seq)
 				return 1;
 	}
 	return 0;

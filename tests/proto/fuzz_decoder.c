@@ -40,16 +40,16 @@ static int decode(const uint8_t *p, size_t n, size_t chunk, struct event *ev)
 		i += hpm_decoder_push(&d, p + i, c, &f, &st);
 		if (st == HPM_PROTO_OK)
 			continue;
-		EXPECT(st == HPM_FRAME || (st < 0 && st >= HPM_E_BAD_CRC));
+		EXPECT(st == HPM_PROTO_FRAME || (st < 0 && st >= HPM_PROTO_E_BAD_CRC));
 		if (nev < MAX_EV) {
 			ev[nev].status = st;
-			ev[nev].type = st == HPM_FRAME || st == HPM_E_BAD_CRC ? f.type : 0;
-			ev[nev].seq = st == HPM_FRAME || st == HPM_E_BAD_CRC ? f.seq : 0;
-			ev[nev].len = st == HPM_FRAME ? f.len : 0;
-			ev[nev].body_crc = st == HPM_FRAME ? hpm_crc32(0, f.body, f.len) : 0;
+			ev[nev].type = st == HPM_PROTO_FRAME || st == HPM_PROTO_E_BAD_CRC ? f.type : 0;
+			ev[nev].seq = st == HPM_PROTO_FRAME || st == HPM_PROTO_E_BAD_CRC ? f.seq : 0;
+			ev[nev].len = st == HPM_PROTO_FRAME ? f.len : 0;
+			ev[nev].body_crc = st == HPM_PROTO_FRAME ? hpm_crc32(0, f.body, f.len) : 0;
 		}
 		nev++;
-		if (st == HPM_FRAME) {
+		if (st == HPM_PROTO_FRAME) {
 			/* re-encode what was accepted and decode it again */
 			static uint8_t wire[HPM_MAX_WIRE];
 			struct hpm_decoder d2;
@@ -61,7 +61,7 @@ static int decode(const uint8_t *p, size_t n, size_t chunk, struct event *ev)
 			EXPECT(m > 0);
 			hpm_decoder_init(&d2);
 			EXPECT(hpm_decoder_push(&d2, wire, (size_t)m, &g, &st2) == (size_t)m);
-			EXPECT(st2 == HPM_FRAME && g.type == f.type && g.seq == f.seq &&
+			EXPECT(st2 == HPM_PROTO_FRAME && g.type == f.type && g.seq == f.seq &&
 			       g.len == f.len && memcmp(g.body, f.body, f.len) == 0);
 		}
 	}
@@ -101,7 +101,7 @@ static void check_encode(const uint8_t *p, size_t n)
 	EXPECT(s.n == (size_t)m && memcmp(s.buf, wire, s.n) == 0);
 	hpm_decoder_init(&d);
 	EXPECT(hpm_decoder_push(&d, wire, (size_t)m, &f, &st) == (size_t)m);
-	EXPECT(st == HPM_FRAME && f.type == p[0] && f.seq == p[1] && f.len == len &&
+	EXPECT(st == HPM_PROTO_FRAME && f.type == p[0] && f.seq == p[1] && f.len == len &&
 	       memcmp(f.body, p + 2, len) == 0);
 }
 
@@ -119,11 +119,11 @@ static void check_cobs(const uint8_t *p, size_t n)
 	EXPECT(k == (int)n && memcmp(dec, p, n) == 0);
 	/* raw input as COBS: must not crash; a success fits the buffer */
 	k = hpm_cobs_decode(p, n, dec, sizeof(dec));
-	EXPECT(k == HPM_E_BAD_COBS || k == HPM_E_NOSPACE || (k >= 0 && (size_t)k <= sizeof(dec)));
+	EXPECT(k == HPM_PROTO_E_BAD_COBS || k == HPM_PROTO_E_NOSPACE || (k >= 0 && (size_t)k <= sizeof(dec)));
 }
 
 #define BODY(kind) do { \
-	struct hpm_##kind a_, b_; \
+	struct hpm_msg_##kind a_, b_; \
 	static uint8_t buf_[HPM_MAX_BODY]; \
 	memset(&a_, 0, sizeof(a_)); \
 	memset(&b_, 0, sizeof(b_)); \

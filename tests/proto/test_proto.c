@@ -88,11 +88,11 @@ static int decode_all(const uint8_t *wire, size_t n, struct event *ev, int max_e
 			continue;
 		if (nev < max_ev) {
 			ev[nev].status = st;
-			if (st == HPM_FRAME || st == HPM_E_BAD_CRC) {
+			if (st == HPM_PROTO_FRAME || st == HPM_PROTO_E_BAD_CRC) {
 				ev[nev].type = f.type;
 				ev[nev].seq = f.seq;
 			}
-			if (st == HPM_FRAME) {
+			if (st == HPM_PROTO_FRAME) {
 				ev[nev].len = f.len;
 				memcpy(ev[nev].body, f.body, f.len);
 			}
@@ -267,10 +267,10 @@ static void test_cobs_decode_errors(void)
 	uint8_t dec[4];
 	static const uint8_t big[] = { 0x06, 1, 2, 3, 4, 5 };
 
-	CHECK_EQ(hpm_cobs_decode(truncated, sizeof(truncated), dec, sizeof(dec)), HPM_E_BAD_COBS);
-	CHECK_EQ(hpm_cobs_decode(zero_inside, sizeof(zero_inside), dec, sizeof(dec)), HPM_E_BAD_COBS);
-	CHECK_EQ(hpm_cobs_decode(zero_code, 1, dec, sizeof(dec)), HPM_E_BAD_COBS);
-	CHECK_EQ(hpm_cobs_decode(big, sizeof(big), dec, sizeof(dec)), HPM_E_NOSPACE);
+	CHECK_EQ(hpm_cobs_decode(truncated, sizeof(truncated), dec, sizeof(dec)), HPM_PROTO_E_BAD_COBS);
+	CHECK_EQ(hpm_cobs_decode(zero_inside, sizeof(zero_inside), dec, sizeof(dec)), HPM_PROTO_E_BAD_COBS);
+	CHECK_EQ(hpm_cobs_decode(zero_code, 1, dec, sizeof(dec)), HPM_PROTO_E_BAD_COBS);
+	CHECK_EQ(hpm_cobs_decode(big, sizeof(big), dec, sizeof(dec)), HPM_PROTO_E_NOSPACE);
 }
 
 /* build + decode, byte by byte and in chunks, for many sizes */
@@ -296,7 +296,7 @@ static void test_frame_round_trip(void)
 			int nev = decode_all(wire, (size_t)n, ev, 4, chunks[c]);
 
 			CHECK_EQ(nev, 1);
-			CHECK_EQ(ev[0].status, HPM_FRAME);
+			CHECK_EQ(ev[0].status, HPM_PROTO_FRAME);
 			CHECK(ev[0].type == type && ev[0].seq == seq);
 			CHECK_EQ(ev[0].len, (long long)len);
 			CHECK(memcmp(ev[0].body, body, len) == 0);
@@ -335,7 +335,7 @@ static void test_frame_emit_matches_build(void)
 		CHECK(memcmp(s.buf, wire, s.n) == 0);
 	}
 	s.n = 0;
-	CHECK_EQ(hpm_frame_emit(1, 1, body, HPM_MAX_BODY + 1, sink_put, &s), HPM_E_NOSPACE);
+	CHECK_EQ(hpm_frame_emit(1, 1, body, HPM_MAX_BODY + 1, sink_put, &s), HPM_PROTO_E_NOSPACE);
 	CHECK_EQ(s.n, 0);
 }
 
@@ -351,15 +351,15 @@ static void test_frame_max_size(void)
 			    sizeof(wire));
 	CHECK(n > 0 && (size_t)n <= HPM_MAX_WIRE);
 	CHECK_EQ(one_event(wire, (size_t)n, ev), 1);
-	CHECK_EQ(ev[0].status, HPM_FRAME);
+	CHECK_EQ(ev[0].status, HPM_PROTO_FRAME);
 	CHECK_EQ(ev[0].len, HPM_MAX_BODY);
 	CHECK(memcmp(ev[0].body, body, HPM_MAX_BODY) == 0);
 
 	/* HPM_MAX_WIRE always suffices; one byte less than needed does not */
 	CHECK_EQ(hpm_frame_build(1, 2, body, HPM_MAX_BODY, wire, HPM_MAX_WIRE), n);
-	CHECK_EQ(hpm_frame_build(1, 2, body, HPM_MAX_BODY, wire, (size_t)n - 1), HPM_E_NOSPACE);
-	CHECK_EQ(hpm_frame_build(1, 2, body, HPM_MAX_BODY + 1, wire, sizeof(wire)), HPM_E_NOSPACE);
-	CHECK_EQ(hpm_frame_build(1, 2, NULL, 0, wire, 7), HPM_E_NOSPACE);
+	CHECK_EQ(hpm_frame_build(1, 2, body, HPM_MAX_BODY, wire, (size_t)n - 1), HPM_PROTO_E_NOSPACE);
+	CHECK_EQ(hpm_frame_build(1, 2, body, HPM_MAX_BODY + 1, wire, sizeof(wire)), HPM_PROTO_E_NOSPACE);
+	CHECK_EQ(hpm_frame_build(1, 2, NULL, 0, wire, 7), HPM_PROTO_E_NOSPACE);
 	CHECK(hpm_frame_build(1, 2, NULL, 0, wire, HPM_MAX_WIRE) > 0);
 }
 
@@ -385,23 +385,23 @@ static void test_decoder_errors(void)
 	hpm_put32(raw + HPM_MAX_RAW + 1 - 4, hpm_crc32(0, raw, HPM_MAX_RAW + 1 - 4));
 	n = wire_of_raw(raw, HPM_MAX_RAW + 1, wire);
 	CHECK_EQ(one_event(wire, n, ev), 1);
-	CHECK_EQ(ev[0].status, HPM_E_TOO_LONG);
+	CHECK_EQ(ev[0].status, HPM_PROTO_E_TOO_LONG);
 	/* exactly HPM_MAX_RAW with a correct CRC is fine */
 	hpm_put32(raw + HPM_MAX_RAW - 4, hpm_crc32(0, raw, HPM_MAX_RAW - 4));
 	n = wire_of_raw(raw, HPM_MAX_RAW, wire);
 	CHECK_EQ(one_event(wire, n, ev), 1);
-	CHECK_EQ(ev[0].status, HPM_FRAME);
+	CHECK_EQ(ev[0].status, HPM_PROTO_FRAME);
 	CHECK_EQ(ev[0].len, HPM_MAX_BODY);
 
 	/* TOO_LONG: a long stream of non-zero garbage, then a good frame */
 	hpm_decoder_init(&d);
 	for (int i = 0; i < 100000; i++)
 		CHECK_EQ(hpm_decoder_feed(&d, (uint8_t)(1 + i % 255), &f), HPM_PROTO_OK);
-	CHECK_EQ(hpm_decoder_feed(&d, 0, &f), HPM_E_TOO_LONG);
+	CHECK_EQ(hpm_decoder_feed(&d, 0, &f), HPM_PROTO_E_TOO_LONG);
 	n = (size_t)hpm_frame_build(9, 9, "ok", 2, wire, sizeof(wire));
 	for (size_t i = 0; i < n - 1; i++)
 		CHECK_EQ(hpm_decoder_feed(&d, wire[i], &f), HPM_PROTO_OK);
-	CHECK_EQ(hpm_decoder_feed(&d, 0, &f), HPM_FRAME);
+	CHECK_EQ(hpm_decoder_feed(&d, 0, &f), HPM_PROTO_FRAME);
 	CHECK(f.type == 9 && f.seq == 9 && f.len == 2 && memcmp(f.body, "ok", 2) == 0);
 
 	/* BAD_COBS: delimiter inside a block */
@@ -409,7 +409,7 @@ static void test_decoder_errors(void)
 		static const uint8_t w[] = { 0x05, 0x11, 0x22, 0x00 };
 
 		CHECK_EQ(one_event(w, sizeof(w), ev), 1);
-		CHECK_EQ(ev[0].status, HPM_E_BAD_COBS);
+		CHECK_EQ(ev[0].status, HPM_PROTO_E_BAD_COBS);
 	}
 
 	/* TOO_SHORT: 0..5 decoded bytes */
@@ -417,7 +417,7 @@ static void test_decoder_errors(void)
 		fill_random(raw, len, 0);
 		n = wire_of_raw(raw, len, wire);
 		CHECK_EQ(one_event(wire, n, ev), 1);
-		CHECK_EQ(ev[0].status, HPM_E_TOO_SHORT);
+		CHECK_EQ(ev[0].status, HPM_PROTO_E_TOO_SHORT);
 	}
 
 	/* BAD_CRC: type and seq still reported */
@@ -428,7 +428,7 @@ static void test_decoder_errors(void)
 	hpm_put32(raw + 4, hpm_crc32(0, raw, 4) ^ 0x00010000u);
 	n = wire_of_raw(raw, 8, wire);
 	CHECK_EQ(one_event(wire, n, ev), 1);
-	CHECK_EQ(ev[0].status, HPM_E_BAD_CRC);
+	CHECK_EQ(ev[0].status, HPM_PROTO_E_BAD_CRC);
 	CHECK(ev[0].type == HPM_T_CSR_READ && ev[0].seq == 0x42);
 
 	/* empty frames (delimiter runs) are skipped silently */
@@ -438,7 +438,7 @@ static void test_decoder_errors(void)
 		CHECK_EQ(decode_all(w, sizeof(w), ev, 4, 0), 0);
 	}
 	for (int s = -6; s <= 1; s++)
-		CHECK(hpm_status_str(s) != NULL && strcmp(hpm_status_str(s), "unknown status") != 0);
+		CHECK(hpm_proto_status_str(s) != NULL && strcmp(hpm_proto_status_str(s), "unknown status") != 0);
 }
 
 /* garbage before, between and inside frames: each good frame that follows a
@@ -467,7 +467,7 @@ static void test_resync(void)
 
 		CHECK(nev <= 2048);
 		for (int i = 0; i < nev && i < 2048; i++) {
-			if (ev[i].status != HPM_FRAME)
+			if (ev[i].status != HPM_PROTO_FRAME)
 				continue;
 			/* a garbage frame never passes the CRC in this stream */
 			CHECK_EQ(ev[i].seq, got);
@@ -501,7 +501,7 @@ static void test_corruption_never_wrong(void)
 				bad[i] ^= (uint8_t)(1u << b);
 				nev = decode_all(bad, (size_t)n, ev, 8, 0);
 				for (int e = 0; e < nev && e < 8; e++)
-					wrong += ev[e].status == HPM_FRAME;
+					wrong += ev[e].status == HPM_PROTO_FRAME;
 				tried++;
 			}
 			/* byte dropped */
@@ -511,7 +511,7 @@ static void test_corruption_never_wrong(void)
 				int nev = decode_all(bad, (size_t)n - 1, ev, 8, 0);
 
 				for (int e = 0; e < nev && e < 8; e++)
-					wrong += ev[e].status == HPM_FRAME;
+					wrong += ev[e].status == HPM_PROTO_FRAME;
 			}
 			/* byte duplicated */
 			memcpy(bad, wire, (size_t)i + 1);
@@ -520,7 +520,7 @@ static void test_corruption_never_wrong(void)
 				int nev = decode_all(bad, (size_t)n + 1, ev, 8, 0);
 
 				for (int e = 0; e < nev && e < 8; e++)
-					wrong += ev[e].status == HPM_FRAME;
+					wrong += ev[e].status == HPM_PROTO_FRAME;
 			}
 			tried += 2;
 		}
@@ -533,7 +533,7 @@ static void test_corruption_never_wrong(void)
 
 /* pack, unpack, pack again: same bytes (compares every packed field) */
 #define ROUND_TRIP(kind, expect_len, ...) do { \
-	struct hpm_##kind a_ = __VA_ARGS__, b_; \
+	struct hpm_msg_##kind a_ = __VA_ARGS__, b_; \
 	static uint8_t buf_[HPM_MAX_BODY], buf2_[HPM_MAX_BODY]; \
 	size_t n_ = hpm_pack_##kind(buf_, &a_); \
 	memset(&b_, 0, sizeof(b_)); \
@@ -541,8 +541,8 @@ static void test_corruption_never_wrong(void)
 	CHECK_EQ(hpm_unpack_##kind(buf_, n_, &b_), HPM_PROTO_OK); \
 	CHECK_EQ(hpm_pack_##kind(buf2_, &b_), n_); \
 	CHECK(memcmp(buf_, buf2_, n_) == 0); \
-	CHECK_EQ(hpm_unpack_##kind(buf_, n_ + 1, &b_), HPM_E_LENGTH); \
-	CHECK_EQ(hpm_unpack_##kind(buf_, n_ - 1, &b_), HPM_E_LENGTH); \
+	CHECK_EQ(hpm_unpack_##kind(buf_, n_ + 1, &b_), HPM_PROTO_E_LENGTH); \
+	CHECK_EQ(hpm_unpack_##kind(buf_, n_ - 1, &b_), HPM_PROTO_E_LENGTH); \
 } while (0)
 
 static void test_bodies_fixed(void)
@@ -564,7 +564,7 @@ static void test_bodies_fixed(void)
 	/* byte layout spot checks against docs/protocol.md */
 	{
 		uint8_t b[HPM_ERROR_LEN];
-		struct hpm_error e = { HPM_ERR_BAD_ADDRESS, HPM_T_MEM_WRITE, 0x7ffffffc };
+		struct hpm_msg_error e = { HPM_ERR_BAD_ADDRESS, HPM_T_MEM_WRITE, 0x7ffffffc };
 
 		hpm_pack_error(b, &e);
 		CHECK(b[0] == 0x04 && b[1] == 0x06 && b[2] == 0 && b[3] == 0);
@@ -575,7 +575,7 @@ static void test_bodies_fixed(void)
 static void test_bodies_run(void)
 {
 	static uint8_t buf[HPM_MAX_BODY];
-	struct hpm_run a, b;
+	struct hpm_msg_run a, b;
 
 	for (unsigned n = 0; n <= HPM_NHPM; n++) {
 		size_t len;
@@ -606,12 +606,12 @@ static void test_bodies_run(void)
 		b.mhpmevent[HPM_NHPM - 1] = 0xffff;
 		CHECK_EQ(hpm_unpack_run(buf, len, &b), HPM_PROTO_OK);
 		CHECK(b.mhpmevent[HPM_NHPM - 1] == (n == HPM_NHPM ? a.mhpmevent[HPM_NHPM - 1] : 0));
-		CHECK_EQ(hpm_unpack_run(buf, len + 8, &b), HPM_E_LENGTH);
-		CHECK_EQ(hpm_unpack_run(buf, len - 1, &b), HPM_E_LENGTH);
+		CHECK_EQ(hpm_unpack_run(buf, len + 8, &b), HPM_PROTO_E_LENGTH);
+		CHECK_EQ(hpm_unpack_run(buf, len - 1, &b), HPM_PROTO_E_LENGTH);
 	}
 	buf[6] = HPM_NHPM + 1;
-	CHECK_EQ(hpm_unpack_run(buf, HPM_RUN_LEN(HPM_NHPM + 1), &b), HPM_E_LENGTH);
-	CHECK_EQ(hpm_unpack_run(buf, 3, &b), HPM_E_LENGTH);
+	CHECK_EQ(hpm_unpack_run(buf, HPM_RUN_LEN(HPM_NHPM + 1), &b), HPM_PROTO_E_LENGTH);
+	CHECK_EQ(hpm_unpack_run(buf, 3, &b), HPM_PROTO_E_LENGTH);
 
 	/* PROFILE: a period per selector after the selectors, up to 28 in a body */
 	CHECK(HPM_RUN_PROFILE_LEN(HPM_NHPM - 1) == HPM_MAX_BODY);
@@ -633,8 +633,8 @@ static void test_bodies_run(void)
 		b.period[HPM_NHPM - 1] = b.period[n] = 0xffff;    /* not sent: read back as 0 */
 		CHECK_EQ(hpm_unpack_run(buf, len, &b), HPM_PROTO_OK);
 		CHECK(memcmp(&a, &b, sizeof(a)) == 0);
-		CHECK_EQ(hpm_unpack_run(buf, HPM_RUN_LEN(n), &b), n ? HPM_E_LENGTH : HPM_PROTO_OK);
-		CHECK_EQ(hpm_unpack_run(buf, len + 8, &b), HPM_E_LENGTH);
+		CHECK_EQ(hpm_unpack_run(buf, HPM_RUN_LEN(n), &b), n ? HPM_PROTO_E_LENGTH : HPM_PROTO_OK);
+		CHECK_EQ(hpm_unpack_run(buf, len + 8, &b), HPM_PROTO_E_LENGTH);
 	}
 	/* without the flag, periods are neither sent nor kept */
 	a.flags = 0;
@@ -645,7 +645,7 @@ static void test_bodies_run(void)
 static void test_bodies_snapshot(void)
 {
 	static uint8_t buf[HPM_MAX_BODY];
-	static struct hpm_run_result a, b;
+	static struct hpm_msg_run_result a, b;
 
 	memset(&a, 0, sizeof(a));
 	a.reason = HPM_EXIT_TRAP;
@@ -667,20 +667,20 @@ static void test_bodies_snapshot(void)
 	CHECK(HPM_RUN_RESULT_LEN <= HPM_MAX_BODY);
 	CHECK_EQ(hpm_unpack_run_result(buf, HPM_RUN_RESULT_LEN, &b), HPM_PROTO_OK);
 	CHECK(memcmp(&a, &b, sizeof(a)) == 0);
-	CHECK_EQ(hpm_unpack_run_result(buf, HPM_RUN_RESULT_LEN - 1, &b), HPM_E_LENGTH);
+	CHECK_EQ(hpm_unpack_run_result(buf, HPM_RUN_RESULT_LEN - 1, &b), HPM_PROTO_E_LENGTH);
 	/* the snapshot part is the SNAPSHOT reply body */
 	memset(&b, 0, sizeof(b));
 	CHECK_EQ(hpm_unpack_snapshot(buf + HPM_RUN_RESULT_HDR_LEN, HPM_SNAPSHOT_LEN, &b.snap),
 		 HPM_PROTO_OK);
 	CHECK(memcmp(&a.snap, &b.snap, sizeof(a.snap)) == 0);
 	CHECK_EQ(hpm_get64(buf + HPM_RUN_RESULT_HDR_LEN + 8 + 8 * 3), a.snap.value[3]);
-	CHECK_EQ(hpm_unpack_snapshot(buf, HPM_SNAPSHOT_LEN + 1, &b.snap), HPM_E_LENGTH);
+	CHECK_EQ(hpm_unpack_snapshot(buf, HPM_SNAPSHOT_LEN + 1, &b.snap), HPM_PROTO_E_LENGTH);
 }
 
 static void test_bodies_sample(void)
 {
 	static uint8_t buf[HPM_MAX_BODY];
-	struct hpm_sample a, b;
+	struct hpm_msg_sample a, b;
 	static const uint32_t masks[] = { 0, 1, 0x5, 0xfffffffd, 0xffffffff, 0x80000000 };
 
 	for (size_t m = 0; m < sizeof(masks) / sizeof(masks[0]); m++) {
@@ -701,8 +701,8 @@ static void test_bodies_sample(void)
 		memset(&b, 0, sizeof(b));
 		CHECK_EQ(hpm_unpack_sample(buf, len, &b), HPM_PROTO_OK);
 		CHECK(memcmp(&a, &b, sizeof(a)) == 0);
-		CHECK_EQ(hpm_unpack_sample(buf, len + 4, &b), HPM_E_LENGTH);
-		CHECK_EQ(hpm_unpack_sample(buf, 7, &b), HPM_E_LENGTH);
+		CHECK_EQ(hpm_unpack_sample(buf, len + 4, &b), HPM_PROTO_E_LENGTH);
+		CHECK_EQ(hpm_unpack_sample(buf, 7, &b), HPM_PROTO_E_LENGTH);
 	}
 }
 
@@ -710,11 +710,11 @@ static void test_bodies_sample(void)
 static void test_layouts(void)
 {
 	static uint8_t b[HPM_MAX_BODY];
-	struct hpm_info in;
-	struct hpm_run r;
-	static struct hpm_run_result rr;
-	struct hpm_csr_write cw = { 0x320, HPM_CSR_CLEAR, 0x11223344 };
-	struct hpm_stream st = { 0x0102030405060708ull, 0xa5a5a5a5, 1 };
+	struct hpm_msg_info in;
+	struct hpm_msg_run r;
+	static struct hpm_msg_run_result rr;
+	struct hpm_msg_csr_write cw = { 0x320, HPM_CSR_CLEAR, 0x11223344 };
+	struct hpm_msg_stream st = { 0x0102030405060708ull, 0xa5a5a5a5, 1 };
 
 	memset(&in, 0, sizeof(in));
 	in.proto_version = 1;
@@ -830,7 +830,7 @@ static void test_layouts(void)
 	CHECK(hpm_get64(b) == 0x0102030405060708ull && hpm_get32(b + 8) == 0xa5a5a5a5 &&
 	      hpm_get32(b + 12) == 1);
 	{
-		struct hpm_sample sm;
+		struct hpm_msg_sample sm;
 
 		memset(&sm, 0, sizeof(sm));
 		sm.sample_seq = 77;

@@ -341,7 +341,7 @@ static int test_ping(int count)
 		wire[0] = HPM_DELIM;
 		int n = hpm_frame_build(HPM_T_PING, seq, body, len, wire + 1, sizeof wire - 1);
 		if (n < 0) {
-			check(0, "ping %d: cannot build: %s", k, hpm_status_str(n));
+			check(0, "ping %d: cannot build: %s", k, hpm_proto_status_str(n));
 			break;
 		}
 		for (a = 0; a < attempts && !done; a++) {
@@ -364,7 +364,7 @@ static int test_ping(int count)
 					struct hpm_frame f;
 					int st;
 					off += hpm_decoder_push(&dec, rx + off, (size_t)r - off, &f, &st);
-					if (st != HPM_FRAME)
+					if (st != HPM_PROTO_FRAME)
 						continue;
 					if (f.type == HPM_T_PING) {
 						echoes++;   /* our own frame: the firmware just echoes */
