@@ -32,9 +32,7 @@ module core_fetch (
     output reg  [31:0] d_pc,
     output wire [31:0] d_insn,
     output reg         d_fault,
-    output wire        d_pred_taken,
-    output wire [31:0] d_pc4,        // d_pc + 4
-    output wire [31:0] d_target      // d_pc + the jal/branch offset (X keeps both)
+    output wire        d_pred_taken
 );
     reg        boot;      // cycle 0: fetch boot_addr
     reg        d_fresh;   // the D word is on bus_rdata this cycle
@@ -49,8 +47,6 @@ module core_fetch (
     wire [31:0] imm_j = {{12{d_insn[31]}}, d_insn[19:12], d_insn[20], d_insn[30:21], 1'b0};
     wire [31:0] imm_b = {{20{d_insn[31]}}, d_insn[7], d_insn[30:25], d_insn[11:8], 1'b0};
     wire [31:0] pred_target = d_pc + (is_jal ? imm_j : imm_b);
-    assign d_pc4    = d_pc + 32'd4;
-    assign d_target = pred_target;
 
     // The later a redirect is known, the later its mux level: the access
     // fault (end of the address adder) comes last, in hpm_core's bus mux.
@@ -58,7 +54,7 @@ module core_fetch (
     wire fetch_now = boot || redirect || (d_valid && x_free);
     wire [31:0] early_pc = boot         ? boot_addr   :
                            redirect_e   ? target_e    :
-                           d_pred_taken ? pred_target : d_pc4;
+                           d_pred_taken ? pred_target : d_pc + 32'd4;
     wire [31:0] nf_pc    = redirect_l ? target_l : early_pc;
     wire [31:0] next_pc  = fault_redirect ? fault_pc : nf_pc;
     assign fetch_addr = nf_pc[31:2];

@@ -73,7 +73,7 @@ module hpm_core #(
     wire [31:0] target_e, target_l, fault_vector;
     wire [31:2] fetch_addr;
     wire        d_valid, d_fault, d_pred_taken;
-    wire [31:0] d_pc, d_insn, d_pc4, d_target;
+    wire [31:0] d_pc, d_insn;
 
     core_fetch u_fetch (
         .clk(clk), .rst(rst), .boot_addr(boot_addr),
@@ -82,7 +82,7 @@ module hpm_core #(
         .fault_redirect(fault_trap), .fault_pc(fault_vector),
         .fetch_addr(fetch_addr), .redirect(fetch_redirect), .bus_rdata(bus_rdata),
         .d_valid(d_valid), .d_pc(d_pc), .d_insn(d_insn), .d_fault(d_fault),
-        .d_pred_taken(d_pred_taken), .d_pc4(d_pc4), .d_target(d_target)
+        .d_pred_taken(d_pred_taken)
     );
 
     // register file: read in D (every cycle), data in X; write at the end of X.
@@ -124,7 +124,6 @@ module hpm_core #(
     reg        x_first;      // first X cycle of the instruction (X entry)
     reg [5:0]  x_cnt;        // X cycles spent so far
     reg [31:0] x_pc, x_insn;
-    reg [31:0] x_pc4, x_target;  // D's adders: pc+4 and the jal/branch target
     reg        x_fault;      // fetch access fault
     reg        x_pred;       // predicted taken in D
 
@@ -181,8 +180,8 @@ module hpm_core #(
         .result(alu_result), .sum_out(alu_sum), .taken(br_cond)
     );
 
-    wire [31:0] pc4         = x_pc4;
-    wire [31:0] pc_imm      = x_target;                // jal and branch target
+    wire [31:0] pc4         = x_pc + 32'd4;
+    wire [31:0] pc_imm      = x_pc + imm;              // jal and branch target
     wire [31:0] jalr_target = {alu_sum[31:1], 1'b0};
     wire        br_taken    = is_branch && br_cond;
 
@@ -378,8 +377,6 @@ module hpm_core #(
                 x_valid <= d_valid && !fetch_redirect;
             if (x_free) begin
                 x_pc    <= d_pc;
-                x_pc4   <= d_pc4;
-                x_target <= d_target;
                 x_insn  <= d_insn;
                 x_fault <= d_fault;
                 x_pred  <= d_pred_taken;
