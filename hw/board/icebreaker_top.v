@@ -33,8 +33,9 @@ module icebreaker_top #(
     // meets 12 MHz; 1 (a selector per counter) misses it since the
     // multiplier's DSP is registered (docs/board.md)
     parameter integer HPM_ARCH  = 3,
-    // SB_MAC16 blocks for counters: all 8 but the multiplier's
-    parameter integer HPM_DSP   = 7
+    // SB_MAC16 blocks for counters: all 8 but the multiplier's and the two
+    // of the CLINT's mtime
+    parameter integer HPM_DSP   = 5
 ) (
     input  wire       CLK,       // 12 MHz oscillator
     input  wire       BTN_N,     // user button, active low: reset
@@ -99,7 +100,7 @@ module icebreaker_top #(
     hpm_soc #(
         .UART_DIV(UART_DIV), .CLOCK_HZ(CLOCK_HZ), .FW_HEX(FW_HEX),
         .HPM_NUM(HPM_NUM), .HPM_WIDTH(HPM_WIDTH), .HPM_DSP(HPM_DSP),
-        .HPM_ARCH(HPM_ARCH)
+        .CLINT_DSP(1), .HPM_ARCH(HPM_ARCH)
     ) u_soc (
         .clk(clk), .rst(rst), .boot_addr(32'h0000_0000),
         .uart_rx(RX), .uart_tx(TX), .leds(LED), .buttons(BTN),

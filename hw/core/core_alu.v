@@ -30,19 +30,19 @@ module core_alu (
     wire [32:0] sh_q  = $signed(sh_in) >>> b[4:0];
     always @(*) for (i = 0; i < 32; i = i + 1) sh_rev[i] = sh_q[31 - i];
 
+    // the result as three levels a LUT4 each: the logic operations in one
+    // LUT per bit, the shift direction, then the operation class
+    wire [31:0] logic_r = funct3[1] ? (funct3[0] ? a & b : a | b) : a ^ b;
+    wire [31:0] shift_r = funct3[2] ? sh_q[31:0] : sh_rev;
     always @(*) begin
-        if (force_add)
+        if (force_add || funct3 == 3'b000)
             result = sum[31:0];
-        else case (funct3)
-            3'b000: result = sum[31:0];
-            3'b001: result = sh_rev;
-            3'b010: result = {31'd0, lt};
-            3'b011: result = {31'd0, ltu};
-            3'b100: result = a ^ b;
-            3'b101: result = sh_q[31:0];
-            3'b110: result = a | b;
-            default: result = a & b;
-        endcase
+        else if (funct3[1:0] == 2'b01)
+            result = shift_r;
+        else if (funct3[2:1] == 2'b01)
+            result = {31'd0, funct3[0] ? ltu : lt};
+        else
+            result = logic_r;
     end
 
     assign taken = funct3[2] ? ((funct3[1] ? ltu : lt) ^ funct3[0]) : (eq ^ funct3[0]);

@@ -57,21 +57,17 @@ module core_csr #(
 
     // traps, by how late they are known (hpm_core); at most one per cycle
     input  wire        trap_irq,     // the interrupt irq_code is taken
-    input  wire        trap_exc_e,   // an early exception: code_e, tval_e
-    input  wire        trap_exc_l,   // a late one (misaligned): code_l, tval_l
-    input  wire        trap_fault,   // the load/store access fault: code_f, tval_f
+    input  wire        trap_exc_e,   // an early exception: code_e
+    input  wire        trap_exc_l,   // a late one (misaligned): code_l
+    input  wire        trap_fault,   // the load/store access fault: code_f
     input  wire [3:0]  code_e,
     input  wire [3:0]  code_l,
     input  wire [3:0]  code_f,
-    input  wire [31:0] tval_e,
-    input  wire [31:0] tval_l,
-    input  wire [31:0] tval_f,
     output wire [31:0] vec_e,        // target of the interrupt or an early exception
     output wire [31:0] vec_l,        // of a late exception
     output wire [31:0] vec_f,        // of the access fault
     output wire        trap_take,    // one of the four trap inputs
     output wire        trap_to_s,    // the trap is taken in S (writes sepc/stval)
-    output wire [31:0] trap_tval,    // the value for mtval/stval
 
     // interrupts
     input  wire        mtip,
@@ -258,7 +254,6 @@ module core_csr #(
     assign trap_take = trap_irq || trap_exc_e || trap_exc_l || trap_fault;
     assign trap_to_s = trap_irq ? irq_to_s : trap_exc_e ? to_s_e : trap_exc_l ? to_s_l : to_s_f;
     wire [3:0]  trap_code  = trap_irq ? irq_code : trap_exc_e ? code_e : trap_exc_l ? code_l : code_f;
-    assign trap_tval = trap_irq ? 32'd0 : trap_exc_e ? tval_e : trap_exc_l ? tval_l : tval_f;
 
     // ---------------------------------------------------------- register update
     always @(posedge clk) begin

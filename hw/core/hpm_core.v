@@ -221,7 +221,7 @@ module hpm_core #(
     // select (core_csr).
     wire        csr_illegal, sys_illegal, csr_write, irq_pending, wfi_wake;
     wire        csr_ebr, trap_take, trap_to_s;
-    wire [31:0] csr_rdata, csr_wval, ebr_wval, vec_e, vec_l, trap_tval;
+    wire [31:0] csr_rdata, csr_wval, ebr_wval, vec_e, vec_l;
     wire [3:0]  irq_code;
     wire        retire;
 
@@ -265,6 +265,22 @@ module hpm_core #(
     wire [3:0]  code_f  = is_store ? 4'd7 : 4'd5;
     wire [31:0] tval_l  = is_branch ? pc_imm : is_jalr ? jalr_target : alu_sum;
     wire [3:0]  exc_code = exc_e ? code_e : exc_l ? code_l : code_f;
+
+    // xtval of a trap, as two levels: a value chosen by early signals (0,
+    // the pc, the instruction, or the jal/branch target), then the address
+    // adder's sum for a misaligned jalr (bit 0 cleared) or load/store and
+    // the access fault, the only ones that are neither early nor branches
+    reg  [31:0] tval_early;
+    always @(*) begin
+        if (irq_take)       tval_early = 32'd0;
+        else if (x_fault)   tval_early = x_pc;
+        else if (illegal)   tval_early = x_insn;
+        else if (is_ecall)  tval_early = 32'd0;
+        else if (is_ebreak) tval_early = x_pc;
+        else                tval_early = pc_imm;    // jal, branch
+    end
+    wire        tval_sum  = !irq_take && !exc_e && !is_branch;
+    wire [31:0] trap_tval = tval_sum ? {alu_sum[31:1], alu_sum[0] && !is_jalr} : tval_early;
     wire [31:0] exc_tval = exc_e ? tval_e : exc_l ? tval_l : alu_sum;
 
     // a CSR, mret or sret instruction can only trap early: its commit does
@@ -283,9 +299,8 @@ module hpm_core #(
         .mret_commit(x_valid && is_mret && !trap_e), .sret_commit(x_valid && is_sret && !trap_e),
         .trap_irq(irq_take), .trap_exc_e(exc_e), .trap_exc_l(exc_l), .trap_fault(fault_trap),
         .code_e(code_e), .code_l(code_l), .code_f(code_f),
-        .tval_e(tval_e), .tval_l(tval_l), .tval_f(alu_sum),
         .vec_e(vec_e), .vec_l(vec_l), .vec_f(fault_vector),
-        .trap_take(trap_take), .trap_to_s(trap_to_s), .trap_tval(trap_tval),
+        .trap_take(trap_take), .trap_to_s(trap_to_s),
         .mtip(mtip), .msip(msip), .irq_pending(irq_pending), .irq_code(irq_code),
         .wfi_wake(wfi_wake), .mtime(mtime), .lcofi(lcofi), .lcofi_late(lcofi_late),
         .mcounteren_out(mcounteren),

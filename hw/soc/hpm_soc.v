@@ -12,6 +12,7 @@ module hpm_soc #(
     parameter HPM_NUM   = 29,    // implemented mhpmcounters (0..29)
     parameter HPM_WIDTH = 64,    // their width (1..64)
     parameter HPM_DSP   = 0,     // iCE40: SB_MAC16 blocks the counters may use
+    parameter CLINT_DSP = 0,     // iCE40: 1 keeps mtime in two SB_MAC16 blocks
     parameter HPM_ARCH  = 1      // counting architecture 1, 2 or 3 (docs/hpm.md)
 ) (
     input  wire        clk,
@@ -112,7 +113,7 @@ module hpm_soc #(
         .wdata(bus_wdata), .rdata(ram_rdata)
     );
 
-    soc_clint u_clint (
+    soc_clint #(.DSP(CLINT_DSP)) u_clint (
         .clk(clk), .rst(rst), .sel(bus_region[2]), .we(bus_we), .be(bus_be),
         .addr(bus_daddr[15:2]), .wdata(bus_wdata), .rdata(clint_rdata),
         .mtip(mtip), .msip(msip), .mtime(mtime)

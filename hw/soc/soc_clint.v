@@ -3,13 +3,20 @@
 // edge's increment. A store in cycle t takes effect in cycle t+1; reads
 // return the registered values of the cycle of the access.
 //
+// mtime is an hpm_counter (DSP = 1: two SB_MAC16 accumulators on the iCE40).
+//
 // mtip is registered (the 64-bit compare is off the interrupt path): in cycle
-// t+1 it holds mtime(t) + 1 >= mtimecmp(t), which is mtime(t+1) >=
+// t+1 it holds mtime(t) + 1 >= mtimecmp(t) (mtime + 1 wrapping to 0 at
+// 2^64 - 1, as mtime does), which is mtime(t+1) >=
 // mtimecmp(t+1) unless a store wrote the CLINT in cycle t. In that case the
 // value of cycle t+1 is stale, but nothing observes mip in t+1: the store is
 // then in its second X cycle (no interrupt check, no wfi, no CSR read), and
 // from t+2 on mtip is exact again.
-module soc_clint (
+module soc_clint #(
+    /* verilator lint_off UNUSEDPARAM */ // only iCE40 synthesis looks at it
+    parameter integer DSP = 0      // 1: mtime in SB_MAC16 accumulators
+    /* verilator lint_on UNUSEDPARAM */
+) (
     input  wire        clk,
     input  wire        rst,
     input  wire        sel,          // access to the CLINT region this cycle
@@ -20,19 +27,20 @@ module soc_clint (
     output reg  [31:0] rdata,        // one cycle after the access
     output wire        mtip,
     output wire        msip,
-    output reg  [63:0] mtime
+    output wire [63:0] mtime
 );
     reg        msip_q;
     reg        mtip_q;
-    // mtimecmp is stored inverted: mtime_inc >= mtimecmp is then the carry
-    // out of mtime_inc + ~mtimecmp + 1, a bare carry chain (with mtimecmp
-    // itself yosys spends a LUT per bit on the inversion)
+    // mtimecmp is stored inverted: mtime - mtimecmp is then mtime +
+    // mtimecmp_n + 1, a bare carry chain (with mtimecmp itself yosys spends a
+    // LUT per bit on the inversion). mtime + 1 >= mtimecmp holds when mtime
+    // >= mtimecmp (the carry out) or mtime = mtimecmp - 1 (the difference all
+    // ones), but not when mtime + 1 wraps to 0: then only for mtimecmp = 0
+    // (the difference all ones again). No incrementer beside the counter's.
     reg [63:0] mtimecmp_n;
     wire [63:0] mtimecmp = ~mtimecmp_n;
-    wire [63:0] mtime_inc = mtime + 64'd1;
-    /* verilator lint_off UNUSEDSIGNAL */ // only the carry out is used
-    wire [64:0] cmp_sum   = {1'b0, mtime_inc} + {1'b0, mtimecmp_n} + 65'd1;
-    /* verilator lint_on UNUSEDSIGNAL */
+    wire [64:0] cmp_sum  = {1'b0, mtime} + {1'b0, mtimecmp_n} + 65'd1;
+    wire        mtip_d   = &cmp_sum[63:0] || (cmp_sum[64] && !(&mtime));
 
     wire [15:0] off = {addr, 2'b00};
     wire wr_msip  = sel && we && off == 16'h0000;
@@ -42,7 +50,10 @@ module soc_clint (
     wire wr_timeh = sel && we && off == 16'hBFFC;
     wire rd_time  = off[15:3] == 13'h17FF;      // 0xBFF8, 0xBFFC
     wire rd_cmp   = off[15:3] == 13'h0800;      // 0x4000, 0x4004
-    wire [63:0] rd64 = rd_time ? mtime : mtimecmp;
+    // the addressed word of the two 64-bit registers (time or cmp, high or
+    // low word): the read data, and the old bytes of an mtime store
+    wire [31:0] rd_word = off[2] ? (rd_time ? mtime[63:32] : mtimecmp[63:32]) :
+                                   (rd_time ? mtime[31:0] : mtimecmp[31:0]);
     // the mtimecmp bits a store writes
     wire [63:0] cmp_wm = {{8{wr_cmph && be[3]}}, {8{wr_cmph && be[2]}},
                           {8{wr_cmph && be[1]}}, {8{wr_cmph && be[0]}},
@@ -55,14 +66,22 @@ module soc_clint (
                  m[1] ? val[15:8]  : old[15:8],  m[0] ? val[7:0]   : old[7:0]};
     endfunction
 
+    // a store to mtime replaces its bytes and drops that cycle's increment
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire        mtime_wrap;           // mtime wraps silently
+    /* verilator lint_on UNUSEDSIGNAL */
+    hpm_counter #(.WIDTH(64), .DSP(DSP)) u_mtime (
+        .clk(clk), .rst(rst), .inc(3'd1), .we_lo(wr_time), .we_hi(wr_timeh),
+        .wdata(merge(rd_word, wdata, be)), .value(mtime), .wrap(mtime_wrap)
+    );
+
     always @(posedge clk) begin
         if (rst) begin
             msip_q     <= 1'b0;
             mtip_q     <= 1'b0;
             mtimecmp_n <= 64'd0;              // mtimecmp all ones
-            mtime      <= 64'd0;
         end else begin
-            mtip_q <= cmp_sum[64];    // mtime_inc >= mtimecmp
+            mtip_q <= mtip_d;
             if (wr_msip && be[0])
                 msip_q <= wdata[0];
             // A byte lane each, written as AND/OR rather than an enable:
@@ -70,17 +89,10 @@ module soc_clint (
             // the old value) that packs with its flip-flop, where an enable
             // leaves a shared inverter and 64 flip-flops alone in their cells.
             mtimecmp_n <= (~{wdata, wdata} & cmp_wm) | (mtimecmp_n & ~cmp_wm);
-            if (wr_time)
-                mtime[31:0] <= merge(mtime[31:0], wdata, be);
-            else if (wr_timeh)
-                mtime[63:32] <= merge(mtime[63:32], wdata, be);
-            else
-                mtime <= mtime_inc;
         end
-        // the two 64-bit registers share one 4:1 mux per bit (time or cmp,
-        // high or low word); the other offsets clear rdata
+        // the other offsets clear rdata
         if (rd_time || rd_cmp)
-            rdata <= off[2] ? rd64[63:32] : rd64[31:0];
+            rdata <= rd_word;
         else
             rdata <= {31'd0, off == 16'h0000 && msip_q};
     end

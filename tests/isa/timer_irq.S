@@ -149,6 +149,37 @@
     lw      a0, 4(t0)
     SIGCHK  a0, 1
     sw      zero, 4(t0)
+    /* mtime wrapping from 2^64 - 1 to 0: MTIP drops there for mtimecmp = 16
+     * and rises again at 16; it stays set for mtimecmp = 0 (every mip read
+     * compared in lockstep) */
+    TEST 10
+    li      t0, CLINT_MTIMECMP
+    li      t1, 16
+    sw      zero, 4(t0)
+    sw      t1, 0(t0)
+    li      t2, 1
+1:  li      t0, CLINT_MTIME
+    li      t1, -1
+    sw      t1, 4(t0)
+    li      t1, -24
+    sw      t1, 0(t0)
+    csrr    a0, mip
+    andi    a0, a0, MIP_MTIP
+    SIGCHK  a0, MIP_MTIP
+    .rept 60
+    csrr    a0, mip
+    .endr
+    lw      a0, 4(t0)
+    SIGCHK  a0, 0
+    csrr    a0, mip
+    andi    a0, a0, MIP_MTIP
+    SIGCHK  a0, MIP_MTIP
+    li      t0, CLINT_MTIMECMP
+    sw      zero, 0(t0)
+    addi    t2, t2, -1
+    beqz    t2, 1b
+    sw      zero, 4(t0)
+    TIMER_OFF
     j       pass
     RVTEST_CODE_END
-    RVTEST_DATA 32
+    RVTEST_DATA 40
