@@ -688,9 +688,11 @@ link_faults() {
     fi
     "$h" --link ref stat --regions -x, -e cycles,instructions,loads --size 2 regions > "$d/faults-regions.ref" 2>&1
     HPM_LINK_TRACE=1 run_faulty regions 8 stat --regions -x, -e cycles,instructions,loads --size 2 regions; rc=$?
+    # (after the first damaged frame REGION frames come twice, so a repeat
+    # is rare here; test_link corrupts one deterministically, both ways)
     if [ $rc -eq 0 ] && grep -q '^empty,' "$d/faults-regions.ref" && cmp -s "$d/faults-regions.out" "$d/faults-regions.ref" &&
-       grep -q 'repeated: .* [1-9][0-9]* records lost' "$d/faults-regions.err" && fault_injected "$d/faults-regions.stats"; then
-        pass "link faults stat --regions seed 8 at 1 %: $(grep -c 'repeated:' "$d/faults-regions.err") repeats for lost REGION frames, every region equal to the reference board's"
+       fault_injected "$d/faults-regions.stats"; then
+        pass "link faults stat --regions seed 8 at 1 %: $(grep -c 'repeated:' "$d/faults-regions.err") repeats of the run, every region equal to the reference board's"
     else
         fail "link faults stat --regions seed 8 at 1 %: exit $rc, $(grep -c 'repeated:' "$d/faults-regions.err") repeats, $(grep -v link-trace "$d/faults-regions.err" | tail -n 1)"
     fi

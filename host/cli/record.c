@@ -34,7 +34,9 @@ static int emit(struct recorder *r, uint32_t seq, uint64_t cycles, const uint64_
 {
 	uint64_t dc = cycles - r->prev_cycles;
 	uint64_t ns = cycles_to_ns(dc, r->clock_hz);
-	double t = (double)cycles / r->clock_hz;
+	/* the row's board time, truncated to the ns as stat -I prints it */
+	uint64_t at = cycles_to_ns(cycles, r->clock_hz);
+	unsigned long long sec = at / 1000000000u, nsec = at % 1000000000u;
 
 	if (r->keep) {
 		if (r->rows == r->cap) {
@@ -58,14 +60,14 @@ static int emit(struct recorder *r, uint32_t seq, uint64_t cycles, const uint64_
 		if (r->keep)
 			r->y[r->rows * r->n + i] = dc ? (double)d / (double)dc : 0;
 		if (r->json) {
-			fprintf(r->out, "{\"interval\" : %.9f, \"counter-value\" : \"%llu\", \"unit\" : \"\", \"event\" : ",
-				t, (unsigned long long)d);
+			fprintf(r->out, "{\"interval\" : %llu.%09llu, \"counter-value\" : \"%llu\", \"unit\" : \"\", \"event\" : ",
+				sec, nsec, (unsigned long long)d);
 			json_string(r->out, name);
 			fprintf(r->out, ", \"event-runtime\" : %llu, \"pcnt-running\" : 100.00, \"sample\" : %u, "
 				"\"cycles\" : \"%llu\", \"cumulative\" : \"%llu\"}\n", (unsigned long long)ns,
 				(unsigned)seq, (unsigned long long)cycles, (unsigned long long)value[i]);
 		} else {
-			fprintf(r->out, "%.9f,%llu,,%s,%llu,100.00,%u,%llu,%llu\n", t, (unsigned long long)d, name,
+			fprintf(r->out, "%llu.%09llu,%llu,,%s,%llu,100.00,%u,%llu,%llu\n", sec, nsec, (unsigned long long)d, name,
 				(unsigned long long)ns, (unsigned)seq, (unsigned long long)cycles,
 				(unsigned long long)value[i]);
 		}

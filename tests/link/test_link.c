@@ -491,8 +491,9 @@ struct lossy {
 	struct hpm_link base;
 	struct hpm_link *inner;
 	int pos;        /* byte position in the current frame (COBS form) */
-	int samples;    /* SAMPLE frames seen */
-	int victim;     /* the SAMPLE frame to corrupt (1 = the first) */
+	int samples;    /* SAMPLE frames (or frames of type) seen */
+	int victim;     /* the one to corrupt (1 = the first, -1 = none) */
+	uint8_t type;   /* 0: SAMPLE */
 	int done;
 };
 
@@ -512,7 +513,7 @@ static int lossy_read(struct hpm_link *l, uint8_t *buf, size_t cap, int timeout_
 			y->pos = 0;
 			continue;
 		}
-		if (y->pos == 1 && buf[i] == HPM_T_SAMPLE)
+		if (y->pos == 1 && buf[i] == (y->type ? y->type : HPM_T_SAMPLE))
 			y->samples++;
 		if (y->pos == 4 && y->samples == y->victim && !y->done) {
 			buf[i] ^= 0x40;        /* the CRC catches it; the frame is dropped */
@@ -971,6 +972,38 @@ static void test_profile_regions(hpm_board *b)
 	      "rc %d %d, %zu regions, empty %" PRIu64 "/%" PRIu64 "/%" PRIu64 ": %s", rc, rc2, nreg,
 	      nreg ? reg[0].value[0] : 0, nreg ? reg[0].value[1] : 0, nreg ? reg[0].value[2] : 0,
 	      hpm_errmsg(b));
+	/* tty, usb: a REGION frame corrupted on the way; without TWICE the run
+	 * is repeated until the marker is in, with TWICE its copy gets through
+	 * (frames counted: a clean run's, then the faulty runs') */
+	if (b->link->baud && b->info.fw_version >= HPM_FW_TWICE) {
+		unsigned long bad = b->bad_frames, retx = b->retransmits;
+		int frames[3];
+		int same = 1;
+		for (int k = 0; k < 3; k++) {
+			static hpm_region r2[HPM_MAX_REGIONS];
+			size_t n2 = 0;
+			struct lossy y = { .base = { .ops = &lossy_ops }, .inner = b->link, .victim = k ? 2 : -1,
+					   .type = HPM_T_REGION };
+			snprintf(y.base.name, sizeof y.base.name, "lossy %s", b->link->name);
+			y.base.kind = b->link->kind;
+			y.base.baud = b->link->baud;
+			b->bad_frames = k == 2;
+			b->retransmits = 0;
+			b->link = &y.base;
+			int rc3 = hpm_stat_regions(b, p, l, &o, c, 8, &n, r2, HPM_MAX_REGIONS, &n2, NULL);
+			b->link = y.inner;
+			frames[k] = y.samples;
+			same &= rc3 == HPM_OK && n2 == nreg && (k == 0 || y.done);
+			for (size_t i = 0; same && i < nreg; i++)
+				same &= r2[i].calls == reg[i].calls && !memcmp(r2[i].value, reg[i].value, sizeof r2[i].value);
+		}
+		b->bad_frames = bad;
+		b->retransmits = retx;
+		CHECK("regions: a corrupted REGION frame: the run repeated (no TWICE), or its copy used (TWICE); regions as a clean run",
+		      same && frames[0] > 0 && frames[1] > frames[0] && frames[2] == 2 * frames[0],
+		      "equal %d, REGION frames: clean %d, corrupted %d, corrupted with TWICE %d %s", same,
+		      frames[0], frames[1], frames[2], hpm_errmsg(b));
+	}
 	hpm_program_free(p);
 	hpm_evlist_free(l);
 }
