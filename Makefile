@@ -50,6 +50,18 @@ lint-cycles: $(HPM_LIB_OBJS) $(REF_LIB_OBJS) $(FW_MONITOR_OBJS)
 	@python3 tools/linkcycles.py libhpmref $(REF_LIB_OBJS)
 	@python3 tools/linkcycles.py --nm $(RV_PREFIX)gcc-nm monitor $(FW_MONITOR_OBJS)
 
+# and on C that breaks the part of .clang-format's style no tool argues
+# about: indentation by tabs (a line starts with a tab, or with ' *' inside
+# a block comment) and no trailing blanks
+C_STYLE_DIRS := host fw hw proto tests tools bench
+.PHONY: lint-style
+lint: lint-style
+lint-style:
+	@bad=$$(find $(C_STYLE_DIRS) \( -name '*.c' -o -name '*.h' -o -name '*.cpp' \) -print0 | \
+	  xargs -0 grep -n -E '^ +[^ *]|[[:space:]]$$' | head -n 5); \
+	if [ -n "$$bad" ]; then echo "lint-style: indent with tabs, no trailing blanks (.clang-format):"; \
+	  echo "$$bad"; exit 1; fi; echo "lint-style: C sources indented with tabs, no trailing blanks"
+
 # hardware-in-the-loop (docs/hil.md): every workload and event on each USB
 # board (BOARDS=all or SERIAL,...), flashed first when its bitstream differs,
 # against the reference model; JUnit per board in build/hil/. Without a board

@@ -14,8 +14,8 @@
 #include <string.h>
 
 struct event {
-    unsigned index;
-    const char *name, *aliases, *brief, *definition;
+	unsigned index;
+	const char *name, *aliases, *brief, *definition;
 };
 
 static struct event catalogue[] = {
@@ -25,7 +25,11 @@ static struct event catalogue[] = {
 };
 #define NEVENTS (sizeof catalogue / sizeof catalogue[0])
 
-struct topdown { const char *event, *parent; unsigned level; const char *label, *area; };
+struct topdown {
+	const char *event, *parent;
+	unsigned level;
+	const char *label, *area;
+};
 static const struct topdown topdown[] = {
 #define HPM_TOPDOWN(e, p, l, lb, a) { e, p, l, lb, a },
 #include "events.def"
@@ -33,7 +37,10 @@ static const struct topdown topdown[] = {
 };
 #define NTOPDOWN (sizeof topdown / sizeof topdown[0])
 
-struct metric { const char *event, *base, *unit; int pct; };
+struct metric {
+	const char *event, *base, *unit;
+	int pct;
+};
 static const struct metric metrics[] = {
 #define HPM_METRIC(e, b, u, p) { e, b, u, p },
 #include "events.def"
@@ -41,38 +48,64 @@ static const struct metric metrics[] = {
 };
 #define NMETRICS (sizeof metrics / sizeof metrics[0])
 
-struct csr { const char *name; unsigned addr, count; uint32_t wmask; const char *brief; };
+struct csr {
+	const char *name;
+	unsigned addr, count;
+	uint32_t wmask;
+	const char *brief;
+};
 static const struct csr csrs[] = {
 #define HPM_CSR(n, a, c, w, b) { #n, a, c, w, b },
 #include "csr.def"
 #undef HPM_CSR
 };
-struct field { const char *csr, *name; unsigned lsb, width; const char *brief; };
+struct field {
+	const char *csr, *name;
+	unsigned lsb, width;
+	const char *brief;
+};
 static const struct field fields[] = {
 #define HPM_FIELD(c, n, l, w, b) { #c, #n, l, w, b },
 #include "csr.def"
 #undef HPM_FIELD
 };
-struct fconst { const char *csr, *name; unsigned value; const char *brief; };
+struct fconst {
+	const char *csr, *name;
+	unsigned value;
+	const char *brief;
+};
 static const struct fconst fconsts[] = {
 #define HPM_CONST(c, n, v, b) { #c, #n, v, b },
 #include "csr.def"
 #undef HPM_CONST
 };
 
-struct region { const char *name; uint32_t base, size; int exec; const char *brief; };
+struct region {
+	const char *name;
+	uint32_t base, size;
+	int exec;
+	const char *brief;
+};
 static const struct region regions[] = {
 #define HPM_REGION(n, a, s, x, b) { #n, a, s, x, b },
 #include "memmap.def"
 #undef HPM_REGION
 };
-struct devreg { const char *region, *name; unsigned off; const char *brief; };
+struct devreg {
+	const char *region, *name;
+	unsigned off;
+	const char *brief;
+};
 static const struct devreg devregs[] = {
 #define HPM_DEVREG(r, n, o, b) { #r, #n, o, b },
 #include "memmap.def"
 #undef HPM_DEVREG
 };
-struct socparam { const char *name; unsigned value; const char *brief; };
+struct socparam {
+	const char *name;
+	unsigned value;
+	const char *brief;
+};
 static const struct socparam socparams[] = {
 #define HPM_SOC_PARAM(n, v, b) { #n, v, b },
 #include "memmap.def"
@@ -86,382 +119,393 @@ static const struct socparam socparams[] = {
 /* "branch-misses" -> "BRANCH_MISSES" */
 static void macro_name(const char *name, char *out, size_t len)
 {
-    size_t i = 0;
-    for (; name[i] && i + 1 < len; i++)
-        out[i] = isalnum((unsigned char)name[i]) ? (char)toupper((unsigned char)name[i]) : '_';
-    out[i] = '\0';
+	size_t i = 0;
+	for (; name[i] && i + 1 < len; i++)
+		out[i] = isalnum((unsigned char)name[i]) ? (char)toupper((unsigned char)name[i]) : '_';
+	out[i] = '\0';
 }
 
 /* FNV-1a 64 over every field of every event, in order: any change to the
  * catalogue changes the hash the board and the host compare. */
 static uint64_t catalogue_hash(void)
 {
-    uint64_t h = 0xcbf29ce484222325ull;
-    for (size_t i = 0; i < NEVENTS; i++) {
-        char idx[16];
-        snprintf(idx, sizeof idx, "%u", catalogue[i].index);
-        const char *fields[] = { idx, catalogue[i].name, catalogue[i].aliases,
-                                 catalogue[i].brief, catalogue[i].definition };
-        for (size_t f = 0; f < 5; f++) {
-            for (const char *p = fields[f]; ; p++) {
-                h ^= (unsigned char)*p;
-                h *= 0x100000001b3ull;
-                if (!*p) break;
-            }
-        }
-    }
-    return h;
+	uint64_t h = 0xcbf29ce484222325ull;
+	for (size_t i = 0; i < NEVENTS; i++) {
+		char idx[16];
+		snprintf(idx, sizeof idx, "%u", catalogue[i].index);
+		const char *fields[] = { idx, catalogue[i].name, catalogue[i].aliases,
+					 catalogue[i].brief, catalogue[i].definition };
+		for (size_t f = 0; f < 5; f++) {
+			for (const char *p = fields[f];; p++) {
+				h ^= (unsigned char)*p;
+				h *= 0x100000001b3ull;
+				if (!*p) break;
+			}
+		}
+	}
+	return h;
 }
 
 static unsigned max_index(void)
 {
-    unsigned m = 0;
-    for (size_t i = 0; i < NEVENTS; i++)
-        if (catalogue[i].index > m) m = catalogue[i].index;
-    return m;
+	unsigned m = 0;
+	for (size_t i = 0; i < NEVENTS; i++)
+		if (catalogue[i].index > m) m = catalogue[i].index;
+	return m;
 }
 
 static void json_string(const char *s)
 {
-    putchar('"');
-    for (; *s; s++) {
-        if (*s == '"' || *s == '\\') putchar('\\');
-        putchar(*s);
-    }
-    putchar('"');
+	putchar('"');
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\') putchar('\\');
+		putchar(*s);
+	}
+	putchar('"');
 }
 
 static void gen_vh(void)
 {
-    printf("// Generated by tools/evgen from hw/hpm/events.def: do not edit.\n");
-    printf("localparam integer HPM_EV_BUS_W = %u; // event bus width: bit i = event index i\n",
-           max_index() + 1);
-    for (size_t i = 0; i < NEVENTS; i++) {
-        char m[64];
-        macro_name(catalogue[i].name, m, sizeof m);
-        printf("localparam integer HPM_EV_%s = %u;\n", m, catalogue[i].index);
-    }
+	printf("// Generated by tools/evgen from hw/hpm/events.def: do not edit.\n");
+	printf("localparam integer HPM_EV_BUS_W = %u; // event bus width: bit i = event index i\n",
+	       max_index() + 1);
+	for (size_t i = 0; i < NEVENTS; i++) {
+		char m[64];
+		macro_name(catalogue[i].name, m, sizeof m);
+		printf("localparam integer HPM_EV_%s = %u;\n", m, catalogue[i].index);
+	}
 }
 
 /* #define only: usable from C and assembly */
 static void gen_h(void)
 {
-    printf("/* Generated by tools/evgen from hw/hpm/events.def: do not edit. */\n");
-    printf("#ifndef HPM_EVENTS_H\n#define HPM_EVENTS_H\n\n");
-    printf("#define HPM_EVENT_CATALOGUE_HASH 0x%016llxull\n",
-           (unsigned long long)catalogue_hash());
-    printf("#define HPM_EVENT_COUNT %zu\n", NEVENTS);
-    printf("#define HPM_EVENT_MAX_INDEX %u\n\n", max_index());
-    for (size_t i = 0; i < NEVENTS; i++) {
-        char m[64];
-        macro_name(catalogue[i].name, m, sizeof m);
-        printf("#define HPM_EV_%s %u\n", m, catalogue[i].index);
-    }
-    printf("\n#endif\n");
+	printf("/* Generated by tools/evgen from hw/hpm/events.def: do not edit. */\n");
+	printf("#ifndef HPM_EVENTS_H\n#define HPM_EVENTS_H\n\n");
+	printf("#define HPM_EVENT_CATALOGUE_HASH 0x%016llxull\n",
+	       (unsigned long long)catalogue_hash());
+	printf("#define HPM_EVENT_COUNT %zu\n", NEVENTS);
+	printf("#define HPM_EVENT_MAX_INDEX %u\n\n", max_index());
+	for (size_t i = 0; i < NEVENTS; i++) {
+		char m[64];
+		macro_name(catalogue[i].name, m, sizeof m);
+		printf("#define HPM_EV_%s %u\n", m, catalogue[i].index);
+	}
+	printf("\n#endif\n");
 }
 
 static void gen_md(void)
 {
-    printf("<!-- Generated by tools/evgen from hw/hpm/events.def: do not edit. -->\n");
-    printf("# Events\n\n");
-    printf("Catalogue hash `0x%016llx`. Every event counts at most 1 per cycle; "
-           "the raw selector of a single event is its index in EVENT0 (`-e r<index in hex>`).\n\n",
-           (unsigned long long)catalogue_hash());
-    printf("| index | name | aliases | definition |\n|---:|---|---|---|\n");
-    for (size_t i = 0; i < NEVENTS; i++)
-        printf("| %u | `%s` | %s | %s |\n", catalogue[i].index, catalogue[i].name,
-               catalogue[i].aliases, catalogue[i].definition);
+	printf("<!-- Generated by tools/evgen from hw/hpm/events.def: do not edit. -->\n");
+	printf("# Events\n\n");
+	printf("Catalogue hash `0x%016llx`. Every event counts at most 1 per cycle; "
+	       "the raw selector of a single event is its index in EVENT0 (`-e r<index in hex>`).\n\n",
+	       (unsigned long long)catalogue_hash());
+	printf("| index | name | aliases | definition |\n|---:|---|---|---|\n");
+	for (size_t i = 0; i < NEVENTS; i++)
+		printf("| %u | `%s` | %s | %s |\n", catalogue[i].index, catalogue[i].name,
+		       catalogue[i].aliases, catalogue[i].definition);
 }
 
 static void gen_json(void)
 {
-    printf("[\n");
-    for (size_t i = 0; i < NEVENTS; i++) {
-        printf("  {\n    \"EventName\": ");
-        json_string(catalogue[i].name);
-        printf(",\n    \"EventCode\": \"0x%x\",\n    \"BriefDescription\": ", catalogue[i].index);
-        json_string(catalogue[i].brief);
-        printf(",\n    \"PublicDescription\": ");
-        json_string(catalogue[i].definition);
-        printf("\n  }%s\n", i + 1 < NEVENTS ? "," : "");
-    }
-    printf("]\n");
+	printf("[\n");
+	for (size_t i = 0; i < NEVENTS; i++) {
+		printf("  {\n    \"EventName\": ");
+		json_string(catalogue[i].name);
+		printf(",\n    \"EventCode\": \"0x%x\",\n    \"BriefDescription\": ", catalogue[i].index);
+		json_string(catalogue[i].brief);
+		printf(",\n    \"PublicDescription\": ");
+		json_string(catalogue[i].definition);
+		printf("\n  }%s\n", i + 1 < NEVENTS ? "," : "");
+	}
+	printf("]\n");
 }
 
 /* The perf metric JSON: stat's metrics and the top-down hierarchy. */
 static void json_event(const char *name)
 {
-    for (; *name; name++) {
-        if (*name == '-') printf("\\\\");
-        putchar(*name);
-    }
+	for (; *name; name++) {
+		if (*name == '-') printf("\\\\");
+		putchar(*name);
+	}
 }
 
 static void gen_metrics(void)
 {
-    printf("[\n");
-    for (size_t i = 0; i < NMETRICS + NTOPDOWN; i++) {
-        const struct metric *m = i < NMETRICS ? &metrics[i] : NULL;
-        const struct topdown *t = m ? NULL : &topdown[i - NMETRICS];
-        char name[64];
-        macro_name(m ? m->event : t->area, name, sizeof name);
-        for (char *c = name; *c; c++) *c = (char)tolower((unsigned char)*c);
-        printf("  {\n    \"MetricName\": \"%s%s\",\n    \"MetricExpr\": \"",
-               m ? "" : "tma_", name);
-        json_event(m ? m->event : t->event);
-        printf(" / ");
-        json_event(m ? m->base : "cycles");
-        printf("\",\n    \"BriefDescription\": ");
-        json_string(m ? m->unit : t->label);
-        if (t) {
-            char parent[64] = "";
-            for (size_t j = 0; j < NTOPDOWN; j++)
-                if (!strcmp(topdown[j].event, t->parent)) {
-                    macro_name(topdown[j].area, parent, sizeof parent);
-                    for (char *c = parent; *c; c++) *c = (char)tolower((unsigned char)*c);
-                }
-            printf(",\n    \"MetricGroup\": \"TopdownL%u%s%s\"", t->level,
-                   *parent ? ";tma_" : "", parent);
-            if (*parent) printf(",\n    \"MetricgroupNoGroup\": \"TopdownL%u\"", t->level);
-        }
-        printf(",\n    \"ScaleUnit\": \"%s\"\n  }%s\n",
-               (m ? m->pct : 1) ? "100%" : "1", i + 1 < NMETRICS + NTOPDOWN ? "," : "");
-    }
-    printf("]\n");
+	printf("[\n");
+	for (size_t i = 0; i < NMETRICS + NTOPDOWN; i++) {
+		const struct metric *m = i < NMETRICS ? &metrics[i] : NULL;
+		const struct topdown *t = m ? NULL : &topdown[i - NMETRICS];
+		char name[64];
+		macro_name(m ? m->event : t->area, name, sizeof name);
+		for (char *c = name; *c; c++)
+			*c = (char)tolower((unsigned char)*c);
+		printf("  {\n    \"MetricName\": \"%s%s\",\n    \"MetricExpr\": \"",
+		       m ? "" : "tma_", name);
+		json_event(m ? m->event : t->event);
+		printf(" / ");
+		json_event(m ? m->base : "cycles");
+		printf("\",\n    \"BriefDescription\": ");
+		json_string(m ? m->unit : t->label);
+		if (t) {
+			char parent[64] = "";
+			for (size_t j = 0; j < NTOPDOWN; j++)
+				if (!strcmp(topdown[j].event, t->parent)) {
+					macro_name(topdown[j].area, parent, sizeof parent);
+					for (char *c = parent; *c; c++)
+						*c = (char)tolower((unsigned char)*c);
+				}
+			printf(",\n    \"MetricGroup\": \"TopdownL%u%s%s\"", t->level,
+			       *parent ? ";tma_" : "", parent);
+			if (*parent) printf(",\n    \"MetricgroupNoGroup\": \"TopdownL%u\"", t->level);
+		}
+		printf(",\n    \"ScaleUnit\": \"%s\"\n  }%s\n",
+		       (m ? m->pct : 1) ? "100%" : "1", i + 1 < NMETRICS + NTOPDOWN ? "," : "");
+	}
+	printf("]\n");
 }
 
 /* "mhpmevent3" -> "MHPMEVENT3" */
 static const char *upper(const char *s)
 {
-    static char buf[4][64];
-    static unsigned k;
-    char *o = buf[k++ & 3];
-    macro_name(s, o, sizeof buf[0]);
-    return o;
+	static char buf[4][64];
+	static unsigned k;
+	char *o = buf[k++ & 3];
+	macro_name(s, o, sizeof buf[0]);
+	return o;
 }
 
 static void gen_map_vh(void)
 {
-    printf("// Generated by tools/evgen from hw/csr.def, hw/soc/memmap.def and\n"
-           "// hw/hpm/events.def: do not edit.\n");
-    printf("`ifndef HPM_MAP_VH\n`define HPM_MAP_VH\n");
-    for (size_t i = 0; i < COUNT(csrs); i++) {
-        printf("`define HPM_CSR_%s 12'h%03x\n", upper(csrs[i].name), csrs[i].addr);
-        printf("`define HPM_CSR_%s_WMASK 32'h%08x\n", upper(csrs[i].name), csrs[i].wmask);
-    }
-    for (size_t i = 0; i < COUNT(fields); i++)
-        printf("`define HPM_%s_%s_LSB %u\n`define HPM_%s_%s_W %u\n",
-               upper(fields[i].csr), upper(fields[i].name), fields[i].lsb,
-               upper(fields[i].csr), upper(fields[i].name), fields[i].width);
-    for (size_t i = 0; i < COUNT(regions); i++)
-        printf("`define HPM_%s_BASE 32'h%08x\n`define HPM_%s_SIZE 32'h%08x\n",
-               upper(regions[i].name), regions[i].base, upper(regions[i].name), regions[i].size);
-    for (size_t i = 0; i < COUNT(devregs); i++)
-        printf("`define HPM_%s_%s_OFF 16'h%04x\n", upper(devregs[i].region),
-               upper(devregs[i].name), devregs[i].off);
-    for (size_t i = 0; i < COUNT(socparams); i++)
-        printf("`define HPM_SOC_%s %u\n", upper(socparams[i].name), socparams[i].value);
-    /* the defaults of the EV_W / EV_INSTRET module parameters */
-    printf("`define HPM_EVENTS_BUS_W %u\n", max_index() + 1);
-    for (size_t i = 0; i < NEVENTS; i++)
-        if (!strcmp(catalogue[i].name, "instructions"))
-            printf("`define HPM_EVENTS_INSTRET %u\n", catalogue[i].index);
-    printf("`endif\n");
+	printf("// Generated by tools/evgen from hw/csr.def, hw/soc/memmap.def and\n"
+	       "// hw/hpm/events.def: do not edit.\n");
+	printf("`ifndef HPM_MAP_VH\n`define HPM_MAP_VH\n");
+	for (size_t i = 0; i < COUNT(csrs); i++) {
+		printf("`define HPM_CSR_%s 12'h%03x\n", upper(csrs[i].name), csrs[i].addr);
+		printf("`define HPM_CSR_%s_WMASK 32'h%08x\n", upper(csrs[i].name), csrs[i].wmask);
+	}
+	for (size_t i = 0; i < COUNT(fields); i++)
+		printf("`define HPM_%s_%s_LSB %u\n`define HPM_%s_%s_W %u\n",
+		       upper(fields[i].csr), upper(fields[i].name), fields[i].lsb,
+		       upper(fields[i].csr), upper(fields[i].name), fields[i].width);
+	for (size_t i = 0; i < COUNT(regions); i++)
+		printf("`define HPM_%s_BASE 32'h%08x\n`define HPM_%s_SIZE 32'h%08x\n",
+		       upper(regions[i].name), regions[i].base, upper(regions[i].name), regions[i].size);
+	for (size_t i = 0; i < COUNT(devregs); i++)
+		printf("`define HPM_%s_%s_OFF 16'h%04x\n", upper(devregs[i].region),
+		       upper(devregs[i].name), devregs[i].off);
+	for (size_t i = 0; i < COUNT(socparams); i++)
+		printf("`define HPM_SOC_%s %u\n", upper(socparams[i].name), socparams[i].value);
+	/* the defaults of the EV_W / EV_INSTRET module parameters */
+	printf("`define HPM_EVENTS_BUS_W %u\n", max_index() + 1);
+	for (size_t i = 0; i < NEVENTS; i++)
+		if (!strcmp(catalogue[i].name, "instructions"))
+			printf("`define HPM_EVENTS_INSTRET %u\n", catalogue[i].index);
+	printf("`endif\n");
 }
 
 /* C and assembly: #define only; numbers are unsigned in C (HPM_U). */
 static void gen_map_h(void)
 {
-    printf("/* Generated by tools/evgen from hw/csr.def and hw/soc/memmap.def: do not edit. */\n");
-    printf("#ifndef HPM_MAP_H\n#define HPM_MAP_H\n\n");
-    printf("#ifdef __ASSEMBLER__\n#define HPM_U(x) x\n#define HPM_ULL(x) x\n#else\n"
-           "#define HPM_U(x) x##u\n#define HPM_ULL(x) x##ull\n#endif\n\n");
-    printf("/* CSR numbers and write masks; HPM_CSR_* are the protocol's names */\n");
-    for (size_t i = 0; i < COUNT(csrs); i++) {
-        const char *n = upper(csrs[i].name);
-        printf("#define CSR_%s 0x%03x\n", n, csrs[i].addr);
-        printf("#define HPM_CSR_%s 0x%03x\n", n, csrs[i].addr);
-        printf("#define CSR_%s_WMASK HPM_U(0x%08x)\n", n, csrs[i].wmask);
-        if (csrs[i].count > 1)
-            printf("#define CSR_%s_COUNT %u\n", n, csrs[i].count);
-    }
-    printf("\n/* fields: CSR_FIELD is the mask, CSR_FIELD_SHIFT its lowest bit */\n");
-    for (size_t i = 0; i < COUNT(fields); i++) {
-        const struct field *f = &fields[i];
-        uint64_t mask = (f->width == 64 ? ~0ull : (1ull << f->width) - 1) << f->lsb;
-        const char *c = upper(f->csr), *n = upper(f->name);
-        if (mask >> 32)
-            printf("#define %s_%s HPM_ULL(0x%llx)\n", c, n, (unsigned long long)mask);
-        else
-            printf("#define %s_%s HPM_U(0x%llx)\n", c, n, (unsigned long long)mask);
-        printf("#define %s_%s_SHIFT HPM_U(%u)\n", c, n, f->lsb);
-    }
-    for (size_t i = 0; i < COUNT(fconsts); i++)
-        printf("#define %s_%s %u\n", upper(fconsts[i].csr), upper(fconsts[i].name), fconsts[i].value);
-    printf("\n/* memory map: regions, device register offsets, SoC parameters */\n");
-    for (size_t i = 0; i < COUNT(regions); i++) {
-        const char *n = upper(regions[i].name);
-        printf("#define HPM_%s_BASE HPM_U(0x%08x)\n#define HPM_%s_SIZE HPM_U(0x%08x)\n",
-               n, regions[i].base, n, regions[i].size);
-    }
-    for (size_t i = 0; i < COUNT(devregs); i++)
-        printf("#define %s_%s_OFF HPM_U(0x%x)\n", upper(devregs[i].region),
-               upper(devregs[i].name), devregs[i].off);
-    for (size_t i = 0; i < COUNT(socparams); i++)
-        printf("#define HPM_SOC_%s HPM_U(%u)\n", upper(socparams[i].name), socparams[i].value);
-    printf("\n#endif\n");
+	printf("/* Generated by tools/evgen from hw/csr.def and hw/soc/memmap.def: do not edit. */\n");
+	printf("#ifndef HPM_MAP_H\n#define HPM_MAP_H\n\n");
+	printf("#ifdef __ASSEMBLER__\n#define HPM_U(x) x\n#define HPM_ULL(x) x\n#else\n"
+	       "#define HPM_U(x) x##u\n#define HPM_ULL(x) x##ull\n#endif\n\n");
+	printf("/* CSR numbers and write masks; HPM_CSR_* are the protocol's names */\n");
+	for (size_t i = 0; i < COUNT(csrs); i++) {
+		const char *n = upper(csrs[i].name);
+		printf("#define CSR_%s 0x%03x\n", n, csrs[i].addr);
+		printf("#define HPM_CSR_%s 0x%03x\n", n, csrs[i].addr);
+		printf("#define CSR_%s_WMASK HPM_U(0x%08x)\n", n, csrs[i].wmask);
+		if (csrs[i].count > 1)
+			printf("#define CSR_%s_COUNT %u\n", n, csrs[i].count);
+	}
+	printf("\n/* fields: CSR_FIELD is the mask, CSR_FIELD_SHIFT its lowest bit */\n");
+	for (size_t i = 0; i < COUNT(fields); i++) {
+		const struct field *f = &fields[i];
+		uint64_t mask = (f->width == 64 ? ~0ull : (1ull << f->width) - 1) << f->lsb;
+		const char *c = upper(f->csr), *n = upper(f->name);
+		if (mask >> 32)
+			printf("#define %s_%s HPM_ULL(0x%llx)\n", c, n, (unsigned long long)mask);
+		else
+			printf("#define %s_%s HPM_U(0x%llx)\n", c, n, (unsigned long long)mask);
+		printf("#define %s_%s_SHIFT HPM_U(%u)\n", c, n, f->lsb);
+	}
+	for (size_t i = 0; i < COUNT(fconsts); i++)
+		printf("#define %s_%s %u\n", upper(fconsts[i].csr), upper(fconsts[i].name), fconsts[i].value);
+	printf("\n/* memory map: regions, device register offsets, SoC parameters */\n");
+	for (size_t i = 0; i < COUNT(regions); i++) {
+		const char *n = upper(regions[i].name);
+		printf("#define HPM_%s_BASE HPM_U(0x%08x)\n#define HPM_%s_SIZE HPM_U(0x%08x)\n",
+		       n, regions[i].base, n, regions[i].size);
+	}
+	for (size_t i = 0; i < COUNT(devregs); i++)
+		printf("#define %s_%s_OFF HPM_U(0x%x)\n", upper(devregs[i].region),
+		       upper(devregs[i].name), devregs[i].off);
+	for (size_t i = 0; i < COUNT(socparams); i++)
+		printf("#define HPM_SOC_%s HPM_U(%u)\n", upper(socparams[i].name), socparams[i].value);
+	printf("\n#endif\n");
 }
 
 static void gen_csr_md(void)
 {
-    printf("<!-- Generated by tools/evgen from hw/csr.def: do not edit. -->\n");
-    printf("# CSRs\n\n");
-    printf("Every CSR address the core implements (any other traps as illegal). "
-           "*wmask* is the set of bits a write can change; the legalisation on top "
-           "is in [architecture-core.md](architecture-core.md) and [hpm.md](hpm.md).\n\n");
-    printf("| address | name | count | wmask | what |\n|---|---|---:|---|---|\n");
-    for (size_t i = 0; i < COUNT(csrs); i++)
-        printf("| `0x%03x` | `%s` | %u | `0x%08x` | %s |\n", csrs[i].addr, csrs[i].name,
-               csrs[i].count, csrs[i].wmask, csrs[i].brief);
-    printf("\n## Fields\n\n| CSR | field | bits | what |\n|---|---|---|---|\n");
-    for (size_t i = 0; i < COUNT(fields); i++) {
-        const struct field *f = &fields[i];
-        if (f->width == 1)
-            printf("| `%s` | `%s` | %u | %s |\n", f->csr, upper(f->name), f->lsb, f->brief);
-        else
-            printf("| `%s` | `%s` | %u..%u | %s |\n", f->csr, upper(f->name),
-                   f->lsb + f->width - 1, f->lsb, f->brief);
-    }
-    printf("\n## Field values\n\n| CSR | name | value | what |\n|---|---|---:|---|\n");
-    for (size_t i = 0; i < COUNT(fconsts); i++)
-        printf("| `%s` | `%s` | %u | %s |\n", fconsts[i].csr, upper(fconsts[i].name),
-               fconsts[i].value, fconsts[i].brief);
+	printf("<!-- Generated by tools/evgen from hw/csr.def: do not edit. -->\n");
+	printf("# CSRs\n\n");
+	printf("Every CSR address the core implements (any other traps as illegal). "
+	       "*wmask* is the set of bits a write can change; the legalisation on top "
+	       "is in [architecture-core.md](architecture-core.md) and [hpm.md](hpm.md).\n\n");
+	printf("| address | name | count | wmask | what |\n|---|---|---:|---|---|\n");
+	for (size_t i = 0; i < COUNT(csrs); i++)
+		printf("| `0x%03x` | `%s` | %u | `0x%08x` | %s |\n", csrs[i].addr, csrs[i].name,
+		       csrs[i].count, csrs[i].wmask, csrs[i].brief);
+	printf("\n## Fields\n\n| CSR | field | bits | what |\n|---|---|---|---|\n");
+	for (size_t i = 0; i < COUNT(fields); i++) {
+		const struct field *f = &fields[i];
+		if (f->width == 1)
+			printf("| `%s` | `%s` | %u | %s |\n", f->csr, upper(f->name), f->lsb, f->brief);
+		else
+			printf("| `%s` | `%s` | %u..%u | %s |\n", f->csr, upper(f->name),
+			       f->lsb + f->width - 1, f->lsb, f->brief);
+	}
+	printf("\n## Field values\n\n| CSR | name | value | what |\n|---|---|---:|---|\n");
+	for (size_t i = 0; i < COUNT(fconsts); i++)
+		printf("| `%s` | `%s` | %u | %s |\n", fconsts[i].csr, upper(fconsts[i].name),
+		       fconsts[i].value, fconsts[i].brief);
 }
 
 /* The generated sections of a hand-written doc: the lines between
  * "<!-- evgen:KIND -->" and "<!-- evgen end -->" are regenerated. */
 static void gen_section(const char *kind)
 {
-    if (!strcmp(kind, "regions")) {
-        printf("| name | base | size | exec | what |\n|---|---|---|---|---|\n");
-        for (size_t i = 0; i < COUNT(regions); i++)
-            printf("| %s | `0x%08x` | `0x%x` | %s | %s |\n", regions[i].name, regions[i].base,
-                   regions[i].size, regions[i].exec ? "yes" : "no", regions[i].brief);
-    } else if (!strcmp(kind, "soc-params")) {
-        printf("| parameter | default | what |\n|---|---:|---|\n");
-        for (size_t i = 0; i < COUNT(socparams); i++)
-            printf("| `%s` | %u | %s |\n", upper(socparams[i].name), socparams[i].value,
-                   socparams[i].brief);
-    } else {
-        printf("| offset | name | behaviour |\n|---|---|---|\n");
-        for (size_t i = 0; i < COUNT(devregs); i++)
-            if (!strcmp(devregs[i].region, kind))
-                printf("| `0x%x` | `%s` | %s |\n", devregs[i].off, devregs[i].name, devregs[i].brief);
-    }
+	if (!strcmp(kind, "regions")) {
+		printf("| name | base | size | exec | what |\n|---|---|---|---|---|\n");
+		for (size_t i = 0; i < COUNT(regions); i++)
+			printf("| %s | `0x%08x` | `0x%x` | %s | %s |\n", regions[i].name, regions[i].base,
+			       regions[i].size, regions[i].exec ? "yes" : "no", regions[i].brief);
+	} else if (!strcmp(kind, "soc-params")) {
+		printf("| parameter | default | what |\n|---|---:|---|\n");
+		for (size_t i = 0; i < COUNT(socparams); i++)
+			printf("| `%s` | %u | %s |\n", upper(socparams[i].name), socparams[i].value,
+			       socparams[i].brief);
+	} else {
+		printf("| offset | name | behaviour |\n|---|---|---|\n");
+		for (size_t i = 0; i < COUNT(devregs); i++)
+			if (!strcmp(devregs[i].region, kind))
+				printf("| `0x%x` | `%s` | %s |\n", devregs[i].off, devregs[i].name, devregs[i].brief);
+	}
 }
 
 static int splice(const char *path)
 {
-    FILE *f = fopen(path, "r");
-    char line[4096], kind[64];
-    int skipping = 0;
-    if (!f) {
-        perror(path);
-        return 1;
-    }
-    while (fgets(line, sizeof line, f)) {
-        if (skipping) {
-            if (!strncmp(line, "<!-- evgen end -->", 18)) {
-                skipping = 0;
-                fputs(line, stdout);
-            }
-            continue;
-        }
-        fputs(line, stdout);
-        if (sscanf(line, "<!-- evgen:%63[a-z-] -->", kind) == 1) {
-            gen_section(kind);
-            skipping = 1;
-        }
-    }
-    fclose(f);
-    if (skipping) {
-        fprintf(stderr, "%s: a generated section has no end marker\n", path);
-        return 1;
-    }
-    return 0;
+	FILE *f = fopen(path, "r");
+	char line[4096], kind[64];
+	int skipping = 0;
+	if (!f) {
+		perror(path);
+		return 1;
+	}
+	while (fgets(line, sizeof line, f)) {
+		if (skipping) {
+			if (!strncmp(line, "<!-- evgen end -->", 18)) {
+				skipping = 0;
+				fputs(line, stdout);
+			}
+			continue;
+		}
+		fputs(line, stdout);
+		if (sscanf(line, "<!-- evgen:%63[a-z-] -->", kind) == 1) {
+			gen_section(kind);
+			skipping = 1;
+		}
+	}
+	fclose(f);
+	if (skipping) {
+		fprintf(stderr, "%s: a generated section has no end marker\n", path);
+		return 1;
+	}
+	return 0;
 }
 
 /* --swap A:B: A and B trade indexes (hpm-sim-fault's RTL). */
 static int swap_events(const char *arg)
 {
-    const char *colon = strchr(arg, ':');
-    struct event *a = NULL, *b = NULL;
-    for (size_t i = 0; colon && i < NEVENTS; i++) {
-        size_t n = strlen(catalogue[i].name);
-        if (n == (size_t)(colon - arg) && !strncmp(catalogue[i].name, arg, n)) a = &catalogue[i];
-        if (!strcmp(catalogue[i].name, colon + 1)) b = &catalogue[i];
-    }
-    if (!a || !b) {
-        fprintf(stderr, "evgen: --swap %s: two catalogue events expected\n", arg);
-        return 1;
-    }
-    unsigned t = a->index;
-    a->index = b->index;
-    b->index = t;
-    return 0;
+	const char *colon = strchr(arg, ':');
+	struct event *a = NULL, *b = NULL;
+	for (size_t i = 0; colon && i < NEVENTS; i++) {
+		size_t n = strlen(catalogue[i].name);
+		if (n == (size_t)(colon - arg) && !strncmp(catalogue[i].name, arg, n)) a = &catalogue[i];
+		if (!strcmp(catalogue[i].name, colon + 1)) b = &catalogue[i];
+	}
+	if (!a || !b) {
+		fprintf(stderr, "evgen: --swap %s: two catalogue events expected\n", arg);
+		return 1;
+	}
+	unsigned t = a->index;
+	a->index = b->index;
+	b->index = t;
+	return 0;
 }
 
 /* Every top-down node and metric names catalogue events; parents come first. */
 static int check_tables(void)
 {
-    const char *missing = NULL;
-    for (size_t i = 0; i < NTOPDOWN + 2 * NMETRICS && !missing; i++) {
-        const char *e = i < NTOPDOWN ? topdown[i].event
-                      : (i - NTOPDOWN) % 2 ? metrics[(i - NTOPDOWN) / 2].base
-                                           : metrics[(i - NTOPDOWN) / 2].event;
-        missing = e;
-        for (size_t j = 0; j < NEVENTS; j++)
-            if (!strcmp(catalogue[j].name, e)) missing = NULL;
-        if (i < NTOPDOWN && !missing && topdown[i].level == 1 && i && topdown[i - 1].level != 1)
-            missing = topdown[i].event;    /* level 1 first */
-        if (i < NTOPDOWN && !missing && *topdown[i].parent) {
-            missing = topdown[i].parent;
-            for (size_t j = 0; j < i; j++)
-                if (!strcmp(topdown[j].event, topdown[i].parent) &&
-                    topdown[j].level + 1 == topdown[i].level) missing = NULL;
-        }
-    }
-    if (missing)
-        fprintf(stderr, "evgen: events.def: \"%s\" is not a catalogue event (or a node out of order: level 1 first, parents before children)\n", missing);
-    return missing != NULL;
+	const char *missing = NULL;
+	for (size_t i = 0; i < NTOPDOWN + 2 * NMETRICS && !missing; i++) {
+		const char *e = i < NTOPDOWN         ? topdown[i].event
+				: (i - NTOPDOWN) % 2 ? metrics[(i - NTOPDOWN) / 2].base
+						     : metrics[(i - NTOPDOWN) / 2].event;
+		missing = e;
+		for (size_t j = 0; j < NEVENTS; j++)
+			if (!strcmp(catalogue[j].name, e)) missing = NULL;
+		if (i < NTOPDOWN && !missing && topdown[i].level == 1 && i && topdown[i - 1].level != 1)
+			missing = topdown[i].event; /* level 1 first */
+		if (i < NTOPDOWN && !missing && *topdown[i].parent) {
+			missing = topdown[i].parent;
+			for (size_t j = 0; j < i; j++)
+				if (!strcmp(topdown[j].event, topdown[i].parent) &&
+				    topdown[j].level + 1 == topdown[i].level) missing = NULL;
+		}
+	}
+	if (missing)
+		fprintf(stderr, "evgen: events.def: \"%s\" is not a catalogue event (or a node out of order: level 1 first, parents before children)\n", missing);
+	return missing != NULL;
 }
 
 int main(int argc, char **argv)
 {
-    if (argc == 4 && !strcmp(argv[1], "--swap")) {
-        if (swap_events(argv[2])) return 2;
-        argv += 2;
-        argc -= 2;
-    }
-    if (check_tables()) return 1;
-    const char *what = argc >= 2 ? argv[1] : "";
-    if (!strcmp(what, "splice") && argc == 3) return splice(argv[2]);
-    if (argc != 2) what = "";
-    if (!strcmp(what, "vh")) gen_vh();
-    else if (!strcmp(what, "h")) gen_h();
-    else if (!strcmp(what, "md")) gen_md();
-    else if (!strcmp(what, "json")) gen_json();
-    else if (!strcmp(what, "metrics")) gen_metrics();
-    else if (!strcmp(what, "map-vh")) gen_map_vh();
-    else if (!strcmp(what, "map-h")) gen_map_h();
-    else if (!strcmp(what, "csr-md")) gen_csr_md();
-    else if (!strcmp(what, "mapfile"))
-        printf("Family-model,Version,Filename,EventType\n%s,v1,hpm-overlay/core,core\n", MAPFILE_KEY);
-    else if (!strcmp(what, "hash")) printf("0x%016llx\n", (unsigned long long)catalogue_hash());
-    else {
-        fprintf(stderr, "usage: evgen [--swap A:B] vh|h|md|json|metrics|mapfile|hash|map-vh|map-h|csr-md\n"
-                        "       evgen splice FILE\n");
-        return 2;
-    }
-    return 0;
+	if (argc == 4 && !strcmp(argv[1], "--swap")) {
+		if (swap_events(argv[2])) return 2;
+		argv += 2;
+		argc -= 2;
+	}
+	if (check_tables()) return 1;
+	const char *what = argc >= 2 ? argv[1] : "";
+	if (!strcmp(what, "splice") && argc == 3) return splice(argv[2]);
+	if (argc != 2) what = "";
+	if (!strcmp(what, "vh"))
+		gen_vh();
+	else if (!strcmp(what, "h"))
+		gen_h();
+	else if (!strcmp(what, "md"))
+		gen_md();
+	else if (!strcmp(what, "json"))
+		gen_json();
+	else if (!strcmp(what, "metrics"))
+		gen_metrics();
+	else if (!strcmp(what, "map-vh"))
+		gen_map_vh();
+	else if (!strcmp(what, "map-h"))
+		gen_map_h();
+	else if (!strcmp(what, "csr-md"))
+		gen_csr_md();
+	else if (!strcmp(what, "mapfile"))
+		printf("Family-model,Version,Filename,EventType\n%s,v1,hpm-overlay/core,core\n", MAPFILE_KEY);
+	else if (!strcmp(what, "hash"))
+		printf("0x%016llx\n", (unsigned long long)catalogue_hash());
+	else {
+		fprintf(stderr, "usage: evgen [--swap A:B] vh|h|md|json|metrics|mapfile|hash|map-vh|map-h|csr-md\n"
+				"       evgen splice FILE\n");
+		return 2;
+	}
+	return 0;
 }

@@ -3,6 +3,6 @@
 
 int main(void)
 {
-    puts("hello, world");
-    return 0;
+	puts("hello, world");
+	return 0;
 }

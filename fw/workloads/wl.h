@@ -16,31 +16,37 @@ extern const uint32_t wl_test_size;
 /* WL_SABOTAGE builds corrupt their own result before checking it, so the
  * tests can show that every self-check is able to fail */
 #ifdef WL_SABOTAGE
-#define SABOTAGE(stmt) do { stmt; } while (0)
+#define SABOTAGE(stmt) \
+	do {           \
+		stmt;  \
+	} while (0)
 #else
-#define SABOTAGE(stmt) do { } while (0)
+#define SABOTAGE(stmt) \
+	do {           \
+	} while (0)
 #endif
 
 /* deterministic data: xorshift32 (the state must never be 0) */
 static inline uint32_t xs32(uint32_t *s)
 {
-    uint32_t x = *s;
-    x ^= x << 13;
-    x ^= x >> 17;
-    x ^= x << 5;
-    return *s = x;
+	uint32_t x = *s;
+	x ^= x << 13;
+	x ^= x >> 17;
+	x ^= x << 5;
+	return *s = x;
 }
 
 static inline uint32_t rotl32(uint32_t x, unsigned k)
 {
-    return (x << k) | (x >> (32 - k));
+	return (x << k) | (x >> (32 - k));
 }
 
 static inline uint32_t rotr32(uint32_t x, unsigned k)
 {
-    return (x >> k) | (x << (32 - k));
+	return (x >> k) | (x << (32 - k));
 }
 
 /* keeps the compiler from computing loop results in closed form */
-#define OPAQUE(v) __asm__("" : "+r"(v))
+#define OPAQUE(v) __asm__("" \
+			  : "+r"(v))
 #endif

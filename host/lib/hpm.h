@@ -82,7 +82,7 @@ typedef struct hpm_open_opts {
  * refuses a board whose protocol or event catalogue differs from the host's
  * (HPM_E_CONFIG). On failure *out is NULL; the reason is copied into err. */
 int  hpm_open(hpm_board **out, const char *link, const hpm_open_opts *opts,
-              char *err, size_t errlen);
+	      char *err, size_t errlen);
 void hpm_close(hpm_board *b);
 
 const char *hpm_errmsg(const hpm_board *b);   /* last error, one line */
@@ -134,7 +134,7 @@ int hpm_ping(hpm_board *b, const void *data, size_t len);
 int hpm_csr_read(hpm_board *b, uint16_t csr, uint32_t *value);
 /* op: 0 write, 1 set bits, 2 clear bits. old/new_value may be NULL. */
 int hpm_csr_write(hpm_board *b, uint16_t csr, unsigned op, uint32_t value,
-                  uint32_t *old_value, uint32_t *new_value);
+		  uint32_t *old_value, uint32_t *new_value);
 int hpm_mem_read(hpm_board *b, uint32_t addr, void *buf, size_t len);
 int hpm_mem_write(hpm_board *b, uint32_t addr, const void *buf, size_t len);
 int hpm_reset(hpm_board *b);
@@ -300,7 +300,7 @@ typedef struct hpm_run_result {
  * follows docs/protocol.md 6.2 (nothing the monitor executes is counted in
  * U/S runs). */
 int hpm_run(hpm_board *b, const hpm_program *p, const hpm_run_opts *o,
-            const uint64_t *sel, unsigned nsel, hpm_run_result *r);
+	    const uint64_t *sel, unsigned nsel, hpm_run_result *r);
 
 int hpm_snapshot_read(hpm_board *b, hpm_snapshot *s);
 
@@ -330,8 +330,8 @@ typedef struct hpm_count {
  * in every replay still gets out[], *nout and r filled: exact counts of the
  * failing run. */
 int hpm_stat(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
-             const hpm_run_opts *o, hpm_count *out, size_t cap, size_t *nout,
-             hpm_run_result *r);
+	     const hpm_run_opts *o, hpm_count *out, size_t cap, size_t *nout,
+	     hpm_run_result *r);
 
 /* perf stat -I: hpm_stat with the counters sampled every o->interval
  * workload cycles (o->on_sample is not used). cb gets the intervals in
@@ -363,16 +363,16 @@ typedef struct hpm_interval {
 typedef int (*hpm_interval_cb)(void *ctx, const hpm_interval *iv);  /* non-zero: stop */
 
 int hpm_stat_interval(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
-                      const hpm_run_opts *o, hpm_interval_cb cb, void *ctx,
-                      hpm_count *out, size_t cap, size_t *nout, hpm_run_result *r);
+		      const hpm_run_opts *o, hpm_interval_cb cb, void *ctx,
+		      hpm_count *out, size_t cap, size_t *nout, hpm_run_result *r);
 
 /* Runs the same measurement on the board and on the reference model (the
  * "ref" link with the board's HPM configuration). HPM_OK if every count is
  * equal, HPM_E_MISMATCH otherwise; hw[] and ref[] (cap counts each) get
  * both sets. */
 int hpm_validate(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
-                 const hpm_run_opts *o, hpm_count *hw, hpm_count *ref, size_t cap,
-                 size_t *nout);
+		 const hpm_run_opts *o, hpm_count *hw, hpm_count *ref, size_t cap,
+		 size_t *nout);
 
 /* ---- sampling profiles (perf record -c) ---- */
 
@@ -386,8 +386,8 @@ int hpm_validate(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
  * repeating the run (up to 16 times; every copy must be equal); if some
  * are still missing: HPM_E_PROTOCOL, never a short profile. */
 int hpm_profile(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
-                const uint64_t *period, const hpm_run_opts *o, hpm_prof_cb cb,
-                void *ctx, hpm_count *out, size_t cap, size_t *nout, hpm_run_result *r);
+		const uint64_t *period, const hpm_run_opts *o, hpm_prof_cb cb,
+		void *ctx, hpm_count *out, size_t cap, size_t *nout, hpm_run_result *r);
 
 /* prof.data (docs/hpmctl.md "prof.data"): a profile as hpmctl record -c
  * writes it. Samples carry counter = the event's position. */
@@ -440,9 +440,9 @@ typedef struct hpm_region {
  * the markers merged by their mcycle until every one is in; if some are
  * still missing: HPM_E_PROTOCOL. */
 int hpm_stat_regions(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
-                     const hpm_run_opts *o, hpm_count *out, size_t cap, size_t *nout,
-                     hpm_region *regions, size_t maxregions, size_t *nregions,
-                     hpm_run_result *r);
+		     const hpm_run_opts *o, hpm_count *out, size_t cap, size_t *nout,
+		     hpm_region *regions, size_t maxregions, size_t *nregions,
+		     hpm_run_result *r);
 
 /* The symbol table of p's ELF file (empty for a program without one):
  * functions and objects sorted by address. hpm_program_symbol returns the

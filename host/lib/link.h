@@ -40,12 +40,12 @@ struct hpm_link {
 /* sim / ref: spawns the simulated board or the reference board (a program
  * path and argv tail), talking over its stdin/stdout pipes. */
 int hpm_link_spawn_open(enum hpm_link_kind kind, const char *prog,
-                        const char *const *args, struct hpm_link **out,
-                        char *err, size_t errlen);
+			const char *const *args, struct hpm_link **out,
+			char *err, size_t errlen);
 
 /* tty:PATH, raw 8N1 at baud. */
 int hpm_link_tty_open(const char *path, uint32_t baud, struct hpm_link **out,
-                      char *err, size_t errlen);
+		      char *err, size_t errlen);
 
 /* usb[:VID:PID[:serial]] (spec is the part after "usb", "" or ":0403:6010..."):
  * libusb-1.0 straight to the FT2232H's channel B (interface 1). */
@@ -53,7 +53,7 @@ int hpm_link_tty_open(const char *path, uint32_t baud, struct hpm_link **out,
 #define HPM_USB_PID_DEFAULT 0x6010u
 #define HPM_USB_BAUD_DEFAULT 1500000u
 int hpm_link_usb_open(const char *spec, uint32_t baud, struct hpm_link **out,
-                      char *err, size_t errlen);
+		      char *err, size_t errlen);
 
 /* 1 if a device matching VID:PID (defaults above) is attached, else 0. */
 int hpm_link_usb_present(void);
@@ -63,6 +63,6 @@ int hpm_link_usb_present(void);
  * the SET_BAUDRATE request and the achieved rate. Returns 0, or -1 when no
  * divisor is within 3 % of baud. Exposed for the unit tests. */
 int hpm_ftdi_baud_divisor(uint32_t baud, uint16_t *value, uint16_t *index,
-                          uint32_t *actual);
+			  uint32_t *actual);
 
 #endif

@@ -120,7 +120,7 @@ static uint32_t ft_encode(uint32_t d8, int hi_clock)
 }
 
 int hpm_ftdi_baud_divisor(uint32_t baud, uint16_t *value, uint16_t *index,
-                          uint32_t *actual)
+			  uint32_t *actual)
 {
 	static const uint32_t bases[2] = { 12000000u, 3000000u };  /* 120 MHz / 10, 48 MHz / 16 */
 	uint32_t best_d8 = 8, best_enc = 0, best_base = bases[0];
@@ -387,7 +387,7 @@ static int parse_spec(const char *spec, struct usb_spec *s)
 }
 
 static int ctrl_out(struct usb_link *u, uint8_t req, uint16_t value, uint16_t index,
-                    const char *what)
+		    const char *what)
 {
 	int r = libusb_control_transfer(u->h, FT_REQ_OUT, req, value, index, NULL, 0,
 	                                CTRL_TIMEOUT_MS);
@@ -533,7 +533,7 @@ static int setup_chip(struct usb_link *u, uint16_t bvalue, uint16_t bindex)
 }
 
 int hpm_link_usb_open(const char *spec, uint32_t baud, struct hpm_link **out,
-                      char *err, size_t errlen)
+		      char *err, size_t errlen)
 {
 	struct usb_spec s;
 	struct usb_link *u;

@@ -31,11 +31,11 @@
 #define HPM_REFILL 24u
 
 /* ---- selector fields ---- */
-#define SEL_OF    MHPMEVENT_OF
-#define SEL_MINH  MHPMEVENT_MINH
-#define SEL_SINH  MHPMEVENT_SINH
-#define SEL_UINH  MHPMEVENT_UINH
-#define OP_OR  MHPMEVENT_OP_OR
+#define SEL_OF MHPMEVENT_OF
+#define SEL_MINH MHPMEVENT_MINH
+#define SEL_SINH MHPMEVENT_SINH
+#define SEL_UINH MHPMEVENT_UINH
+#define OP_OR MHPMEVENT_OP_OR
 #define OP_AND MHPMEVENT_OP_AND
 #define OP_XOR MHPMEVENT_OP_XOR
 #define OP_ADD MHPMEVENT_OP_ADD
@@ -44,197 +44,196 @@
 
 static unsigned op_legal(unsigned f)
 {
-    return (f == OP_AND || f == OP_XOR || f == OP_ADD) ? f : OP_OR;
+	return (f == OP_AND || f == OP_XOR || f == OP_ADD) ? f : OP_OR;
 }
 
 static uint64_t sel_legal(const hpm_unit *h, uint64_t w)
 {
-    uint64_t v = w & (SEL_OF | SEL_MINH | SEL_SINH | SEL_UINH);
-    for (unsigned k = 0; k < 3; k++)
-        v |= (uint64_t)op_legal((unsigned)(w >> (MHPMEVENT_OP_TYPE0_SHIFT + OP_BITS * k)) & 31u)
-             << (MHPMEVENT_OP_TYPE0_SHIFT + OP_BITS * k);
-    for (unsigned k = 0; k < 4; k++) {
-        unsigned e = (unsigned)((w >> (EV_BITS * k)) & MHPMEVENT_EVENT0);
-        v |= (uint64_t)(e > h->ev_max ? 0 : e) << (EV_BITS * k);
-    }
-    return v;
+	uint64_t v = w & (SEL_OF | SEL_MINH | SEL_SINH | SEL_UINH);
+	for (unsigned k = 0; k < 3; k++)
+		v |= (uint64_t)op_legal((unsigned)(w >> (MHPMEVENT_OP_TYPE0_SHIFT + OP_BITS * k)) & 31u)
+		     << (MHPMEVENT_OP_TYPE0_SHIFT + OP_BITS * k);
+	for (unsigned k = 0; k < 4; k++) {
+		unsigned e = (unsigned)((w >> (EV_BITS * k)) & MHPMEVENT_EVENT0);
+		v |= (uint64_t)(e > h->ev_max ? 0 : e) << (EV_BITS * k);
+	}
+	return v;
 }
 
 static unsigned combine(unsigned op, unsigned a, unsigned b)
 {
-    switch (op) {
-    case OP_AND: return a & b;
-    case OP_XOR: return a ^ b;
-    case OP_ADD: return a + b;
-    default:     return a | b;
-    }
+	switch (op) {
+	case OP_AND: return a & b;
+	case OP_XOR: return a ^ b;
+	case OP_ADD: return a + b;
+	default: return a | b;
+	}
 }
 
 /* RESULT2 = (E0 op0 E1) op2 (E2 op1 E3) for a cycle with events evmask. */
 static unsigned sel_inc(uint64_t sel, uint64_t evmask)
 {
-    unsigned e[4];
-    for (unsigned k = 0; k < 4; k++) {
-        unsigned idx = (unsigned)((sel >> (EV_BITS * k)) & MHPMEVENT_EVENT0);
-        e[k] = idx && idx < 64 && ((evmask >> idx) & 1u);
-    }
-    unsigned r0 = combine((unsigned)(sel >> MHPMEVENT_OP_TYPE0_SHIFT) & 31u, e[0], e[1]);
-    unsigned r1 = combine((unsigned)(sel >> MHPMEVENT_OP_TYPE1_SHIFT) & 31u, e[2], e[3]);
-    return combine((unsigned)(sel >> MHPMEVENT_OP_TYPE2_SHIFT) & 31u, r0, r1);
+	unsigned e[4];
+	for (unsigned k = 0; k < 4; k++) {
+		unsigned idx = (unsigned)((sel >> (EV_BITS * k)) & MHPMEVENT_EVENT0);
+		e[k] = idx && idx < 64 && ((evmask >> idx) & 1u);
+	}
+	unsigned r0 = combine((unsigned)(sel >> MHPMEVENT_OP_TYPE0_SHIFT) & 31u, e[0], e[1]);
+	unsigned r1 = combine((unsigned)(sel >> MHPMEVENT_OP_TYPE1_SHIFT) & 31u, e[2], e[3]);
+	return combine((unsigned)(sel >> MHPMEVENT_OP_TYPE2_SHIFT) & 31u, r0, r1);
 }
 
 /* MINH/SINH/UINH (as bits 2..0) -> mask indexed by privilege (bit 3 M, 1 S, 0 U) */
 static uint8_t inh_mask(unsigned minh_sinh_uinh)
 {
-    return (uint8_t)(((minh_sinh_uinh >> 2) & 1u) << PRV_M |
-                     ((minh_sinh_uinh >> 1) & 1u) << PRV_S |
-                     (minh_sinh_uinh & 1u) << PRV_U);
+	return (uint8_t)(((minh_sinh_uinh >> 2) & 1u) << PRV_M |
+			 ((minh_sinh_uinh >> 1) & 1u) << PRV_S |
+			 (minh_sinh_uinh & 1u) << PRV_U);
 }
 
 static int implemented(const hpm_unit *h, unsigned n)
 {
-    return n >= 3 && n < 3 + h->num;
+	return n >= 3 && n < 3 + h->num;
 }
 
 /* Recomputes the cached increments of counter n and the active list. */
 static void refresh(hpm_unit *h, unsigned n)
 {
-    uint64_t sel;
-    unsigned inh;
-    if (n == 0) {
-        sel = HPM_EV_CYCLES;                        /* EVENT0 = cycles */
-        inh = h->cyclecfg;
-    } else if (n == 2) {
-        sel = HPM_EV_INSTRUCTIONS;
-        inh = h->instretcfg;
-    } else {
-        sel = h->sel[n];
-        inh = (unsigned)(sel >> MHPMEVENT_UINH_SHIFT) & 7u;
-    }
-    for (unsigned k = 0; k < HK_NUM; k++)
-        h->inc[n][k] = (uint8_t)sel_inc(sel, h->kind_ev[k]);
-    h->inh[n] = inh_mask(inh);
+	uint64_t sel;
+	unsigned inh;
+	if (n == 0) {
+		sel = HPM_EV_CYCLES; /* EVENT0 = cycles */
+		inh = h->cyclecfg;
+	} else if (n == 2) {
+		sel = HPM_EV_INSTRUCTIONS;
+		inh = h->instretcfg;
+	} else {
+		sel = h->sel[n];
+		inh = (unsigned)(sel >> MHPMEVENT_UINH_SHIFT) & 7u;
+	}
+	for (unsigned k = 0; k < HK_NUM; k++)
+		h->inc[n][k] = (uint8_t)sel_inc(sel, h->kind_ev[k]);
+	h->inh[n] = inh_mask(inh);
 }
 
 static uint64_t ctr_mask(const hpm_unit *h, unsigned n)
 {
-    return n < 3 ? ~0ull : h->mask;
+	return n < 3 ? ~0ull : h->mask;
 }
 
 /* Cycles from the last flush in which no counter can wrap. */
 static void rebudget(hpm_unit *h)
 {
-    uint64_t b = ~0ull;
-    for (unsigned a = 0; a < h->nact; a++) {
-        const unsigned n = h->act[a];
-        uint64_t room = (ctr_mask(h, n) - h->ctr[n]) / h->maxinc[n];
-        if (room < b)
-            b = room;
-    }
-#ifdef HPMREF_EAGER      /* validation build: count exactly at every step */
-    b = 0;
+	uint64_t b = ~0ull;
+	for (unsigned a = 0; a < h->nact; a++) {
+		const unsigned n = h->act[a];
+		uint64_t room = (ctr_mask(h, n) - h->ctr[n]) / h->maxinc[n];
+		if (room < b)
+			b = room;
+	}
+#ifdef HPMREF_EAGER /* validation build: count exactly at every step */
+	b = 0;
 #endif
-    h->budget = b;
+	h->budget = b;
 }
 
 /* After a change of a selector, mcountinhibit or a cfg register (with hist
  * flushed): the filtered increments, the active list, the fast flag. */
 static void rebuild_active(hpm_unit *h)
 {
-    h->nact = 0;
-    memset(h->incp, 0, sizeof h->incp);
-    int hpm_any = 0;
-    for (unsigned n = 0; n < 32; n++) {
-        h->maxinc[n] = 0;
-        if (n == 1 || (n >= 3 && !implemented(h, n)))
-            continue;
-        if ((h->inhibit >> n) & 1u)
-            continue;
-        unsigned mx = 0;
-        static const unsigned privs[3] = { PRV_U, PRV_S, PRV_M };
-        for (unsigned i = 0; i < 3; i++) {
-            const unsigned p = privs[i];
-            if ((h->inh[n] >> p) & 1u)
-                continue;
-            for (unsigned k = 0; k < HK_NUM; k++) {
-                h->incp[p][k][n] = h->inc[n][k];
-                if (h->inc[n][k] > mx)
-                    mx = h->inc[n][k];
-            }
-        }
-        if (!mx)
-            continue;
-        h->maxinc[n] = (uint8_t)mx;
-        h->act[h->nact++] = (uint8_t)n;
-        if (n >= 3)
-            hpm_any = 1;
-    }
-    h->fast = !hpm_any && h->cyclecfg == 0 && h->instretcfg == 0;
-    rebudget(h);
+	h->nact = 0;
+	memset(h->incp, 0, sizeof h->incp);
+	int hpm_any = 0;
+	for (unsigned n = 0; n < 32; n++) {
+		h->maxinc[n] = 0;
+		if (n == 1 || (n >= 3 && !implemented(h, n)))
+			continue;
+		if ((h->inhibit >> n) & 1u)
+			continue;
+		unsigned mx = 0;
+		static const unsigned privs[3] = { PRV_U, PRV_S, PRV_M };
+		for (unsigned i = 0; i < 3; i++) {
+			const unsigned p = privs[i];
+			if ((h->inh[n] >> p) & 1u)
+				continue;
+			for (unsigned k = 0; k < HK_NUM; k++) {
+				h->incp[p][k][n] = h->inc[n][k];
+				if (h->inc[n][k] > mx)
+					mx = h->inc[n][k];
+			}
+		}
+		if (!mx)
+			continue;
+		h->maxinc[n] = (uint8_t)mx;
+		h->act[h->nact++] = (uint8_t)n;
+		if (n >= 3)
+			hpm_any = 1;
+	}
+	h->fast = !hpm_any && h->cyclecfg == 0 && h->instretcfg == 0;
+	rebudget(h);
 }
 
 void ref_hpm_init(hpmref *m)
 {
-    hpm_unit *h = &m->hpm;
-    memset(h, 0, sizeof *h);
-    unsigned num = m->cfg.hpm_num, width = m->cfg.hpm_width;
-    if (num == 0 && width == 0) {
-        num = HPMREF_HPM_NUM_DEFAULT;
-        width = HPMREF_HPM_WIDTH_DEFAULT;
-    }
-    if (width == 0 || width > 64)
-        width = 64;
-    if (num > 29)
-        num = 29;
-    h->num = num;
-    h->width = width;
-    h->mask = width == 64 ? ~0ull : (1ull << width) - 1;
-    h->ev_max = HPM_EVENT_MAX_INDEX;
+	hpm_unit *h = &m->hpm;
+	memset(h, 0, sizeof *h);
+	unsigned num = m->cfg.hpm_num, width = m->cfg.hpm_width;
+	if (num == 0 && width == 0) {
+		num = HPMREF_HPM_NUM_DEFAULT;
+		width = HPMREF_HPM_WIDTH_DEFAULT;
+	}
+	if (width == 0 || width > 64)
+		width = 64;
+	if (num > 29)
+		num = 29;
+	h->num = num;
+	h->width = width;
+	h->mask = width == 64 ? ~0ull : (1ull << width) - 1;
+	h->ev_max = HPM_EVENT_MAX_INDEX;
 
-    const uint64_t C = EV(CYCLES), R = C | EV(INSTRUCTIONS) |
-                       EV(TOPDOWN_RETIRING), FL = EV(FLUSHES),
-                   BUB = C | EV(FETCH_STALL_CYCLES),
-                   FE = EV(TOPDOWN_FE_BOUND) | EV(TOPDOWN_FETCH_LATENCY),
-                   BAD = EV(TOPDOWN_BAD_SPEC), CLR = EV(TOPDOWN_MACHINE_CLEARS),
-                   BE = EV(TOPDOWN_BE_BOUND), CORE = EV(TOPDOWN_CORE_BOUND),
-                   BR = EV(BRANCHES), TK = EV(BRANCHES_TAKEN),
-                   MISS = EV(BRANCH_MISSES), J = EV(JUMPS),
-                   FEN = EV(FENCES);
-    uint64_t *k = h->kind_ev;
-    k[HK_RESET]        = BUB | FE;
-    k[HK_BUB_MISP]     = BUB | BAD | EV(TOPDOWN_BR_MISPREDICT);
-    k[HK_BUB_TRAP]     = BUB | BAD | CLR;
-    k[HK_BUB_FE]       = BUB | FE;
-    k[HK_MEM_FIRST]    = C | EV(MEM_STALL_CYCLES) | BE | EV(TOPDOWN_MEM_BOUND);
-    k[HK_MULDIV_STALL] = C | EV(MULDIV_STALL_CYCLES) | BE | CORE;
-    k[HK_WFI_WAIT]     = C | BE | CORE | EV(WFI_CYCLES);
-    k[HK_EXC]          = C | EV(EXCEPTIONS) | FL | BAD | CLR;
-    k[HK_IRQ]          = C | EV(INTERRUPTS) | FL | BAD | CLR;
-    k[HK_R_ALU]        = R;
-    k[HK_R_LOAD]       = R | EV(LOADS);
-    k[HK_R_STORE]      = R | EV(STORES);
-    k[HK_R_JAL]        = R | J;
-    k[HK_R_JALR]       = R | J | FL;
-    k[HK_R_BR_NT]      = R | BR;
-    k[HK_R_BR_T]       = R | BR | TK;
-    k[HK_R_BR_NT_MISS] = R | BR | MISS | FL;
-    k[HK_R_BR_T_MISS]  = R | BR | TK | MISS | FL;
-    k[HK_R_MUL]        = R | EV(MUL);
-    k[HK_R_DIV]        = R | EV(DIV);
-    k[HK_R_CSR]        = R | EV(CSR_INSTRUCTIONS);
-    k[HK_R_FENCE]      = R | FEN;
-    k[HK_R_FENCEI]     = R | FEN | FL;
-    k[HK_R_XRET]       = R | FL;
-    k[HK_R_WFI]        = R;
-    k[HK_SEL_WAIT]     = C | BE | CORE;
+	const uint64_t C = EV(CYCLES), R = C | EV(INSTRUCTIONS) | EV(TOPDOWN_RETIRING), FL = EV(FLUSHES),
+		       BUB = C | EV(FETCH_STALL_CYCLES),
+		       FE = EV(TOPDOWN_FE_BOUND) | EV(TOPDOWN_FETCH_LATENCY),
+		       BAD = EV(TOPDOWN_BAD_SPEC), CLR = EV(TOPDOWN_MACHINE_CLEARS),
+		       BE = EV(TOPDOWN_BE_BOUND), CORE = EV(TOPDOWN_CORE_BOUND),
+		       BR = EV(BRANCHES), TK = EV(BRANCHES_TAKEN),
+		       MISS = EV(BRANCH_MISSES), J = EV(JUMPS),
+		       FEN = EV(FENCES);
+	uint64_t *k = h->kind_ev;
+	k[HK_RESET] = BUB | FE;
+	k[HK_BUB_MISP] = BUB | BAD | EV(TOPDOWN_BR_MISPREDICT);
+	k[HK_BUB_TRAP] = BUB | BAD | CLR;
+	k[HK_BUB_FE] = BUB | FE;
+	k[HK_MEM_FIRST] = C | EV(MEM_STALL_CYCLES) | BE | EV(TOPDOWN_MEM_BOUND);
+	k[HK_MULDIV_STALL] = C | EV(MULDIV_STALL_CYCLES) | BE | CORE;
+	k[HK_WFI_WAIT] = C | BE | CORE | EV(WFI_CYCLES);
+	k[HK_EXC] = C | EV(EXCEPTIONS) | FL | BAD | CLR;
+	k[HK_IRQ] = C | EV(INTERRUPTS) | FL | BAD | CLR;
+	k[HK_R_ALU] = R;
+	k[HK_R_LOAD] = R | EV(LOADS);
+	k[HK_R_STORE] = R | EV(STORES);
+	k[HK_R_JAL] = R | J;
+	k[HK_R_JALR] = R | J | FL;
+	k[HK_R_BR_NT] = R | BR;
+	k[HK_R_BR_T] = R | BR | TK;
+	k[HK_R_BR_NT_MISS] = R | BR | MISS | FL;
+	k[HK_R_BR_T_MISS] = R | BR | TK | MISS | FL;
+	k[HK_R_MUL] = R | EV(MUL);
+	k[HK_R_DIV] = R | EV(DIV);
+	k[HK_R_CSR] = R | EV(CSR_INSTRUCTIONS);
+	k[HK_R_FENCE] = R | FEN;
+	k[HK_R_FENCEI] = R | FEN | FL;
+	k[HK_R_XRET] = R | FL;
+	k[HK_R_WFI] = R;
+	k[HK_SEL_WAIT] = C | BE | CORE;
 
-    for (unsigned n = 0; n < 32; n++)
-        if (n != 1)
-            refresh(h, n);
-    rebuild_active(h);
-    h->sel_free = HPM_REFILL;       /* reset opens a refill window (cycles 0..23) */
-    /* cycles 0 and 1 after reset: bubbles in M-mode */
-    ref_hpm_step(m, HK_RESET, 1, HK_RESET, HK_NUM, PRV_M, PRV_M, 0);
+	for (unsigned n = 0; n < 32; n++)
+		if (n != 1)
+			refresh(h, n);
+	rebuild_active(h);
+	h->sel_free = HPM_REFILL; /* reset opens a refill window (cycles 0..23) */
+	/* cycles 0 and 1 after reset: bubbles in M-mode */
+	ref_hpm_step(m, HK_RESET, 1, HK_RESET, HK_NUM, PRV_M, PRV_M, 0);
 }
 
 /* ---- counting ---- */
@@ -242,55 +241,55 @@ void ref_hpm_init(hpmref *m)
 /* Counter n including the cycles in hist, before masking (mod 2^128). */
 static unsigned __int128 ctr_sum(const hpm_unit *h, unsigned n)
 {
-    unsigned __int128 v = h->ctr[n];
-    if (!h->pending)
-        return v;
-    static const unsigned privs[3] = { PRV_U, PRV_S, PRV_M };
-    for (unsigned i = 0; i < 3; i++) {
-        const unsigned p = privs[i];
-        for (unsigned k = 0; k < HK_NUM; k++) {
-            unsigned d = h->incp[p][k][n];
-            if (d)
-                v += (unsigned __int128)d * h->hist[p][k];
-        }
-    }
-    return v;
+	unsigned __int128 v = h->ctr[n];
+	if (!h->pending)
+		return v;
+	static const unsigned privs[3] = { PRV_U, PRV_S, PRV_M };
+	for (unsigned i = 0; i < 3; i++) {
+		const unsigned p = privs[i];
+		for (unsigned k = 0; k < HK_NUM; k++) {
+			unsigned d = h->incp[p][k][n];
+			if (d)
+				v += (unsigned __int128)d * h->hist[p][k];
+		}
+	}
+	return v;
 }
 
 /* Sets OF of the counters in `wrapped` and LCOFIP if one of them had OF 0. */
 static void overflow(hpmref *m, uint32_t wrapped)
 {
-    hpm_unit *h = &m->hpm;
-    h->wrapped = wrapped;
-    uint32_t lcof = 0;
-    for (unsigned n = 3; n < 32; n++)
-        if ((wrapped >> n) & 1u) {
-            if (!(h->sel[n] & SEL_OF))
-                lcof = 1;
-            h->sel[n] |= SEL_OF;
-        }
-    if (lcof)
-        m->mip_sw |= 1u << IRQ_LCOF;
+	hpm_unit *h = &m->hpm;
+	h->wrapped = wrapped;
+	uint32_t lcof = 0;
+	for (unsigned n = 3; n < 32; n++)
+		if ((wrapped >> n) & 1u) {
+			if (!(h->sel[n] & SEL_OF))
+				lcof = 1;
+			h->sel[n] |= SEL_OF;
+		}
+	if (lcof)
+		m->mip_sw |= 1u << IRQ_LCOF;
 }
 
 void ref_hpm_flush(hpmref *m)
 {
-    hpm_unit *h = &m->hpm;
-    uint32_t wrapped = 0;
-    if (h->pending) {
-        for (unsigned a = 0; a < h->nact; a++) {
-            const unsigned n = h->act[a];
-            const unsigned w = n < 3 ? 64 : h->width;
-            unsigned __int128 v = ctr_sum(h, n);
-            if (v >> w)
-                wrapped |= 1u << n;
-            h->ctr[n] = (uint64_t)v & ctr_mask(h, n);
-        }
-        memset(h->hist, 0, sizeof h->hist);
-        h->pending = 0;
-    }
-    overflow(m, wrapped);
-    rebudget(h);
+	hpm_unit *h = &m->hpm;
+	uint32_t wrapped = 0;
+	if (h->pending) {
+		for (unsigned a = 0; a < h->nact; a++) {
+			const unsigned n = h->act[a];
+			const unsigned w = n < 3 ? 64 : h->width;
+			unsigned __int128 v = ctr_sum(h, n);
+			if (v >> w)
+				wrapped |= 1u << n;
+			h->ctr[n] = (uint64_t)v & ctr_mask(h, n);
+		}
+		memset(h->hist, 0, sizeof h->hist);
+		h->pending = 0;
+	}
+	overflow(m, wrapped);
+	rebudget(h);
 }
 
 /* Counts one cycle of kind `kind` in the current privilege exactly, for all
@@ -298,162 +297,165 @@ void ref_hpm_flush(hpmref *m)
  * hist must be empty (flushed). */
 static void count_cycle(hpmref *m, unsigned kind, uint32_t skip)
 {
-    hpm_unit *h = &m->hpm;
-    uint32_t wrapped = 0;
-    for (unsigned a = 0; a < h->nact; a++) {
-        const unsigned n = h->act[a];
-        unsigned d = h->incp[m->priv][kind][n];
-        if (!d || ((skip >> n) & 1u))
-            continue;
-        const uint64_t mask = ctr_mask(h, n);
-        uint64_t v = h->ctr[n] + d;       /* ctr <= mask, d <= 4: no 64-bit wrap unless mask = ~0 */
-        if (v < d || v > mask)
-            wrapped |= 1u << n;
-        h->ctr[n] = v & mask;
-    }
-    overflow(m, wrapped);
+	hpm_unit *h = &m->hpm;
+	uint32_t wrapped = 0;
+	for (unsigned a = 0; a < h->nact; a++) {
+		const unsigned n = h->act[a];
+		unsigned d = h->incp[m->priv][kind][n];
+		if (!d || ((skip >> n) & 1u))
+			continue;
+		const uint64_t mask = ctr_mask(h, n);
+		uint64_t v = h->ctr[n] + d; /* ctr <= mask, d <= 4: no 64-bit wrap unless mask = ~0 */
+		if (v < d || v > mask)
+			wrapped |= 1u << n;
+		h->ctr[n] = v & mask;
+	}
+	overflow(m, wrapped);
 }
 
 uint64_t ref_hpm_wfi_wake(hpmref *m, uint64_t t, uint64_t w0, unsigned priv)
 {
-    hpm_unit *h = &m->hpm;
-    if (h->fast || !(m->mie & (1u << IRQ_LCOF)))
-        return w0;
-    ref_hpm_flush(m);
-    uint64_t w = w0;
-    for (unsigned a = 0; a < h->nact; a++) {
-        const unsigned n = h->act[a];
-        if (n < 3 || (h->sel[n] & SEL_OF))
-            continue;
-        unsigned d = h->incp[priv][HK_WFI_WAIT][n];
-        if (!d)
-            continue;
-        /* first j >= 1 with ctr + d*j > mask: it wraps in cycle t+j-1.
+	hpm_unit *h = &m->hpm;
+	if (h->fast || !(m->mie & (1u << IRQ_LCOF)))
+		return w0;
+	ref_hpm_flush(m);
+	uint64_t w = w0;
+	for (unsigned a = 0; a < h->nact; a++) {
+		const unsigned n = h->act[a];
+		if (n < 3 || (h->sel[n] & SEL_OF))
+			continue;
+		unsigned d = h->incp[priv][HK_WFI_WAIT][n];
+		if (!d)
+			continue;
+		/* first j >= 1 with ctr + d*j > mask: it wraps in cycle t+j-1.
          * q = j-1 can be 2^64-1 (a 64-bit counter at 0): never wraps in time. */
-        uint64_t q = (h->mask - h->ctr[n]) / d;
-        if (q != UINT64_MAX && q + 1 < w - t)
-            w = t + q + 1;
-    }
-    return w;
+		uint64_t q = (h->mask - h->ctr[n]) / d;
+		if (q != UINT64_MAX && q + 1 < w - t)
+			w = t + q + 1;
+	}
+	return w;
 }
 
 /* ---- CSRs ---- */
 
 uint64_t ref_hpm_sel_wait(hpmref *m, unsigned a, uint64_t t)
 {
-    hpm_unit *h = &m->hpm;
-    if (!((a >= CSR_MHPMEVENT3 && a < CSR_MHPMEVENT3 + CSR_MHPMEVENT3_COUNT) ||
-          (a >= CSR_MHPMEVENT3H && a < CSR_MHPMEVENT3H + CSR_MHPMEVENT3H_COUNT)))
-        return 0;
-    const uint64_t s = h->sel_free > t ? h->sel_free - t : 0;
-    h->sel_free = t + s + 1 + HPM_REFILL;
-    if (!s)
-        return 0;
-    if (h->fast) {
-        if (!(h->inhibit & 1u))
-            h->ctr[0] += s;
-        return s;
-    }
-    h->hist[m->priv][HK_SEL_WAIT] += s;
-    h->pending += s;
-    if (h->pending > h->budget)
-        ref_hpm_flush(m);
-    return s;
+	hpm_unit *h = &m->hpm;
+	if (!((a >= CSR_MHPMEVENT3 && a < CSR_MHPMEVENT3 + CSR_MHPMEVENT3_COUNT) ||
+	      (a >= CSR_MHPMEVENT3H && a < CSR_MHPMEVENT3H + CSR_MHPMEVENT3H_COUNT)))
+		return 0;
+	const uint64_t s = h->sel_free > t ? h->sel_free - t : 0;
+	h->sel_free = t + s + 1 + HPM_REFILL;
+	if (!s)
+		return 0;
+	if (h->fast) {
+		if (!(h->inhibit & 1u))
+			h->ctr[0] += s;
+		return s;
+	}
+	h->hist[m->priv][HK_SEL_WAIT] += s;
+	h->pending += s;
+	if (h->pending > h->budget)
+		ref_hpm_flush(m);
+	return s;
 }
 
 int ref_hpm_owns(unsigned a)
 {
-    return (a >= CSR_MCYCLE && a < CSR_MHPMCOUNTER3 + CSR_MHPMCOUNTER3_COUNT) ||
-           (a >= CSR_MCYCLEH && a < CSR_MHPMCOUNTER3H + CSR_MHPMCOUNTER3H_COUNT) ||
-           (a >= CSR_CYCLE && a < CSR_HPMCOUNTER3 + CSR_HPMCOUNTER3_COUNT && a != CSR_TIME) ||
-           (a >= CSR_CYCLEH && a < CSR_HPMCOUNTER3H + CSR_HPMCOUNTER3H_COUNT && a != CSR_TIMEH) ||
-           (a >= CSR_MCOUNTINHIBIT && a < CSR_MHPMEVENT3 + CSR_MHPMEVENT3_COUNT) ||
-           (a >= CSR_MCYCLECFGH && a < CSR_MHPMEVENT3H + CSR_MHPMEVENT3H_COUNT) ||
-           a == CSR_SCOUNTOVF;
+	return (a >= CSR_MCYCLE && a < CSR_MHPMCOUNTER3 + CSR_MHPMCOUNTER3_COUNT) ||
+	       (a >= CSR_MCYCLEH && a < CSR_MHPMCOUNTER3H + CSR_MHPMCOUNTER3H_COUNT) ||
+	       (a >= CSR_CYCLE && a < CSR_HPMCOUNTER3 + CSR_HPMCOUNTER3_COUNT && a != CSR_TIME) ||
+	       (a >= CSR_CYCLEH && a < CSR_HPMCOUNTER3H + CSR_HPMCOUNTER3H_COUNT && a != CSR_TIMEH) ||
+	       (a >= CSR_MCOUNTINHIBIT && a < CSR_MHPMEVENT3 + CSR_MHPMEVENT3_COUNT) ||
+	       (a >= CSR_MCYCLECFGH && a < CSR_MHPMEVENT3H + CSR_MHPMEVENT3H_COUNT) ||
+	       a == CSR_SCOUNTOVF;
 }
 
 uint32_t ref_hpm_read(const hpmref *m, unsigned a, unsigned priv)
 {
-    const hpm_unit *h = &m->hpm;
-    const unsigned n = a & 0x1Fu;
-    if (a == CSR_SCOUNTOVF) {
-        uint32_t of = 0;
-        for (unsigned i = 3; i < 3 + h->num; i++)
-            of |= (uint32_t)(h->sel[i] >> 63) << i;
-        return priv == PRV_M ? of : of & m->mcounteren;
-    }
-    if ((a >> 8) == 0xBu || (a >> 8) == 0xCu) {         /* counters and shadows */
-        if (n == 1 || (n >= 3 && !implemented(h, n)))
-            return 0;
-        uint64_t v = (uint64_t)ctr_sum(h, n) & ctr_mask(h, n);
-        return (uint32_t)((a & 0x80u) ? v >> 32 : v);
-    }
-    if (a == CSR_MCOUNTINHIBIT)
-        return h->inhibit;
-    if (a == CSR_MCYCLECFGH)
-        return h->cyclecfg << 28;
-    if (a == CSR_MINSTRETCFGH)
-        return h->instretcfg << 28;
-    if (n >= 3 && implemented(h, n))                    /* mhpmevent */
-        return (uint32_t)((a >> 8) == 7u ? h->sel[n] >> 32 : h->sel[n]);
-    return 0;                                           /* 0x321, 0x322, unimplemented */
+	const hpm_unit *h = &m->hpm;
+	const unsigned n = a & 0x1Fu;
+	if (a == CSR_SCOUNTOVF) {
+		uint32_t of = 0;
+		for (unsigned i = 3; i < 3 + h->num; i++)
+			of |= (uint32_t)(h->sel[i] >> 63) << i;
+		return priv == PRV_M ? of : of & m->mcounteren;
+	}
+	if ((a >> 8) == 0xBu || (a >> 8) == 0xCu) { /* counters and shadows */
+		if (n == 1 || (n >= 3 && !implemented(h, n)))
+			return 0;
+		uint64_t v = (uint64_t)ctr_sum(h, n) & ctr_mask(h, n);
+		return (uint32_t)((a & 0x80u) ? v >> 32 : v);
+	}
+	if (a == CSR_MCOUNTINHIBIT)
+		return h->inhibit;
+	if (a == CSR_MCYCLECFGH)
+		return h->cyclecfg << 28;
+	if (a == CSR_MINSTRETCFGH)
+		return h->instretcfg << 28;
+	if (n >= 3 && implemented(h, n)) /* mhpmevent */
+		return (uint32_t)((a >> 8) == 7u ? h->sel[n] >> 32 : h->sel[n]);
+	return 0; /* 0x321, 0x322, unimplemented */
 }
 
 uint32_t ref_hpm_write(hpmref *m, unsigned a, uint32_t v)
 {
-    hpm_unit *h = &m->hpm;
-    const unsigned n = a & 0x1Fu;
-    const int is_ctr = (a >> 8) == 0xBu;
-    const int hi = is_ctr ? (a & 0x80u) != 0 : (a >> 8) == 7u;
-    const int live = is_ctr ? (n != 1 && (n < 3 || implemented(h, n))) : 0;
+	hpm_unit *h = &m->hpm;
+	const unsigned n = a & 0x1Fu;
+	const int is_ctr = (a >> 8) == 0xBu;
+	const int hi = is_ctr ? (a & 0x80u) != 0 : (a >> 8) == 7u;
+	const int live = is_ctr ? (n != 1 && (n < 3 || implemented(h, n))) : 0;
 
-    /* cycle t: the CSR instruction's last (only) X cycle, old settings; a
+	/* cycle t: the CSR instruction's last (only) X cycle, old settings; a
      * written counter keeps the written value (its increment is dropped) */
-    if (h->fast) {
-        if (!(h->inhibit & 1u) && !(live && n == 0))
-            h->ctr[0]++;
-        if (!(h->inhibit & 4u) && !(live && n == 2))
-            h->ctr[2]++;
-        h->wrapped = 0;
-    } else {
-        ref_hpm_flush(m);
-        count_cycle(m, HK_R_CSR, live ? 1u << n : 0);
-    }
+	if (h->fast) {
+		if (!(h->inhibit & 1u) && !(live && n == 0))
+			h->ctr[0]++;
+		if (!(h->inhibit & 4u) && !(live && n == 2))
+			h->ctr[2]++;
+		h->wrapped = 0;
+	} else {
+		ref_hpm_flush(m);
+		count_cycle(m, HK_R_CSR, live ? 1u << n : 0);
+	}
 
-    if (is_ctr) {
-        if (live) {
-            uint64_t c = h->ctr[n];
-            c = hi ? (c & 0xFFFFFFFFull) | (uint64_t)v << 32
-                   : (c & ~0xFFFFFFFFull) | v;
-            h->ctr[n] = n < 3 ? c : c & h->mask;
-        }
-        rebudget(h);
-    } else if (a == CSR_MCOUNTINHIBIT) {
-        h->inhibit = v & ~2u;
-        rebuild_active(h);
-    } else if (a == CSR_MCYCLECFGH || a == CSR_MINSTRETCFGH) {
-        uint32_t f = (v >> 28) & 7u;
-        if (a == CSR_MCYCLECFGH) h->cyclecfg = f; else h->instretcfg = f;
-        refresh(h, a == CSR_MCYCLECFGH ? 0 : 2);
-        rebuild_active(h);
-    } else if (n >= 3 && implemented(h, n)) {           /* mhpmevent */
-        /* halves merge with the value at the start of the cycle; a wrap in
+	if (is_ctr) {
+		if (live) {
+			uint64_t c = h->ctr[n];
+			c = hi ? (c & 0xFFFFFFFFull) | (uint64_t)v << 32
+			       : (c & ~0xFFFFFFFFull) | v;
+			h->ctr[n] = n < 3 ? c : c & h->mask;
+		}
+		rebudget(h);
+	} else if (a == CSR_MCOUNTINHIBIT) {
+		h->inhibit = v & ~2u;
+		rebuild_active(h);
+	} else if (a == CSR_MCYCLECFGH || a == CSR_MINSTRETCFGH) {
+		uint32_t f = (v >> 28) & 7u;
+		if (a == CSR_MCYCLECFGH)
+			h->cyclecfg = f;
+		else
+			h->instretcfg = f;
+		refresh(h, a == CSR_MCYCLECFGH ? 0 : 2);
+		rebuild_active(h);
+	} else if (n >= 3 && implemented(h, n)) { /* mhpmevent */
+		/* halves merge with the value at the start of the cycle; a wrap in
          * this cycle sets OF whatever software writes */
-        uint64_t cur = h->sel[n];
-        int of_now = (h->wrapped >> n) & 1u;
-        uint64_t start = of_now ? cur & ~SEL_OF : cur;  /* undo this cycle's OF */
-        uint64_t w = hi ? (start & 0xFFFFFFFFull) | (uint64_t)v << 32
-                        : (start & ~0xFFFFFFFFull) | v;
-        w = sel_legal(h, w);
-        h->sel[n] = of_now ? w | SEL_OF : w;
-        refresh(h, n);
-        rebuild_active(h);
-        rebudget(h);
-        /* the reported value is the write's own (an OF set by a wrap in this
+		uint64_t cur = h->sel[n];
+		int of_now = (h->wrapped >> n) & 1u;
+		uint64_t start = of_now ? cur & ~SEL_OF : cur; /* undo this cycle's OF */
+		uint64_t w = hi ? (start & 0xFFFFFFFFull) | (uint64_t)v << 32
+				: (start & ~0xFFFFFFFFull) | v;
+		w = sel_legal(h, w);
+		h->sel[n] = of_now ? w | SEL_OF : w;
+		refresh(h, n);
+		rebuild_active(h);
+		rebudget(h);
+		/* the reported value is the write's own (an OF set by a wrap in this
          * cycle is not in it; docs/hpm.md "Value reported for a write") */
-        return (uint32_t)(hi ? w >> 32 : w);
-    }
-    /* 0x321/0x322 (low halves) and unimplemented ones ignore writes */
-    rebudget(h);    /* cycle t changed the counters */
-    return ref_hpm_read(m, a, PRV_M);
+		return (uint32_t)(hi ? w >> 32 : w);
+	}
+	/* 0x321/0x322 (low halves) and unimplemented ones ignore writes */
+	rebudget(h); /* cycle t changed the counters */
+	return ref_hpm_read(m, a, PRV_M);
 }

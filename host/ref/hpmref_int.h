@@ -14,7 +14,7 @@
 
 /* mstatus bits */
 #define MSTATUS_WMASK CSR_MSTATUS_WMASK
-#define SSTATUS_MASK  CSR_SSTATUS_WMASK
+#define SSTATUS_MASK CSR_SSTATUS_WMASK
 
 /* interrupt numbers / mip bits */
 #define IRQ_SSI MIP_SSIP_SHIFT
@@ -24,26 +24,26 @@
 #define IRQ_SEI MIP_SEIP_SHIFT
 #define IRQ_MEI MIP_MEIP_SHIFT
 #define IRQ_LCOF MIP_LCOFIP_SHIFT
-#define MIP_SW_MASK   CSR_MIP_WMASK
-#define MIE_MASK      CSR_MIE_WMASK
-#define MIDELEG_MASK  CSR_MIDELEG_WMASK
-#define MEDELEG_MASK  CSR_MEDELEG_WMASK
-#define CAUSE_MASK    CSR_MCAUSE_WMASK   /* mcause/scause: interrupt bit, 4-bit code */
+#define MIP_SW_MASK CSR_MIP_WMASK
+#define MIE_MASK CSR_MIE_WMASK
+#define MIDELEG_MASK CSR_MIDELEG_WMASK
+#define MEDELEG_MASK CSR_MEDELEG_WMASK
+#define CAUSE_MASK CSR_MCAUSE_WMASK /* mcause/scause: interrupt bit, 4-bit code */
 
 /* exception causes */
 #define EXC_INSN_MISALIGNED 0u
-#define EXC_INSN_ACCESS     1u
-#define EXC_ILLEGAL         2u
-#define EXC_BREAKPOINT      3u
+#define EXC_INSN_ACCESS 1u
+#define EXC_ILLEGAL 2u
+#define EXC_BREAKPOINT 3u
 #define EXC_LOAD_MISALIGNED 4u
-#define EXC_LOAD_ACCESS     5u
+#define EXC_LOAD_ACCESS 5u
 #define EXC_STORE_MISALIGNED 6u
-#define EXC_STORE_ACCESS    7u
-#define EXC_ECALL_U         8u
-#define EXC_ECALL_S         9u
-#define EXC_ECALL_M        11u
+#define EXC_STORE_ACCESS 7u
+#define EXC_ECALL_U 8u
+#define EXC_ECALL_S 9u
+#define EXC_ECALL_M 11u
 
-#define MISA_VALUE 0x40141100u  /* RV32 I M S U */
+#define MISA_VALUE 0x40141100u /* RV32 I M S U */
 
 #define UART_BUF_SIZE 4096u
 
@@ -55,101 +55,112 @@
  * cycle, bubble), each with a length and the privilege mode of its cycles
  * (ref_hpm_step). */
 enum {
-    HK_RESET,        /* cycles 0 and 1 after reset */
-    HK_BUB_MISP,     /* bubble after a mispredicted branch */
-    HK_BUB_TRAP,     /* bubble after an exception or interrupt */
-    HK_BUB_FE,       /* bubble after jalr, fence.i, mret, sret */
-    HK_MEM_FIRST,    /* first X cycle of a load/store that accesses the bus */
-    HK_MULDIV_STALL, /* X cycles of mul/div except the last */
-    HK_WFI_WAIT,     /* X cycles of wfi except the last */
-    HK_EXC,          /* X cycle of an instruction taking an exception */
-    HK_IRQ,          /* X cycle in which an interrupt is taken */
-    HK_R_ALU,        /* last X cycle of a retiring ... */
-    HK_R_LOAD, HK_R_STORE, HK_R_JAL, HK_R_JALR,
-    HK_R_BR_NT, HK_R_BR_T, HK_R_BR_NT_MISS, HK_R_BR_T_MISS,
-    HK_R_MUL, HK_R_DIV, HK_R_CSR, HK_R_FENCE, HK_R_FENCEI, HK_R_XRET, HK_R_WFI,
-    HK_SEL_WAIT,     /* X cycles of a selector write waiting for a refill */
-    HK_NUM
+	HK_RESET,        /* cycles 0 and 1 after reset */
+	HK_BUB_MISP,     /* bubble after a mispredicted branch */
+	HK_BUB_TRAP,     /* bubble after an exception or interrupt */
+	HK_BUB_FE,       /* bubble after jalr, fence.i, mret, sret */
+	HK_MEM_FIRST,    /* first X cycle of a load/store that accesses the bus */
+	HK_MULDIV_STALL, /* X cycles of mul/div except the last */
+	HK_WFI_WAIT,     /* X cycles of wfi except the last */
+	HK_EXC,          /* X cycle of an instruction taking an exception */
+	HK_IRQ,          /* X cycle in which an interrupt is taken */
+	HK_R_ALU,        /* last X cycle of a retiring ... */
+	HK_R_LOAD,
+	HK_R_STORE,
+	HK_R_JAL,
+	HK_R_JALR,
+	HK_R_BR_NT,
+	HK_R_BR_T,
+	HK_R_BR_NT_MISS,
+	HK_R_BR_T_MISS,
+	HK_R_MUL,
+	HK_R_DIV,
+	HK_R_CSR,
+	HK_R_FENCE,
+	HK_R_FENCEI,
+	HK_R_XRET,
+	HK_R_WFI,
+	HK_SEL_WAIT, /* X cycles of a selector write waiting for a refill */
+	HK_NUM
 };
 
 typedef struct hpm_unit {
-    uint64_t ctr[32];        /* 0 mcycle, 2 minstret, 3..31 mhpmcounterN (masked),
-                                as of the last flush (hist not yet added) */
-    uint64_t sel[32];        /* 3..31 mhpmeventN as read (legalized, OF in bit 63) */
-    uint32_t inhibit;        /* mcountinhibit (bit 1 reads 0) */
-    uint32_t cyclecfg;       /* mcyclecfg bits 62..60 (MINH SINH UINH) as bits 2..0 */
-    uint32_t instretcfg;     /* minstretcfg, the same */
-    unsigned num, width;     /* HPM_NUM, HPM_WIDTH */
-    unsigned ev_max;         /* highest catalogue index */
-    uint64_t mask;           /* 2^width - 1 */
-    int      fast;           /* no mhpmcounter can count and no cfg filter is set:
-                                only mcycle/minstret move (inhibit still applies) */
-    /* Lazy counting (slow path): the cycles of each (privilege, kind) since
+	uint64_t ctr[32];    /* 0 mcycle, 2 minstret, 3..31 mhpmcounterN (masked),
+				as of the last flush (hist not yet added) */
+	uint64_t sel[32];    /* 3..31 mhpmeventN as read (legalized, OF in bit 63) */
+	uint32_t inhibit;    /* mcountinhibit (bit 1 reads 0) */
+	uint32_t cyclecfg;   /* mcyclecfg bits 62..60 (MINH SINH UINH) as bits 2..0 */
+	uint32_t instretcfg; /* minstretcfg, the same */
+	unsigned num, width; /* HPM_NUM, HPM_WIDTH */
+	unsigned ev_max;     /* highest catalogue index */
+	uint64_t mask;       /* 2^width - 1 */
+	int fast;            /* no mhpmcounter can count and no cfg filter is set:
+				only mcycle/minstret move (inhibit still applies) */
+	/* Lazy counting (slow path): the cycles of each (privilege, kind) since
      * the last flush. No counter can wrap within `budget` cycles of the last
      * flush, so a step only adds to hist until pending exceeds budget; then
      * (at the end of that step) every counter is brought up to date and the
      * wraps are handled (OF, LCOFIP visible from the next step). */
-    uint64_t hist[4][HK_NUM];
-    uint64_t pending, budget;
-    uint32_t wrapped;        /* counters that wrapped in the last exact count */
-    uint64_t sel_free;       /* first cycle a selector write may commit (refill) */
-    unsigned nact;           /* counters that may count, in act[] */
-    uint8_t  act[32];
-    uint8_t  maxinc[32];     /* largest increment of a counter in one cycle */
-    uint8_t  inh[32];        /* per counter: bit p set = not counted in priv p */
-    uint64_t kind_ev[HK_NUM];        /* catalogue event mask of each kind */
-    uint8_t  inc[32][HK_NUM];        /* increment per kind before any filter */
-    uint8_t  incp[4][HK_NUM][32];    /* per privilege, after the mode filter and
-                                        mcountinhibit (0 for inactive counters) */
+	uint64_t hist[4][HK_NUM];
+	uint64_t pending, budget;
+	uint32_t wrapped;  /* counters that wrapped in the last exact count */
+	uint64_t sel_free; /* first cycle a selector write may commit (refill) */
+	unsigned nact;     /* counters that may count, in act[] */
+	uint8_t act[32];
+	uint8_t maxinc[32];          /* largest increment of a counter in one cycle */
+	uint8_t inh[32];             /* per counter: bit p set = not counted in priv p */
+	uint64_t kind_ev[HK_NUM];    /* catalogue event mask of each kind */
+	uint8_t inc[32][HK_NUM];     /* increment per kind before any filter */
+	uint8_t incp[4][HK_NUM][32]; /* per privilege, after the mode filter and
+					mcountinhibit (0 for inactive counters) */
 } hpm_unit;
 
 struct hpmref {
-    hpmref_config cfg;
-    uint32_t x[32];
-    uint32_t pc;
-    unsigned priv;
-    uint64_t cycle;         /* cycle in which the next instruction enters X */
-    uint64_t retired;       /* instructions retired (not minstret: never
-                               written or inhibited) */
+	hpmref_config cfg;
+	uint32_t x[32];
+	uint32_t pc;
+	unsigned priv;
+	uint64_t cycle;   /* cycle in which the next instruction enters X */
+	uint64_t retired; /* instructions retired (not minstret: never
+			       written or inhibited) */
 
-    /* The instruction after a store is fetched before the store writes
+	/* The instruction after a store is fetched before the store writes
      * memory; a store that overwrites it leaves the old word in the pipeline
      * (docs/timing.md, "Instruction fetch"). */
-    int      stale_valid;
-    uint32_t stale_pc, stale_insn;
+	int stale_valid;
+	uint32_t stale_pc, stale_insn;
 
-    /* CSRs */
-    uint32_t mstatus;       /* only the writable bits */
-    uint32_t mtvec, mepc, mcause, mtval, mscratch;
-    uint32_t stvec, sepc, scause, stval, sscratch;
-    uint32_t mie, mip_sw;   /* mip_sw: the software-writable mip bits */
-    uint32_t medeleg, mideleg, mcounteren, scounteren;
+	/* CSRs */
+	uint32_t mstatus; /* only the writable bits */
+	uint32_t mtvec, mepc, mcause, mtval, mscratch;
+	uint32_t stvec, sepc, scause, stval, sscratch;
+	uint32_t mie, mip_sw; /* mip_sw: the software-writable mip bits */
+	uint32_t medeleg, mideleg, mcounteren, scounteren;
 
+	/* CLINT: mtime(t) = t + mtime_off (mod 2^64) */
+	uint32_t msip;
+	uint64_t mtimecmp;
+	uint64_t mtime_off;
 
-    /* CLINT: mtime(t) = t + mtime_off (mod 2^64) */
-    uint32_t msip;
-    uint64_t mtimecmp;
-    uint64_t mtime_off;
-
-    /* UART: tx_busy(t) = tx_valid && tx_t < t && t <= tx_t + 10*div */
-    int      uart_tx_valid;
-    uint64_t uart_tx_t;
-    uint32_t uart_div;
-    size_t   uart_head, uart_len;
-    uint8_t  uart_buf[UART_BUF_SIZE];
-    /* UART receive: bytes handed in by the runner, available at once
+	/* UART: tx_busy(t) = tx_valid && tx_t < t && t <= tx_t + 10*div */
+	int uart_tx_valid;
+	uint64_t uart_tx_t;
+	uint32_t uart_div;
+	size_t uart_head, uart_len;
+	uint8_t uart_buf[UART_BUF_SIZE];
+	/* UART receive: bytes handed in by the runner, available at once
      * (the model does not time the serial line in); rx_idle counts
      * consecutive status reads that saw nothing to do (no rx byte, tx idle) */
-    size_t   rx_head, rx_len;
-    uint8_t  rx_buf[UART_BUF_SIZE];
-    uint32_t rx_idle;
+	size_t rx_head, rx_len;
+	uint8_t rx_buf[UART_BUF_SIZE];
+	uint32_t rx_idle;
 
-    uint32_t leds;
+	uint32_t leds;
 
-    hpm_unit hpm;
+	hpm_unit hpm;
 
-    uint8_t fw[HPM_FW_SIZE];
-    uint8_t ram[HPM_RAM_SIZE];
+	uint8_t fw[HPM_FW_SIZE];
+	uint8_t ram[HPM_RAM_SIZE];
 };
 
 /* The functions below are the model's internals: hidden, and localised in
@@ -159,12 +170,12 @@ struct hpmref {
 /* ---- soc.c ---- */
 /* Device/memory data access in X cycle t (first X cycle). addr aligned to size.
  * Return 0, or -1 for an access fault. */
-int  ref_soc_load(hpmref *m, uint32_t addr, unsigned size, uint64_t t, uint32_t *val);
-int  ref_soc_store(hpmref *m, uint32_t addr, unsigned size, uint32_t val, uint64_t t);
+int ref_soc_load(hpmref *m, uint32_t addr, unsigned size, uint64_t t, uint32_t *val);
+int ref_soc_store(hpmref *m, uint32_t addr, unsigned size, uint32_t val, uint64_t t);
 uint64_t ref_soc_mtime(const hpmref *m, uint64_t t);
 static inline int ref_soc_mtip(const hpmref *m, uint64_t t)
 {
-    return (t + m->mtime_off) >= m->mtimecmp;
+	return (t + m->mtime_off) >= m->mtimecmp;
 }
 
 /* ---- csr.c ---- */
@@ -172,10 +183,10 @@ static inline int ref_soc_mtip(const hpmref *m, uint64_t t)
 uint32_t ref_csr_mip(const hpmref *m, uint64_t t);
 /* Checks access rights; returns 0 or -1 (illegal instruction). write: the
  * instruction writes the CSR. */
-int  ref_csr_check(const hpmref *m, unsigned addr, int write);
+int ref_csr_check(const hpmref *m, unsigned addr, int write);
 /* Reads a CSR in cycle t (after ref_csr_check passed, or for the host). Returns
  * -1 if it does not exist. */
-int  ref_csr_read(const hpmref *m, unsigned addr, uint64_t t, uint32_t *val);
+int ref_csr_read(const hpmref *m, unsigned addr, uint64_t t, uint32_t *val);
 /* Writes a CSR that the HPM unit does not own (ref_hpm_owns) in cycle t
  * (after ref_csr_check). Returns the CSR's value after the write (the
  * WARL-legalised value; hardware-driven bits as of cycle t), as reported in
@@ -192,7 +203,7 @@ uint32_t ref_csr_pending_irq(const hpmref *m, uint64_t t);
 void ref_hpm_init(hpmref *m);
 /* 1 if the HPM unit owns the CSR address (counters, selectors, mcountinhibit,
  * mcyclecfg/minstretcfg, scountovf). */
-int  ref_hpm_owns(unsigned addr);
+int ref_hpm_owns(unsigned addr);
 /* Reads an HPM CSR as the software in privilege priv sees it at the start of
  * the current cycle (every cycle before m->cycle has been counted). */
 uint32_t ref_hpm_read(const hpmref *m, unsigned addr, unsigned priv);
@@ -217,23 +228,23 @@ uint64_t ref_hpm_wfi_wake(hpmref *m, uint64_t t, uint64_t w0, unsigned priv);
  * lk (both in px), then a bubble of kind bk in pb if bk != HK_NUM.
  * retire: the instruction retires (minstret's fast path). */
 static inline void ref_hpm_step(hpmref *m, unsigned sk, uint64_t stall, unsigned lk,
-                            unsigned bk, unsigned px, unsigned pb, unsigned retire)
+				unsigned bk, unsigned px, unsigned pb, unsigned retire)
 {
-    hpm_unit *h = &m->hpm;
-    if (__builtin_expect(h->fast, 1)) {
-        if (!(h->inhibit & 1u))
-            h->ctr[0] += stall + 1 + (bk != HK_NUM);
-        if (!(h->inhibit & 4u))
-            h->ctr[2] += retire;
-        return;
-    }
-    h->hist[px][sk] += stall;
-    h->hist[px][lk]++;
-    if (bk != HK_NUM)
-        h->hist[pb][bk]++;
-    h->pending += stall + 1 + (bk != HK_NUM);
-    if (h->pending > h->budget)
-        ref_hpm_flush(m);
+	hpm_unit *h = &m->hpm;
+	if (__builtin_expect(h->fast, 1)) {
+		if (!(h->inhibit & 1u))
+			h->ctr[0] += stall + 1 + (bk != HK_NUM);
+		if (!(h->inhibit & 4u))
+			h->ctr[2] += retire;
+		return;
+	}
+	h->hist[px][sk] += stall;
+	h->hist[px][lk]++;
+	if (bk != HK_NUM)
+		h->hist[pb][bk]++;
+	h->pending += stall + 1 + (bk != HK_NUM);
+	if (h->pending > h->budget)
+		ref_hpm_flush(m);
 }
 
 #endif

@@ -7,11 +7,11 @@
 #include "hpmref.h"
 
 typedef struct hpm_region {
-    const char *name;
-    uint32_t base, size;
+	const char *name;
+	uint32_t base, size;
 } hpm_region;
 
-#define UART_ST_TX_BUSY  (1u << 0)
+#define UART_ST_TX_BUSY (1u << 0)
 #define UART_ST_RX_VALID (1u << 1)
 
 #endif
