@@ -38,6 +38,7 @@ include mk/proto.mk
 include mk/workloads.mk
 include mk/sdk.mk
 include mk/host.mk
+include mk/link.mk
 include mk/board.mk
 include mk/usb.mk
 

@@ -74,3 +74,6 @@ isa-gen-check:
 	@cd $(BUILD)/isa-gen && python3 $(abspath tests/isa/gen_arith.py)
 	@for f in $(ISA_GEN); do diff -q $(BUILD)/isa-gen/$$(basename $$f) $$f >/dev/null || \
 	  { echo "$$f is stale: run 'cd tests/isa && python3 gen_arith.py'" >&2; exit 1; }; done
+
+# the perf event and metric JSON, checked by the cli suite
+test-build: $(EV_JSON) $(EV_METRICS)

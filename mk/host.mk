@@ -105,34 +105,6 @@ install: all
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(shell sed -n 's/^#define HPM_LIB_VERSION "\(.*\)"/\1/p' $(HPM_LIB_DIR)/hpm.h)|' \
 	  -e 's|@LIBS@|$(HPM_LIB_LIBS)|' $(HPM_LIB_DIR)/libhpm.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/libhpm.pc
 
-# ---- tests of the monitor and the library (tests/link), ASan/UBSan ----
-TEST_LINK := $(BUILD)/tests/test_link
-$(TEST_LINK): tests/link/test_link.c $(HPM_LIB_ASAN) $(wildcard $(HPM_LIB_DIR)/*.h)
-	@mkdir -p $(@D)
-	$(HOST_CC) $(HPM_LIB_CFLAGS) -O1 $(HPM_SAN) -o $@ $< $(HPM_LIB_ASAN) $(HPM_LIB_LIBS) -lutil
-test-build: $(TEST_LINK)
-
-# the fault injector between a pty and a board (tests/link/faultproxy.c)
-FAULTPROXY := $(BUILD)/tests/faultproxy
-$(FAULTPROXY): tests/link/faultproxy.c tests/link/faults.h
-	@mkdir -p $(@D)
-	$(HOST_CC) $(HOST_CFLAGS) $(HPM_SAN) -o $@ $< -lutil
-test-build: $(FAULTPROXY)
-
-# the monitor under hostile frames (tests/link/monitor_abuse.c)
-MONITOR_ABUSE := $(BUILD)/tests/monitor_abuse
-$(MONITOR_ABUSE): tests/link/monitor_abuse.c $(HPM_LIB_ASAN) $(wildcard $(HPM_LIB_DIR)/*.h)
-	@mkdir -p $(@D)
-	$(HOST_CC) $(HPM_LIB_CFLAGS) -O1 $(HPM_SAN) -o $@ $< $(HPM_LIB_ASAN) $(HPM_LIB_LIBS)
-test-build: $(MONITOR_ABUSE)
-
-# make bench: link round trips and streaming through libhpm (bench/link.c)
-BENCH_LINK := $(BENCH_BUILD)/link
-$(BENCH_LINK): bench/link.c $(HPM_LIB) $(HPM_LIB_DIR)/hpm.h
-	@mkdir -p $(@D)
-	$(HOST_CC) $(HOST_CFLAGS) -I$(HPM_LIB_DIR) -o $@ $< $(HPM_LIB) $(HPM_LIB_LIBS)
-bench: $(BENCH_LINK)
-
 # libhpm unit tests (ASan/UBSan) and the event-string fuzzer (libFuzzer)
 TEST_LIB    := $(BUILD)/tests/test_lib
 FUZZ_EVENTS := $(BUILD)/tests/fuzz_events
@@ -210,20 +182,3 @@ fuzz-profdata-short: $(FUZZ_PROFDATA) host $(WL_ELFS)
 fuzz: fuzz-profdata
 test-build: $(FUZZ_PROFDATA)
 
-# A deliberately wrong board for validate's negative test: the RTL built with
-# an event include in which 'loads' and 'stores' trade bus positions, while
-# the monitor reports the true catalogue hash. It counts stores under the
-# 'loads' selector, so hpmctl validate must report a mismatch on loads.
-SIM_FAULT := $(BIN)/hpm-sim-fault
-$(BUILD)/gen-fault/hpm_events.vh: $(EVGEN) $(EV_VH)
-	@mkdir -p $(@D)
-	$(EVGEN) --swap loads:stores vh > $@.tmp && mv $@.tmp $@
-$(SIM_FAULT): $(HW_SIM_DEPS) $(BUILD)/gen-fault/hpm_events.vh
-	@mkdir -p $(@D) $(HW_VDIR)-fault
-	$(VERILATOR) -I$(BUILD)/gen-fault $(HW_VERILATOR_FLAGS) -Mdir $(HW_VDIR)-fault -GHPM_NUM=29 -GHPM_WIDTH=64 -GHPM_ARCH=$(HW_SIM_ARCH) \
-	  -CFLAGS "-DHPM_NUM=29 -DHPM_WIDTH=64" $(HW_RTL_SRCS) $(abspath $(HW_SIM_SRCS))
-	rm -f $(HW_VDIR)-fault/Vhpm_soc
-	$(MAKE) -s -C $(HW_VDIR)-fault -f Vhpm_soc.mk -j2 OPT_FAST=-O2 OPT_SLOW=-O1 Vhpm_soc
-	cp $(HW_VDIR)-fault/Vhpm_soc $@.tmp && mv -f $@.tmp $@
-test-build: $(SIM_FAULT)
-test-build: $(EV_JSON) $(EV_METRICS)

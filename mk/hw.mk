@@ -167,3 +167,20 @@ $(HW_MOD_STAT): $(HW_RTL_SRCS) $(HW_BOARD_SRCS) $(EV_VH)
 
 $(HW_SYNTH)/modules-$(SYNTH_HPM).txt: $(HW_MOD_STAT) hw/board/module_area.py
 	python3 hw/board/module_area.py $< > $@.tmp && mv -f $@.tmp $@
+
+# A deliberately wrong board for validate's negative test: the RTL built with
+# an event include in which 'loads' and 'stores' trade bus positions, while
+# the monitor reports the true catalogue hash. It counts stores under the
+# 'loads' selector, so hpmctl validate must report a mismatch on loads.
+SIM_FAULT := $(BIN)/hpm-sim-fault
+$(BUILD)/gen-fault/hpm_events.vh: $(EVGEN) $(EV_VH)
+	@mkdir -p $(@D)
+	$(EVGEN) --swap loads:stores vh > $@.tmp && mv $@.tmp $@
+$(SIM_FAULT): $(HW_SIM_DEPS) $(BUILD)/gen-fault/hpm_events.vh
+	@mkdir -p $(@D) $(HW_VDIR)-fault
+	$(VERILATOR) -I$(BUILD)/gen-fault $(HW_VERILATOR_FLAGS) -Mdir $(HW_VDIR)-fault -GHPM_NUM=29 -GHPM_WIDTH=64 -GHPM_ARCH=$(HW_SIM_ARCH) \
+	  -CFLAGS "-DHPM_NUM=29 -DHPM_WIDTH=64" $(HW_RTL_SRCS) $(abspath $(HW_SIM_SRCS))
+	rm -f $(HW_VDIR)-fault/Vhpm_soc
+	$(MAKE) -s -C $(HW_VDIR)-fault -f Vhpm_soc.mk -j2 OPT_FAST=-O2 OPT_SLOW=-O1 Vhpm_soc
+	cp $(HW_VDIR)-fault/Vhpm_soc $@.tmp && mv -f $@.tmp $@
+test-build: $(SIM_FAULT)

@@ -6,13 +6,7 @@
 #include <stdint.h>
 #include "hpm_lib.h"
 
-#define CHECK(n, cond)                                    \
-	do {                                              \
-		if (!(cond)) {                            \
-			printf("check %d failed\n", (n)); \
-			return (n);                       \
-		}                                         \
-	} while (0)
+#define CHECK(n, cond) do { if (!(cond)) { printf("check %d failed\n", (n)); return (n); } } while (0)
 
 /* deterministic pseudo-random numbers (xorshift32) */
 static inline uint32_t xs32(uint32_t *s)

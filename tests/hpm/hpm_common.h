@@ -3,7 +3,7 @@
 #ifndef HPM_COMMON_H
 #define HPM_COMMON_H
 
-#include "hpm_events.h" /* HPM_EV_* (generated from hw/hpm/events.def) */
+#include "hpm_events.h"  /* HPM_EV_* (generated from hw/hpm/events.def) */
 
 /* mhpmevent fields and OP values (hpm_map.h, from hw/csr.def) */
 #define OP_OR MHPMEVENT_OP_OR
@@ -13,34 +13,29 @@
 
 /* the two 32-bit halves of a 64-bit selector */
 #define SEL_LO(e0, e1, e2, e3) ((e0) | ((e1) << MHPMEVENT_EVENT1_SHIFT) | \
-				((e2) << MHPMEVENT_EVENT2_SHIFT) | (((e3)&3) << MHPMEVENT_EVENT3_SHIFT))
-#define SEL_HI(e3, op0, op1, op2) (((e3) >> (32 - MHPMEVENT_EVENT3_SHIFT)) |                                                 \
-				   ((op0) << (MHPMEVENT_OP_TYPE0_SHIFT - 32)) | ((op1) << (MHPMEVENT_OP_TYPE1_SHIFT - 32)) | \
-				   ((op2) << (MHPMEVENT_OP_TYPE2_SHIFT - 32)))
+	((e2) << MHPMEVENT_EVENT2_SHIFT) | (((e3) & 3) << MHPMEVENT_EVENT3_SHIFT))
+#define SEL_HI(e3, op0, op1, op2) (((e3) >> (32 - MHPMEVENT_EVENT3_SHIFT)) | \
+	((op0) << (MHPMEVENT_OP_TYPE0_SHIFT - 32)) | ((op1) << (MHPMEVENT_OP_TYPE1_SHIFT - 32)) | \
+	((op2) << (MHPMEVENT_OP_TYPE2_SHIFT - 32)))
 /* bits of the high half (mhpmeventNh, mcyclecfgh, minstretcfgh) */
-#define OF (1 << (MHPMEVENT_OF_SHIFT - 32))
+#define OF   (1 << (MHPMEVENT_OF_SHIFT - 32))
 #define MINH (1 << (MHPMEVENT_MINH_SHIFT - 32))
 #define SINH (1 << (MHPMEVENT_SINH_SHIFT - 32))
 #define UINH (1 << (MHPMEVENT_UINH_SHIFT - 32))
 #define MIP_LCOF MIP_LCOFIP
 
 /* counter n counts event ev with the high half hi (inhibits, ops), zeroed */
-.macro SELN n, ev, hi = 0 li t0, \ev
-			   csrw mhpmevent\n,
-		   t0
-			   li t0, \hi
-				   csrw mhpmevent\n\() h,
-		   t0
-	csrw mhpmcounter\n,
-		   zero
-	csrw mhpmcounter\n\() h,
-		   zero
-			   .endm
-			   /* read counter n (low half), sign it and check it */
-			   .macro CNT n,
-		   val
-	csrr a0,
-		   mhpmcounter\n
-	SIGCHK a0, \val
-			   .endm
+.macro SELN n, ev, hi=0
+	li      t0, \ev
+	csrw    mhpmevent\n, t0
+	li      t0, \hi
+	csrw    mhpmevent\n\()h, t0
+	csrw    mhpmcounter\n, zero
+	csrw    mhpmcounter\n\()h, zero
+.endm
+/* read counter n (low half), sign it and check it */
+.macro CNT n, val
+	csrr    a0, mhpmcounter\n
+	SIGCHK  a0, \val
+.endm
 #endif

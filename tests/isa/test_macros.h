@@ -28,19 +28,19 @@
 
 #define TESTNUM gp
 
-#include "hpm_map.h" /* MSTATUS_*, MIP_*, HPM_*_BASE, *_OFF (generated) */
+#include "hpm_map.h"     /* MSTATUS_*, MIP_*, HPM_*_BASE, *_OFF (generated) */
 #define MSTATUS_MPP_S 0x00000800
 
-#define CLINT_BASE HPM_CLINT_BASE
-#define CLINT_MSIP (HPM_CLINT_BASE + CLINT_MSIP_OFF)
+#define CLINT_BASE     HPM_CLINT_BASE
+#define CLINT_MSIP     (HPM_CLINT_BASE + CLINT_MSIP_OFF)
 #define CLINT_MTIMECMP (HPM_CLINT_BASE + CLINT_MTIMECMP_OFF)
 #define CLINT_MTIMECMPH (HPM_CLINT_BASE + CLINT_MTIMECMPH_OFF)
-#define CLINT_MTIME (HPM_CLINT_BASE + CLINT_MTIME_OFF)
-#define CLINT_MTIMEH (HPM_CLINT_BASE + CLINT_MTIMEH_OFF)
-#define UART_BASE HPM_UART_BASE
-#define GPIO_BASE HPM_GPIO_BASE
-#define RAM_BASE HPM_RAM_BASE
-#define BAD_ADDR 0x40000000 /* outside every region */
+#define CLINT_MTIME    (HPM_CLINT_BASE + CLINT_MTIME_OFF)
+#define CLINT_MTIMEH   (HPM_CLINT_BASE + CLINT_MTIMEH_OFF)
+#define UART_BASE      HPM_UART_BASE
+#define GPIO_BASE      HPM_GPIO_BASE
+#define RAM_BASE       HPM_RAM_BASE
+#define BAD_ADDR       0x40000000   /* outside every region */
 
 #define PRV_U 0
 #define PRV_S 1
@@ -50,133 +50,219 @@
 
 /* ---- code frame ---- */
 .macro RVTEST_CODE_BEGIN
-	.section.text.init,
-	"ax"
-		.globl _start
-			_start : la t0,
-	trap_m
-		csrw mtvec,
-	t0
-		la t0,
-	trap_s
-		csrw stvec,
-	t0
-		la s11,
-	begin_signature
-		li sp,
-	0x80020000 li s10, 0 li s9, 0 li s8, 0 li s7, 0 li s6, 0 li s5, 0 li s4, 0 li s3, 0 li gp, 0 j.Ltest_body
+	.section .text.init, "ax"
+	.globl _start
+_start:
+	la      t0, trap_m
+	csrw    mtvec, t0
+	la      t0, trap_s
+	csrw    stvec, t0
+	la      s11, begin_signature
+	li      sp, 0x80020000
+	li      s10, 0
+	li      s9, 0
+	li      s8, 0
+	li      s7, 0
+	li      s6, 0
+	li      s5, 0
+	li      s4, 0
+	li      s3, 0
+	li      gp, 0
+	j       .Ltest_body
 
-													   /* M-mode trap handler: records the trap, then resumes (see top of file). */
-													   .balign 4 trap_m : csrw mscratch,
-	t0
-		csrr s8,
-	mcause
-		csrr s7,
-	mtval
-		csrr s6,
-	mepc
-		csrr t0,
-	mstatus
-		srli t0,
-	t0, 11 andi s5, t0, 3 li s3, 3 addi s9, s9, 1 bltz s8, .Ltrap_m_irq beqz s4, .Ltrap_m_resume li s4, 0 li t0, MSTATUS_MPP csrs mstatus, t0 li t0, MSTATUS_MPIE csrc mstatus, t0.Ltrap_m_resume : bnez s10, .Ltrap_m_redirect addi t0, s6, 4 csrw mepc, t0 j.Ltrap_m_out.Ltrap_m_irq : csrw mie, zero beqz s10, .Ltrap_m_out.Ltrap_m_redirect : csrw mepc, s10 li s10, 0.Ltrap_m_out : csrr t0, mscratch mret
+/* M-mode trap handler: records the trap, then resumes (see top of file). */
+	.balign 4
+trap_m:
+	csrw    mscratch, t0
+	csrr    s8, mcause
+	csrr    s7, mtval
+	csrr    s6, mepc
+	csrr    t0, mstatus
+	srli    t0, t0, 11
+	andi    s5, t0, 3
+	li      s3, 3
+	addi    s9, s9, 1
+	bltz    s8, .Ltrap_m_irq
+	beqz    s4, .Ltrap_m_resume
+	li      s4, 0
+	li      t0, MSTATUS_MPP
+	csrs    mstatus, t0
+	li      t0, MSTATUS_MPIE
+	csrc    mstatus, t0
+.Ltrap_m_resume:
+	bnez    s10, .Ltrap_m_redirect
+	addi    t0, s6, 4
+	csrw    mepc, t0
+	j       .Ltrap_m_out
+.Ltrap_m_irq:
+	csrw    mie, zero
+	beqz    s10, .Ltrap_m_out
+.Ltrap_m_redirect:
+	csrw    mepc, s10
+	li      s10, 0
+.Ltrap_m_out:
+	csrr    t0, mscratch
+	mret
 
-																																																	      /* S-mode trap handler (delegated traps). */
-																																																	      .balign 4 trap_s : csrw sscratch,
-	t0
-		csrr s8,
-	scause
-		csrr s7,
-	stval
-		csrr s6,
-	sepc
-		csrr t0,
-	sstatus
-		srli t0,
-	t0, 8 andi s5, t0, 1 li s3, 1 addi s9, s9, 1 bltz s8, .Ltrap_s_irq bnez s10, .Ltrap_s_redirect addi t0, s6, 4 csrw sepc, t0 j.Ltrap_s_out.Ltrap_s_irq : csrw sie, zero beqz s10, .Ltrap_s_out.Ltrap_s_redirect : csrw sepc, s10 li s10, 0.Ltrap_s_out : csrr t0, sscratch sret
+/* S-mode trap handler (delegated traps). */
+	.balign 4
+trap_s:
+	csrw    sscratch, t0
+	csrr    s8, scause
+	csrr    s7, stval
+	csrr    s6, sepc
+	csrr    t0, sstatus
+	srli    t0, t0, 8
+	andi    s5, t0, 1
+	li      s3, 1
+	addi    s9, s9, 1
+	bltz    s8, .Ltrap_s_irq
+	bnez    s10, .Ltrap_s_redirect
+	addi    t0, s6, 4
+	csrw    sepc, t0
+	j       .Ltrap_s_out
+.Ltrap_s_irq:
+	csrw    sie, zero
+	beqz    s10, .Ltrap_s_out
+.Ltrap_s_redirect:
+	csrw    sepc, s10
+	li      s10, 0
+.Ltrap_s_out:
+	csrr    t0, sscratch
+	sret
 
-																																		 .Ltest_body :.endm
+.Ltest_body:
+.endm
 
-																																		 .macro RVTEST_CODE_END pass : li t0,
-	1 la t1, tohost sw t0, 0(t1)1 : j 1b fail : slli t0, TESTNUM, 1 ori t0, t0, 1 la t1, tohost sw t0, 0(t1)2 : j 2b.endm
+.macro RVTEST_CODE_END
+pass:
+	li      t0, 1
+	la      t1, tohost
+	sw      t0, 0(t1)
+1:  j       1b
+fail:
+	slli    t0, TESTNUM, 1
+	ori     t0, t0, 1
+	la      t1, tohost
+	sw      t0, 0(t1)
+2:  j       2b
+.endm
 
-															    /* n signature words (pre-filled with 0xdeadbeef) and the tohost words. */
-															    .macro RVTEST_DATA n.section.tohost,
-						    "aw",
-						    @progbits.balign 8.globl tohost tohost :.word 0,
-						    0.globl fromhost fromhost :.word 0,
-						    0.section.data.balign 16.globl begin_signature begin_signature :.fill   \n,
-						    4,
-						    0xdeadbeef.globl end_signature end_signature :.word 0.endm
+/* n signature words (pre-filled with 0xdeadbeef) and the tohost words. */
+.macro RVTEST_DATA n
+	.section .tohost, "aw", @progbits
+	.balign 8
+	.globl  tohost
+tohost:   .word 0, 0
+	.globl  fromhost
+fromhost: .word 0, 0
+	.section .data
+	.balign 16
+	.globl  begin_signature
+begin_signature:
+	.fill   \n, 4, 0xdeadbeef
+	.globl  end_signature
+end_signature:
+	.word   0
+.endm
 
-													  /* ---- checks ---- */
-													  .macro TEST n li TESTNUM, \n.endm
-																	    /* reg == val, else fail */
-																	    .macro CHECK reg,
-						    val li t6, \val bne     \reg,
-						    t6,
-						    fail.endm.macro CHECKR ra,
-						    rb bne     \ra, \rb,
-						    fail.endm
-							    /* append a word to the signature */
-							    .macro SIG reg sw      \reg,
-						    0(s11)addi s11,
-						    s11,
-						    4.endm
-							    /* check and append */
-							    .macro SIGCHK reg,
-						    val SIG     \reg CHECK   \reg, \val.endm
-											   /* forget previous traps */
-											   .macro TRAP_CLEAR li s9,
-						    0 li s8,
-						    -1 li s7,
-						    -1 li s6,
-						    -1 li s5,
-						    -1 li s3,
-						    0.endm
-							    /* exactly `count` traps since TRAP_CLEAR, the last one with this cause */
-							    .macro EXPECT_TRAP cause,
-						    count = 1 CHECK s9, \count CHECK s8, \cause SIG s8.endm
-												 /* the last trap's epc == label */
-												 .macro EXPECT_EPC label la t6, \label bne s6,
-						    t6,
-						    fail.endm.macro EXPECT_TVAL val CHECK s7, \val SIG s7.endm.macro EXPECT_TVAL_LABEL label la t6, \label bne s7,
-						    t6,
-						    fail.endm.macro EXPECT_NO_TRAP CHECK s9,
-						    0.endm
+/* ---- checks ---- */
+.macro TEST n
+	li      TESTNUM, \n
+.endm
+/* reg == val, else fail */
+.macro CHECK reg, val
+	li      t6, \val
+	bne     \reg, t6, fail
+.endm
+.macro CHECKR ra, rb
+	bne     \ra, \rb, fail
+.endm
+/* append a word to the signature */
+.macro SIG reg
+	sw      \reg, 0(s11)
+	addi    s11, s11, 4
+.endm
+/* check and append */
+.macro SIGCHK reg, val
+	SIG     \reg
+	CHECK   \reg, \val
+.endm
+/* forget previous traps */
+.macro TRAP_CLEAR
+	li      s9, 0
+	li      s8, -1
+	li      s7, -1
+	li      s6, -1
+	li      s5, -1
+	li      s3, 0
+.endm
+/* exactly `count` traps since TRAP_CLEAR, the last one with this cause */
+.macro EXPECT_TRAP cause, count=1
+	CHECK   s9, \count
+	CHECK   s8, \cause
+	SIG     s8
+.endm
+/* the last trap's epc == label */
+.macro EXPECT_EPC label
+	la      t6, \label
+	bne     s6, t6, fail
+.endm
+.macro EXPECT_TVAL val
+	CHECK   s7, \val
+	SIG     s7
+.endm
+.macro EXPECT_TVAL_LABEL label
+	la      t6, \label
+	bne     s7, t6, fail
+.endm
+.macro EXPECT_NO_TRAP
+	CHECK   s9, 0
+.endm
 
-							    /* ---- privilege changes ---- */
-							    /* from M: continue at the next instruction in privilege `mode` (0, 1, 3),
+/* ---- privilege changes ---- */
+/* from M: continue at the next instruction in privilege `mode` (0, 1, 3),
  * with mstatus.MIE = 0 (MPIE is cleared first) */
-							    .macro ENTER_MODE mode li t0,
-						    MSTATUS_MPP | MSTATUS_MPIE csrc mstatus,
-						    t0 li t0,
-						    (\mode << 11) csrs mstatus,
-						    t0 la t0,
-						    .Lenter\@csrw mepc,
-						    t0 mret.Lenter\@ :.endm
-									      /* from S or U (or M): back to M via ecall (counts as one trap); M resumes
+.macro ENTER_MODE mode
+	li      t0, MSTATUS_MPP | MSTATUS_MPIE
+	csrc    mstatus, t0
+	li      t0, (\mode << 11)
+	csrs    mstatus, t0
+	la      t0, .Lenter\@
+	csrw    mepc, t0
+	mret
+.Lenter\@:
+.endm
+/* from S or U (or M): back to M via ecall (counts as one trap); M resumes
  * with mstatus.MIE = 0 */
-									      .macro ENTER_M li s4,
-						    1 ecall.endm.macro ENTER_M_BRK li s4,
-						    1 ebreak.endm
+.macro ENTER_M
+	li      s4, 1
+	ecall
+.endm
+.macro ENTER_M_BRK
+	li      s4, 1
+	ebreak
+.endm
 
-							    /* ---- CLINT helpers (M-mode; clobber t0, t1) ---- */
-							    .macro TIMER_OFF li t0,
-						    CLINT_MTIMECMPH li t1,
-						    -1 sw t1,
-						    0(t0)sw t1,
-						    -4(t0).endm
-							     /* mtimecmp = mtime + delta (mtime < 2^32 in every test) */
-							     .macro TIMER_IN delta li t0,
-						    CLINT_MTIMECMPH li t1,
-						    -1 sw t1,
-						    0(t0)li t0,
-						    CLINT_MTIME lw t1,
-						    0(t0)li t0, \delta add t1,
-						    t1,
-						    t0 li t0,
-						    CLINT_MTIMECMP sw t1,
-						    0(t0)sw zero,
-						    4(t0).endm
+/* ---- CLINT helpers (M-mode; clobber t0, t1) ---- */
+.macro TIMER_OFF
+	li      t0, CLINT_MTIMECMPH
+	li      t1, -1
+	sw      t1, 0(t0)
+	sw      t1, -4(t0)
+.endm
+/* mtimecmp = mtime + delta (mtime < 2^32 in every test) */
+.macro TIMER_IN delta
+	li      t0, CLINT_MTIMECMPH
+	li      t1, -1
+	sw      t1, 0(t0)
+	li      t0, CLINT_MTIME
+	lw      t1, 0(t0)
+	li      t0, \delta
+	add     t1, t1, t0
+	li      t0, CLINT_MTIMECMP
+	sw      t1, 0(t0)
+	sw      zero, 4(t0)
+.endm
 
 #endif

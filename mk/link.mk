@@ -1,0 +1,31 @@
+# mk/link.mk: the tests and benchmark of the link, the firmware monitor
+# and libhpm over the protocol (tests/link, bench/link.c); after host.mk,
+# whose libraries they link
+
+# ---- tests of the monitor and the library (tests/link), ASan/UBSan ----
+TEST_LINK := $(BUILD)/tests/test_link
+$(TEST_LINK): tests/link/test_link.c $(HPM_LIB_ASAN) $(wildcard $(HPM_LIB_DIR)/*.h)
+	@mkdir -p $(@D)
+	$(HOST_CC) $(HPM_LIB_CFLAGS) -O1 $(HPM_SAN) -o $@ $< $(HPM_LIB_ASAN) $(HPM_LIB_LIBS) -lutil
+test-build: $(TEST_LINK)
+
+# the fault injector between a pty and a board (tests/link/faultproxy.c)
+FAULTPROXY := $(BUILD)/tests/faultproxy
+$(FAULTPROXY): tests/link/faultproxy.c tests/link/faults.h
+	@mkdir -p $(@D)
+	$(HOST_CC) $(HOST_CFLAGS) $(HPM_SAN) -o $@ $< -lutil
+test-build: $(FAULTPROXY)
+
+# the monitor under hostile frames (tests/link/monitor_abuse.c)
+MONITOR_ABUSE := $(BUILD)/tests/monitor_abuse
+$(MONITOR_ABUSE): tests/link/monitor_abuse.c $(HPM_LIB_ASAN) $(wildcard $(HPM_LIB_DIR)/*.h)
+	@mkdir -p $(@D)
+	$(HOST_CC) $(HPM_LIB_CFLAGS) -O1 $(HPM_SAN) -o $@ $< $(HPM_LIB_ASAN) $(HPM_LIB_LIBS)
+test-build: $(MONITOR_ABUSE)
+
+# make bench: link round trips and streaming through libhpm (bench/link.c)
+BENCH_LINK := $(BENCH_BUILD)/link
+$(BENCH_LINK): bench/link.c $(HPM_LIB) $(HPM_LIB_DIR)/hpm.h
+	@mkdir -p $(@D)
+	$(HOST_CC) $(HOST_CFLAGS) -I$(HPM_LIB_DIR) -o $@ $< $(HPM_LIB) $(HPM_LIB_LIBS)
+bench: $(BENCH_LINK)
