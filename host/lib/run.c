@@ -15,6 +15,14 @@ uint64_t hpm_extend(const hpm_info *in, uint64_t raw, uint32_t wraps)
 	return ((uint64_t)wraps << in->hpm_width) + raw;
 }
 
+/* value[] of a SAMPLE-layout frame, the counters of its mask extended */
+static void extend_values(const hpm_board *b, const struct hpm_msg_sample *s, uint64_t *value)
+{
+	for (unsigned n = 0; n < HPM_NUM_VALUES; n++)
+		if (s->mask >> n & 1)
+			value[n] = n < 3 ? s->value[n] : hpm_extend(&b->info, s->value[n], s->wraps[n]);
+}
+
 /* A SAMPLE during a RUN: extend, detect gaps, hand to the caller. */
 static void deliver_sample(hpm_board *b, const struct hpm_frame *f)
 {
@@ -31,9 +39,7 @@ static void deliver_sample(hpm_board *b, const struct hpm_frame *f)
 	b->lost_samples += out.lost;
 	b->next_sample_seq = s.sample_seq + 1;
 	out.mask = s.mask;
-	for (unsigned n = 0; n < HPM_NUM_VALUES; n++)
-		if (s.mask >> n & 1)
-			out.value[n] = n < 3 ? s.value[n] : hpm_extend(&b->info, s.value[n], s.wraps[n]);
+	extend_values(b, &s, out.value);
 	if (b->run_opts->on_sample && b->run_opts->on_sample(b->run_opts->ctx, &out))
 		b->aborting = 1;
 }
@@ -42,10 +48,9 @@ static void deliver_sample(hpm_board *b, const struct hpm_frame *f)
  * run stopped printing (hpm_run repeats a run that noise aborted). */
 static void deliver_output(hpm_board *b, const struct hpm_frame *f)
 {
-	size_t at = b->output_seen, skip = 0;
+	size_t at = b->output_seen;
+	size_t skip = b->output_printed > at ? b->output_printed - at : 0;
 	b->output_seen += f->len;
-	if (at < b->output_printed)
-		skip = b->output_printed - at < f->len ? b->output_printed - at : f->len;
 	if (skip < f->len && b->run_opts && b->run_opts->on_output)
 		b->run_opts->on_output(b->run_opts->output_ctx, f->type - HPM_T_OUTPUT + 1,
 				       f->body + skip, f->len - skip);
@@ -87,9 +92,7 @@ static void deliver_region(hpm_board *b, const struct hpm_frame *f)
 	memset(&m, 0, sizeof m);
 	m.marker = s.sample_seq;
 	m.mask = s.mask;
-	for (unsigned n = 0; n < HPM_NUM_VALUES; n++)
-		if (s.mask >> n & 1)
-			m.value[n] = n < 3 ? s.value[n] : hpm_extend(&b->info, s.value[n], s.wraps[n]);
+	extend_values(b, &s, m.value);
 	if (b->run_opts->on_region && b->run_opts->on_region(b->run_opts->ctx, &m))
 		b->aborting = 1;
 }
