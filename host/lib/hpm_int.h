@@ -53,6 +53,9 @@ struct hpm_board {
 	unsigned noise_aborts;     /* runs that noise aborted and that ran again */
 	unsigned stale_runs;       /* runs of an earlier session that were aborted */
 	int64_t lost_ms;           /* time lost to failed attempts this session */
+	int64_t repeat_t0;         /* start of the repeat of a run in progress, 0: none */
+	int64_t repeat_lost0;      /* lost_ms when it started */
+	unsigned repeat_depth;     /* repeats nest: a stat refill repeats hpm_run */
 	int heard_any;             /* a byte came back in this session */
 };
 
@@ -70,9 +73,14 @@ int hpm_transact(hpm_board *b, uint8_t type, const void *body, size_t len,
 		 uint8_t *rbody, size_t *rlen);
 
 /* Lossy links: a repeat of a run that lost frames is time lost to the
- * link's errors, counted in lost_ms like a retransmission; once the session's
- * budget (HPM_LINK_BUDGET_MS) is spent no further repeat starts. */
+ * link's errors, like a failed attempt. hpm_repeat_begin/_end bracket one;
+ * hpm_lost_ms counts a repeat in progress as lost up to now, so the
+ * session's budget (HPM_LINK_BUDGET_MS) ends it in the middle of a repeat
+ * too (docs/protocol.md 2.1: the total time-out). */
 int64_t hpm_now_ms(void);
+void hpm_repeat_begin(hpm_board *b);
+void hpm_repeat_end(hpm_board *b);
+int64_t hpm_lost_ms(const hpm_board *b);
 int hpm_budget_spent(const hpm_board *b);
 
 /* Waits for the BOOT frame a freshly started board sends. */

@@ -105,10 +105,11 @@ int hpm_profile(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
 	for (unsigned rep = 0;; rep++) {
 		hpm_run_result *cur = rep ? &again : &r;
 		pr.seen = 0;
-		int64_t t0 = hpm_now_ms();
+		if (rep)
+			hpm_repeat_begin(b);   /* a repeat: time lost to the link */
 		rc = hpm_run(b, p, &ro, sel, nsel, cur);
 		if (rep)
-			b->lost_ms += hpm_now_ms() - t0;   /* a repeat: time lost to the link */
+			hpm_repeat_end(b);
 		if (rc)
 			goto out;
 		if (pr.nomem) {

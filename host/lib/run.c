@@ -320,14 +320,19 @@ int hpm_run(hpm_board *b, const hpm_program *p, const hpm_run_opts *o,
 	 * from a fresh upload (samples, records and output of the first try
 	 * are merged like a repeat's), while the session's error budget lasts. */
 	b->output_printed = 0;
-	for (;;) {
+	for (int again = 0;; again = 1) {
 		int64_t t0 = hpm_now_ms();
+		if (again)
+			hpm_repeat_begin(b);
 		int rc = run_once(b, p, o, sel, nsel, &res);
+		if (again)
+			hpm_repeat_end(b);
 		if (rc)
 			return rc;
 		if (res.reason != HPM_EXIT_ABORTED || b->aborting || !b->link->baud || hpm_budget_spent(b))
 			break;
-		b->lost_ms += hpm_now_ms() - t0;
+		if (!again)
+			b->lost_ms += hpm_now_ms() - t0;   /* the aborted first try */
 		b->noise_aborts++;
 		if (b->output_seen > b->output_printed)
 			b->output_printed = b->output_seen;

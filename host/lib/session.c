@@ -188,9 +188,35 @@ int64_t hpm_now_ms(void)
 	return now_ms();
 }
 
+void hpm_repeat_begin(hpm_board *b)
+{
+	if (!b->repeat_depth++) {
+		b->repeat_t0 = now_ms();
+		b->repeat_lost0 = b->lost_ms;
+	}
+}
+
+void hpm_repeat_end(hpm_board *b)
+{
+	if (b->repeat_depth && !--b->repeat_depth) {
+		b->lost_ms = hpm_lost_ms(b);
+		b->repeat_t0 = 0;
+	}
+}
+
+/* Failed attempts inside a repeat are part of its time: the larger of the
+ * two counts, not their sum. */
+int64_t hpm_lost_ms(const hpm_board *b)
+{
+	int64_t lost = b->lost_ms;
+	if (b->repeat_t0 && b->repeat_lost0 + now_ms() - b->repeat_t0 > lost)
+		lost = b->repeat_lost0 + now_ms() - b->repeat_t0;
+	return lost;
+}
+
 int hpm_budget_spent(const hpm_board *b)
 {
-	return b->lost_ms > budget_ms();
+	return hpm_lost_ms(b) > budget_ms();
 }
 
 static int giveup_ms(void)
@@ -253,6 +279,13 @@ static int stale_run_frame(const struct hpm_frame *f)
 	       f->type == HPM_T_PROFILE || f->type == HPM_T_REGION;
 }
 
+static int too_many_errors(hpm_board *b, uint8_t type, uint8_t seq, int64_t lost)
+{
+	return hpm_fail(b, HPM_E_TIMEOUT, "link: too many errors: %lld s lost to %lu retransmissions and %lu damaged frames, during %s (seq %u) (HPM_LINK_BUDGET_MS raises the limit)",
+			(long long)(lost / 1000), b->retransmits + b->fetches, b->bad_frames,
+			hpm_type_name(type), seq);
+}
+
 /* Stop-and-wait over a link that loses, damages, duplicates and inserts
  * bytes (docs/protocol.md section 2.1): retransmits at once when a damaged
  * frame arrives, backs its time-out off while nothing arrives, fetches a
@@ -307,10 +340,8 @@ static int transact_lossy(hpm_board *b, uint8_t type, const void *body, size_t l
 			return hpm_fail(b, HPM_E_TIMEOUT, "link: gave up on %s (seq %u) after %d s without progress: "
 					"%u attempts, %lu damaged frames (HPM_GIVEUP_MS raises the limit)",
 					hpm_type_name(type), seq, giveup / 1000, attempts, b->bad_frames);
-		if (b->lost_ms > budget)
-			return hpm_fail(b, HPM_E_TIMEOUT, "link: too many errors: %lld s lost to %lu retransmissions and %lu damaged frames, during %s (seq %u) (HPM_LINK_BUDGET_MS raises the limit)",
-					(long long)(b->lost_ms / 1000), b->retransmits + b->fetches, b->bad_frames,
-					hpm_type_name(type), seq);
+		if (hpm_lost_ms(b) > budget)
+			return too_many_errors(b, type, seq, hpm_lost_ms(b));
 		/* not a byte back after many attempts of a session's first
 		 * exchanges: nobody is there (a board without its bitstream, a
 		 * wrong device); later, a slow or busy board gets the give-up
@@ -348,6 +379,11 @@ static int transact_lossy(hpm_board *b, uint8_t type, const void *body, size_t l
 		int again = 0;
 		while (!again) {
 			int64_t left = deadline - now_ms();
+			/* the budget is a hard bound: an attempt that would be
+			 * lost, or a repeat, ends when it runs out, not after */
+			int64_t spent = hpm_lost_ms(b) + (type != HPM_T_RUN || got_len ? now_ms() - sent_at : 0);
+			if (spent > budget)
+				return too_many_errors(b, type, seq, spent);
 			if (left <= 0) {
 				/* nothing usable in time: probe the reply cache for a
 				 * long reply, else send again; back off while silent */

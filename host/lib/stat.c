@@ -189,9 +189,9 @@ static int count_runs(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
 			if (getenv("HPM_LINK_TRACE"))
 				fprintf(stderr, "link-trace: %s: run %u repeated: %u samples, %u records lost\n",
 					p->name, run, (unsigned)r2.lost_samples, (unsigned)r2.lost_records);
-			int64_t t0 = hpm_now_ms();
+			hpm_repeat_begin(b);
 			rc = hpm_run(b, p, &ro, sel, nsel, &r2);
-			b->lost_ms += hpm_now_ms() - t0;
+			hpm_repeat_end(b);
 			if (rc)
 				return rc;
 			if (r2.reason == HPM_EXIT_REASON_ABORTED && b->interrupt) {

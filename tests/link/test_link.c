@@ -600,6 +600,56 @@ static void test_lost_sample(hpm_board *b)
 	hpm_program_free(p);
 }
 
+/* The session's error budget is a hard bound: a repeat of a run counts as
+ * lost while it runs (nested repeats once), and a run that would outlast the
+ * budget ends in the middle with one error; the board, still running it,
+ * is aborted by the next exchange. Lossy (baud) links only. */
+static void test_budget(hpm_board *b)
+{
+	hpm_program *p;
+	char err[256];
+	hpm_run_result r;
+	struct timespec ms30 = { 0, 30 * 1000 * 1000 };
+
+	if (!b->link->baud)
+		return;
+	int64_t saved = b->lost_ms;
+	b->lost_ms = 1000;
+	hpm_repeat_begin(b);
+	hpm_repeat_begin(b);
+	nanosleep(&ms30, NULL);
+	int64_t during = hpm_lost_ms(b);
+	hpm_repeat_end(b);
+	int inner_open = b->repeat_t0 != 0;
+	hpm_repeat_end(b);
+	CHECK("budget: a repeat in progress counts as lost, nested repeats once",
+	      during >= 1030 && inner_open && !b->repeat_t0 && b->lost_ms >= during,
+	      "lost during %lld, after %lld, inner end closed it: %d", (long long)during,
+	      (long long)b->lost_ms, !inner_open);
+
+	if (hpm_program_load(&p, "alu", err, sizeof err)) {
+		CHECK("budget: load alu", 0, "%s", err);
+		b->lost_ms = saved;
+		return;
+	}
+	/* a run needs far more than 50 ms over the pseudo-terminal */
+	setenv("HPM_LINK_BUDGET_MS", "10000", 1);
+	b->lost_ms = 10000 - 50;
+	hpm_run_opts o = { .interval = 0 };
+	hpm_repeat_begin(b);
+	int rc = hpm_run(b, p, &o, NULL, 0, &r);
+	hpm_repeat_end(b);
+	char msg[sizeof b->err];
+	snprintf(msg, sizeof msg, "%s", hpm_errmsg(b));
+	unsetenv("HPM_LINK_BUDGET_MS");
+	b->lost_ms = saved;
+	int ping = hpm_ping(b, "x", 1);
+	CHECK("budget: a repeat that outlasts the error budget ends in the middle with one error; the next exchange aborts the run",
+	      rc == HPM_E_TIMEOUT && strstr(msg, "too many errors: 10 s lost") && ping == HPM_OK,
+	      "rc %d (%s), then PING %d %s", rc, msg, ping, hpm_errmsg(b));
+	hpm_program_free(p);
+}
+
 /* ---- hpm_stat_interval: intervals, merged across replays ---- */
 
 #define MAX_IV 64
@@ -1078,6 +1128,7 @@ int main(int argc, char **argv)
 	test_runs(b);
 	test_stream_and_snapshot(b, quick);
 	test_lost_sample(b);
+	test_budget(b);
 	test_intervals(b);
 	test_workloads(b, quick);
 	test_profile_regions(b);
