@@ -61,6 +61,39 @@ for elf in "$@"; do
     [ "$elf" = "$speed_elf" ] && { speed_c=$c; speed_i=$i; }
 done
 
+# LCOFI latency: bench/lcofi.c prints its histogram; every counting
+# architecture of the RTL, in lockstep, must print what the model prints
+lcofi_elf=${LCOFI_ELF:-$BUILD/bench/lcofi.elf}
+lcofi_out=$("$BIN/hpm-ref" --elf "$lcofi_elf")
+for sim in hpm-sim hpm-sim-v1 hpm-sim-v3; do
+    if [ "$("$BIN/$sim" --lockstep --elf "$lcofi_elf")" != "$lcofi_out" ]; then
+        echo "bench: lcofi: $sim and hpm-ref disagree" >&2; exit 1
+    fi
+done
+cat <<LCO
+
+## LCOFI latency
+
+Command: \`build/bin/hpm-ref --elf build/bench/lcofi.elf\` (\`bench/lcofi.c\`;
+\`hpm-sim\`, \`hpm-sim-v1\` and \`hpm-sim-v3 --lockstep\` print the same, which
+this script checks). \`mhpmcounter3\` counts \`cycles\` and wraps every 256 to
+1279 cycles (pseudo-random) while the speed kernels and a division loop run
+in M-mode; the LCOFI handler's first instruction reads it. Latency = cycles
+from the wrap (the end of cycle c, when OF and LCOFIP are set in every
+architecture) to the interrupt cycle T, in which the next instruction to
+enter X traps instead (docs/hpm.md, "Sampling"): 1 when that instruction
+enters X in c+1, longer when the wrap falls inside a multi-cycle instruction
+(a load or store 2, a multiplication up to 6, a division up to 35 cycles,
+docs/timing.md). The sample's pc is the same in every case (a skid of one
+instruction); the latency only delays the entry.
+
+$(echo "$lcofi_out" | sed -n 's/^lcofi: samples \([0-9]*\) min \([0-9]*\) median \([0-9]*\) p99 \([0-9]*\) max \([0-9]*\) mean \([0-9.]*\).*/Samples \1: min \2, median \3, 99th percentile \4, max \5, mean \6 cycles./p')
+
+| latency (cycles) | samples |
+|---:|---:|
+$(echo "$lcofi_out" | awk '$1 == "lcofi-hist" { printf "| %s | %s |\n", $2, $3 }')
+LCO
+
 ts=$(best_time "$speed_elf" hpm-sim)
 tr=$(best_time "$speed_elf" hpm-ref)
 ref_out=$("$REF_BENCH")

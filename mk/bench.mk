@@ -3,6 +3,7 @@
 
 BENCH_BUILD := $(BUILD)/bench
 BENCH_SPEED := $(BENCH_BUILD)/speed.elf
+BENCH_LCOFI := $(BENCH_BUILD)/lcofi.elf
 
 $(BENCH_BUILD)/%.o: bench/%.c $(FW_HDRS)
 	@mkdir -p $(@D)
@@ -12,8 +13,8 @@ $(BENCH_BUILD)/%.elf: $(BENCH_BUILD)/%.o $(FW_RT_OBJS) $(FW_RAM_LD)
 	$(FW_CC) $(FW_LDFLAGS) -T $(FW_RAM_LD) -o $@ $(FW_RT_OBJS) $< $(FW_LIBS)
 
 .PHONY: bench
-bench: all sim-variants $(TEST_C_ELFS) $(BENCH_SPEED) $(REF_BENCH_BIN) synth synth-hpm bitstream sim-gate test-build
-	BUILD=$(BUILD) REF_BENCH=$(REF_BENCH_BIN) bench/bench.sh $(BENCH_SPEED) $(TEST_C_ELFS) \
+bench: all sim-variants $(TEST_C_ELFS) $(BENCH_SPEED) $(BENCH_LCOFI) $(REF_BENCH_BIN) synth synth-hpm bitstream sim-gate test-build
+	BUILD=$(BUILD) REF_BENCH=$(REF_BENCH_BIN) LCOFI_ELF=$(BENCH_LCOFI) bench/bench.sh $(BENCH_SPEED) $(TEST_C_ELFS) \
 	  > docs/BENCHMARKS.md.tmp
 	mv docs/BENCHMARKS.md.tmp docs/BENCHMARKS.md
 	@cat docs/BENCHMARKS.md
