@@ -185,8 +185,9 @@ cat <<HPM
 
 Command: \`make synth-hpm\`: \`yosys synth_ice40\` with \`chparam -set HPM_NUM n -set HPM_WIDTH w\`,
 of the HPM unit alone (\`hpm_unit\`) and of core + HPM (\`hpm_cpu\`); \`build/synth/hpm-*.stat\`.
-These are the flip-flop counters of the simulated board; the UP5K has 5280 LCs, so the
-full 29 x 64 unit cannot fit beside the core with any counter storage ([board.md](board.md) gives the bound).
+These are the flip-flop counters of the simulated board (architecture 1); the UP5K has
+5280 LCs, so in this form the full 29 x 64 unit cannot fit beside the core. The board's
+own builds per configuration, with the counters in EBR and DSPs, follow.
 
 | HPM_NUM x HPM_WIDTH | unit LUT4 | unit CARRY | unit FF | core+HPM LUT4 | core+HPM CARRY | core+HPM FF |
 |---|---:|---:|---:|---:|---:|---:|
@@ -195,6 +196,10 @@ awk 'NR > 1 && $2 == "unit" { u[$1] = $3 " | " $4 " | " $5; order[++n] = $1 }
      NR > 1 && $2 == "cpu"  { c[$1] = $3 " | " $4 " | " $5 }
      END { for (i = 1; i <= n; i++) { k = order[i]; label = k; if (k ~ /^0x/) label = "0 (mcycle, minstret only)";
            print "| " label " | " u[k] " | " c[k] " |" } }' "$area"
+
+# the board build per configuration and architecture (make bench-configs)
+configs=$BUILD/bench/configs.md
+if [ -s "$configs" ]; then cat "$configs"; fi
 
 [ -z "$FPGA_ONLY" ] || exit 0
 

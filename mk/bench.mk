@@ -13,7 +13,7 @@ $(BENCH_BUILD)/%.elf: $(BENCH_BUILD)/%.o $(FW_RT_OBJS) $(FW_RAM_LD)
 	$(FW_CC) $(FW_LDFLAGS) -T $(FW_RAM_LD) -o $@ $(FW_RT_OBJS) $< $(FW_LIBS)
 
 .PHONY: bench
-bench: all sim-variants $(TEST_C_ELFS) $(BENCH_SPEED) $(BENCH_LCOFI) $(REF_BENCH_BIN) synth synth-hpm bitstream sim-gate test-build
+bench: all sim-variants $(TEST_C_ELFS) $(BENCH_SPEED) $(BENCH_LCOFI) $(BENCH_CONFIGS) $(REF_BENCH_BIN) synth synth-hpm bitstream sim-gate test-build
 	BUILD=$(BUILD) REF_BENCH=$(REF_BENCH_BIN) LCOFI_ELF=$(BENCH_LCOFI) bench/bench.sh $(BENCH_SPEED) $(TEST_C_ELFS) \
 	  > docs/BENCHMARKS.md.tmp
 	mv docs/BENCHMARKS.md.tmp docs/BENCHMARKS.md
@@ -29,8 +29,25 @@ bench-fpga: synth synth-hpm $(BUILD)/icebreaker/report.txt sim-gate
 	@mkdir -p $(BENCH_BUILD)
 	BUILD=$(BUILD) bench/bench.sh --fpga > $(BENCH_BUILD)/fpga.md
 	awk -v f=$(BENCH_BUILD)/fpga.md 'BEGIN { while ((getline l < f) > 0) if (new != "" || l != "") new = new l "\n" } \
-	  /^## / { skip = ($$0 ~ /^## (FPGA|The board build|HPM area)/) } \
+	  /^## / { skip = ($$0 ~ /^## (FPGA|The board build|HPM area|HPM configurations)/) } \
 	  /^## FPGA/ { print new } !skip { print }' docs/BENCHMARKS.md > docs/BENCHMARKS.md.tmp
+	mv docs/BENCHMARKS.md.tmp docs/BENCHMARKS.md
+
+# the board build per HPM configuration and counting architecture
+# (bench/fpga-configs.sh: LC, FF, LUT4, EBR, DSP, Fmax of 0, 2, 8, 16, 29 x 64
+# under architectures 1 and 3); make bench includes it, make bench-configs
+# splices it into docs/BENCHMARKS.md alone (after the HPM area section)
+BENCH_CONFIGS := $(BENCH_BUILD)/configs.md
+$(BENCH_CONFIGS): $(HW_RTL_SRCS) $(HW_HPM_INCS) $(HW_BOARD_SRCS) $(EV_VH) $(BOARD_PCF) bench/fpga-configs.sh
+	@mkdir -p $(@D)
+	BUILD=$(BUILD) MAKE="$(MAKE)" bench/fpga-configs.sh > $@.tmp
+	mv -f $@.tmp $@
+
+.PHONY: bench-configs
+bench-configs: $(BENCH_CONFIGS)
+	awk -v f=$(BENCH_CONFIGS) 'BEGIN { while ((getline l < f) > 0) if (new != "" || l != "") new = new l "\n" } \
+	  /^## / { if (skip == 2) { printf "%s\n", new; done = 1 } skip = ($$0 ~ /^## HPM configurations/) ? 1 : ($$0 ~ /^## HPM area/) ? 2 : 0 } \
+	  skip != 1 { print } END { if (!done) printf "\n%s", new }' docs/BENCHMARKS.md > docs/BENCHMARKS.md.tmp
 	mv docs/BENCHMARKS.md.tmp docs/BENCHMARKS.md
 
 # the fault table alone (bench/faults.sh: exact / clear error / wrong / hang
