@@ -5,7 +5,7 @@ BENCH_BUILD := $(BUILD)/bench
 BENCH_SPEED := $(BENCH_BUILD)/speed.elf
 BENCH_LCOFI := $(BENCH_BUILD)/lcofi.elf
 
-$(BENCH_BUILD)/%.o: bench/%.c $(FW_HDRS)
+$(BENCH_BUILD)/%.o: bench/%.c bench/kernels.h $(FW_HDRS)
 	@mkdir -p $(@D)
 	$(FW_CC) $(FW_CFLAGS) -c $< -o $@
 
