@@ -13,6 +13,7 @@
 #include "hpm_lib.h"
 #include "hpm_map.h"
 #include "hpm_events.h"
+#include "kernels.h"
 
 #define BINS 64                 /* latency 0..62, and 63 for 63 or more */
 #define SAMPLES 4000
@@ -66,8 +67,6 @@ __asm__(".text\n"
 	"2:	csrr	t0, mscratch\n"
 	"	mret\n");
 void lcofi_entry(void);
-
-#include "kernels.h"
 
 /* decimal digits of the buffer's words: a division and a remainder each */
 static uint32_t digits(const uint32_t *p, unsigned n)
