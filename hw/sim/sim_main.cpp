@@ -119,14 +119,22 @@ static uint64_t parse_u64(const char *s)
 	return v;
 }
 
-static std::string default_fw()
+// this binary's path, "" if unknown
+static std::string self_path()
 {
 	char buf[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
 	if (n <= 0)
-		return "../fw/monitor.elf";
+		return "";
 	buf[n] = 0;
-	std::string dir(buf);
+	return buf;
+}
+
+static std::string default_fw()
+{
+	std::string dir = self_path();
+	if (dir.empty())
+		return "../fw/monitor.elf";
 	dir = dir.substr(0, dir.rfind('/'));
 	// the build tree, else an installed tree (make install)
 	std::string installed = dir + "/../share/hpm-overlay/fw/monitor.elf";
@@ -188,6 +196,17 @@ int main(int argc, char **argv)
 		die_usage("--fw and --elf exclude each other", nullptr);
 	if (!have_max && elf)
 		max_cycles = 100000000;
+#if !VM_TRACE
+	// built without VCD support for speed: the same board built with it,
+	// <this binary>-trace beside it (make sim), runs with the same arguments
+	if (vcd) {
+		std::string traced = self_path() + "-trace";
+		execv(traced.c_str(), argv);
+		fprintf(stderr, "hpm-sim: --trace needs %s (make sim builds hpm-sim-trace): %s\n", traced.c_str(),
+			strerror(errno));
+		return EXIT_USAGE;
+	}
+#endif
 
 	Verilated::commandArgs(1, argv);
 	Board board{ new Vhpm_soc };
@@ -246,8 +265,6 @@ int main(int argc, char **argv)
 			tfp->dump(simtime++);
 	};
 #else
-	if (vcd)
-		die_usage("built without VCD support (verilator --trace)", vcd);
 	auto step = [&](int clk) {
 		top->clk = clk;
 		top->eval();
