@@ -3,7 +3,7 @@
 #   make install PREFIX=/usr/local
 #                      -> include/hpm.h, lib/libhpm.a, lib/libhpm.so.1.0 (soname
 #                         libhpm.so.1) and its links, lib/pkgconfig/libhpm.pc,
-#                         bin/hpmctl, bin/hpm-sim, bin/hpm-ref, bin/hpm-cc,
+#                         bin/hpmctl, bin/hpm-sim(-trace), bin/hpm-ref, bin/hpm-cc,
 #                         share/hpm-overlay/{fw,workloads,sdk}, share/man/man1/hpmctl.1
 # Variables for other fragments: HPM_LIB, HPM_LIB_ASAN, HPM_LIB_CFLAGS,
 # HPM_LIB_LIBS, HPMCTL.
@@ -96,7 +96,7 @@ install: all
 	install -m 755 $(HPM_SO) $(DESTDIR)$(PREFIX)/lib/
 	ln -sf $(notdir $(HPM_SO)) $(DESTDIR)$(PREFIX)/lib/$(HPM_SO_NAME)
 	ln -sf $(HPM_SO_NAME) $(DESTDIR)$(PREFIX)/lib/libhpm.so
-	install -m 755 $(HPMCTL) $(BIN)/hpm-sim $(BIN)/hpm-ref $(HPM_CC) $(DESTDIR)$(PREFIX)/bin/
+	install -m 755 $(HPMCTL) $(BIN)/hpm-sim $(BIN)/hpm-sim-trace $(BIN)/hpm-ref $(HPM_CC) $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 $(FW_MONITOR_ELF) $(DESTDIR)$(PREFIX)/share/hpm-overlay/fw/
 	install -m 644 $(WL_ELFS) $(DESTDIR)$(PREFIX)/share/hpm-overlay/workloads/
 	install -m 644 $(filter-out $(SDK_DIR)/include/%,$(SDK_FILES)) $(DESTDIR)$(PREFIX)/share/hpm-overlay/sdk/

@@ -374,6 +374,16 @@ suite_neg() {
         "$FAULT_CHECK" "$n/divloop.elf" 0 > "$OUT/fault0.log" 2>&1; rc=$?
         if [ $rc -eq 0 ]; then pass "neg lockstep checker without fault exits 0"; else fail "neg fault_check fault 0: exit $rc, want 0"; fi
     fi
+    # hpm-sim has no VCD support of its own: --trace runs hpm-sim-trace, which
+    # keeps the exit status and writes a cycle's two edges per cycle
+    CHECK="neg hpm-sim --trace"
+    if need "$SIM" "$SIM-trace" "$n/hang.elf"; then
+        rm -f "$OUT/hang.vcd"
+        "$SIM" --elf "$n/hang.elf" --max-cycles 100 --trace "$OUT/hang.vcd" > /dev/null 2>&1; rc=$?
+        if [ $rc -eq 2 ] && grep -q '^\$enddefinitions' "$OUT/hang.vcd" && grep -q '^#207$' "$OUT/hang.vcd"; then
+            pass "neg hpm-sim --trace (via hpm-sim-trace) exits 2, VCD to time 207 (4 reset and 100 cycles)"
+        else fail "neg hpm-sim --trace: exit $rc (want 2), VCD $(grep -c '^#' "$OUT/hang.vcd" 2>/dev/null) time steps"; fi
+    fi
     suite_end neg
 }
 

@@ -60,22 +60,25 @@ module hpm_table #(
     endfunction
     /* verilator lint_on UNUSEDSIGNAL */
 
-    // 128 rows of 3N bits, row c at bits 3N*c; one packed vector so that the
-    // refill's loop can use non-blocking assignments
+    // 128 rows of LANE*N bits, row c at bits RP*c; one packed vector so that
+    // the refill's loop can use non-blocking assignments. A row takes RP bits,
+    // a multiple of 32 (the rest 0): the simulated board's row read is then
+    // a copy of whole words instead of a shift across them.
     localparam integer RW = LANE * N;
-    reg [128*RW-1:0] tab;
+    localparam integer RP = (RW + 31) / 32 * 32;
+    reg [128*RP-1:0] tab;
     integer r, n;
     always @(posedge clk) begin
         if (rst)
-            /* verilator lint_off WIDTHCONCAT */ // 128 rows x 3N bits, on purpose
-            tab <= {128*RW{1'b0}};              // every selector resets to 0: counts nothing
+            /* verilator lint_off WIDTHCONCAT */ // 128 rows x RP bits, on purpose
+            tab <= {128*RP{1'b0}};              // every selector resets to 0: counts nothing
             /* verilator lint_on WIDTHCONCAT */
         else if (we != {N{1'b0}}) begin
             for (n = 0; n < N; n = n + 1)
                 if (we[n])
                     for (r = 0; r < 128; r = r + 1)
-                        tab[RW * r + LANE * n +: 3] <= row_inc(sel, r[6:0]);
+                        tab[RP * r + LANE * n +: 3] <= row_inc(sel, r[6:0]);
         end
     end
-    assign inc = tab[RW * cls +: RW];
+    assign inc = tab[RP * cls +: RW];
 endmodule

@@ -119,14 +119,22 @@ static uint64_t parse_u64(const char *s)
 	return v;
 }
 
-static std::string default_fw()
+// this binary's path, "" if unknown
+static std::string self_path()
 {
 	char buf[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
 	if (n <= 0)
-		return "../fw/monitor.elf";
+		return "";
 	buf[n] = 0;
-	std::string dir(buf);
+	return buf;
+}
+
+static std::string default_fw()
+{
+	std::string dir = self_path();
+	if (dir.empty())
+		return "../fw/monitor.elf";
 	dir = dir.substr(0, dir.rfind('/'));
 	// the build tree, else an installed tree (make install)
 	std::string installed = dir + "/../share/hpm-overlay/fw/monitor.elf";
@@ -188,6 +196,17 @@ int main(int argc, char **argv)
 		die_usage("--fw and --elf exclude each other", nullptr);
 	if (!have_max && elf)
 		max_cycles = 100000000;
+#if !VM_TRACE
+	// built without VCD support for speed: the same board built with it,
+	// <this binary>-trace beside it (make sim), runs with the same arguments
+	if (vcd) {
+		std::string traced = self_path() + "-trace";
+		execv(traced.c_str(), argv);
+		fprintf(stderr, "hpm-sim: --trace needs %s (make sim builds hpm-sim-trace): %s\n", traced.c_str(),
+			strerror(errno));
+		return EXIT_USAGE;
+	}
+#endif
 
 	Verilated::commandArgs(1, argv);
 	Board board{ new Vhpm_soc };
@@ -246,8 +265,6 @@ int main(int argc, char **argv)
 			tfp->dump(simtime++);
 	};
 #else
-	if (vcd)
-		die_usage("built without VCD support (verilator --trace)", vcd);
 	auto step = [&](int clk) {
 		top->clk = clk;
 		top->eval();
@@ -283,35 +300,39 @@ int main(int argc, char **argv)
 		step(0);
 		utx.tick(top->uart_tx);
 		if (top->trace_valid) {
-			hpm_retire r;
-			r.cycle = cycle;
-			r.pc = top->trace_pc;
-			r.insn = top->trace_insn;
-			r.priv = top->trace_priv;
-			r.trap = top->trace_trap;
-			r.cause = top->trace_cause;
-			r.tval = top->trace_tval;
-			r.rd_we = top->trace_rd_we;
-			r.rd = top->trace_rd_we ? top->trace_rd : 0;
-			r.rd_val = top->trace_rd_we ? top->trace_rd_val : 0;
-			r.csr_we = top->trace_csr_we;
-			r.csr_addr = top->trace_csr_we ? top->trace_csr_addr : 0;
-			r.csr_val = top->trace_csr_we ? top->trace_csr_val : 0;
-			r.mem_we = top->trace_mem_we;
-			r.mem_addr = r.mem_we ? top->trace_mem_addr : 0;
-			r.mem_wdata = r.mem_we ? top->trace_mem_wdata : 0;
-			r.mem_be = r.mem_we ? top->trace_mem_be : 0;
-			if (!r.trap)
+			if (!top->trace_trap)
 				instret++;
-			if (ls && hpm_lockstep_check(ls, &r, stderr)) {
-				rc = EXIT_FAIL;
-				end_cycle = cycle + 1;
-				break;
+			// the whole record only for the lockstep (a plain run reads two fields)
+			if (ls) {
+				hpm_retire r;
+				r.cycle = cycle;
+				r.pc = top->trace_pc;
+				r.insn = top->trace_insn;
+				r.priv = top->trace_priv;
+				r.trap = top->trace_trap;
+				r.cause = top->trace_cause;
+				r.tval = top->trace_tval;
+				r.rd_we = top->trace_rd_we;
+				r.rd = top->trace_rd_we ? top->trace_rd : 0;
+				r.rd_val = top->trace_rd_we ? top->trace_rd_val : 0;
+				r.csr_we = top->trace_csr_we;
+				r.csr_addr = top->trace_csr_we ? top->trace_csr_addr : 0;
+				r.csr_val = top->trace_csr_we ? top->trace_csr_val : 0;
+				r.mem_we = top->trace_mem_we;
+				r.mem_addr = r.mem_we ? top->trace_mem_addr : 0;
+				r.mem_wdata = r.mem_we ? top->trace_mem_wdata : 0;
+				r.mem_be = r.mem_we ? top->trace_mem_be : 0;
+				if (hpm_lockstep_check(ls, &r, stderr)) {
+					rc = EXIT_FAIL;
+					end_cycle = cycle + 1;
+					break;
+				}
 			}
-			if (r.mem_we && info.has_tohost && (r.mem_addr & ~3u) == info.tohost) {
-				rc = r.mem_wdata == 1 ? EXIT_PASS : EXIT_FAIL;
+			if (top->trace_mem_we && info.has_tohost && (top->trace_mem_addr & ~3u) == info.tohost) {
+				uint32_t v = top->trace_mem_wdata;
+				rc = v == 1 ? EXIT_PASS : EXIT_FAIL;
 				if (rc != EXIT_PASS)
-					fprintf(stderr, "hpm-sim: FAIL tohost=0x%08x\n", (unsigned)r.mem_wdata);
+					fprintf(stderr, "hpm-sim: FAIL tohost=0x%08x\n", (unsigned)v);
 				end_cycle = cycle + 1;
 				break;
 			}
