@@ -47,8 +47,9 @@ VERILATOR       ?= verilator
 # costs ~8 % of the speed even with no VCD open); hpm-sim-trace is the
 # default board with it, which hpm-sim --trace runs instead (sim_main.cpp).
 # clang++ (with llvm-profdata) when present: its code runs the model ~12 %
-# faster than g++'s. Either compiler builds each board twice, the second time
-# guided by a profile of the first running the firmware monitor until its
+# faster than g++'s. Either compiler builds hpm-sim and hpm-sim-0x64 twice
+# (hw_verilate), the second time guided by a profile of the first running the
+# firmware monitor until its
 # UART idles (~1 M cycles, no input): another ~8 %, for any program (the
 # model's code is the same whatever it runs). No -march: the binaries run on
 # any x86-64.
@@ -70,26 +71,29 @@ HW_SIM_DEPS := $(HW_RTL_SRCS) $(HW_HPM_INCS) $(EV_VH) $(EV_H) $(EV_DEF) $(HW_SIM
 # the profile run's program (hw_verilate); its changes need no rebuild
 HW_SIM_DEPS += | $(FW_MONITOR_ELF)
 
-# hw_verilate(binary, mdir, num, width, arch[, extra verilator flags])
+# hw_verilate(binary, mdir, num, width, arch[, extra verilator flags[, pgo]])
+# With pgo (hpm-sim, the board everyone runs, and hpm-sim-0x64, its
+# comparison in make bench) an instrumented build runs the monitor first and
+# the real build uses its profile; the other boards, test variants, are
+# built once (a second compile each would add minutes to make test).
 define hw_verilate
 	@mkdir -p $(dir $(1)) $(2)
 	$(VERILATOR) $(HW_VERILATOR_FLAGS) $(6) -Mdir $(2) -GHPM_NUM=$(3) -GHPM_WIDTH=$(4) -GHPM_ARCH=$(5) \
 	  -CFLAGS "-DHPM_NUM=$(3) -DHPM_WIDTH=$(4)" $(HW_RTL_SRCS) $(abspath $(HW_SIM_SRCS))
-	@# profile-guided: an instrumented build runs the monitor, then the real one
 	rm -f $(2)/Vhpm_soc $(2)/*.o $(2)/*.a $(2)/*.gcda $(2)/pgo.*
-	$(MAKE) -s -C $(2) -f Vhpm_soc.mk -j2 CXX=$(HW_SIM_CXX) LINK=$(HW_SIM_CXX) \
+	$(if $(7),$(MAKE) -s -C $(2) -f Vhpm_soc.mk -j2 CXX=$(HW_SIM_CXX) LINK=$(HW_SIM_CXX) \
 	  OPT_FAST="-O2 $(HW_PGO_GEN)" OPT_SLOW="-O1 $(HW_PGO_GEN)" OPT_GLOBAL="-O2 $(HW_PGO_GEN)" \
-	  USER_LDFLAGS="$(HW_PGO_GEN)" Vhpm_soc
-	cd $(2) && LLVM_PROFILE_FILE=pgo.profraw ./Vhpm_soc --fw $(abspath $(FW_MONITOR_ELF)) < /dev/null > /dev/null
-	cd $(2) && $(HW_PGO_MERGE)
-	rm -f $(2)/Vhpm_soc $(2)/*.o $(2)/*.a
+	  USER_LDFLAGS="$(HW_PGO_GEN)" Vhpm_soc)
+	$(if $(7),cd $(2) && LLVM_PROFILE_FILE=pgo.profraw ./Vhpm_soc --fw $(abspath $(FW_MONITOR_ELF)) < /dev/null > /dev/null)
+	$(if $(7),cd $(2) && $(HW_PGO_MERGE) && rm -f Vhpm_soc *.o *.a)
 	$(MAKE) -s -C $(2) -f Vhpm_soc.mk -j2 CXX=$(HW_SIM_CXX) LINK=$(HW_SIM_CXX) \
-	  OPT_FAST="-O2 $(HW_PGO_USE)" OPT_SLOW="-O1 $(HW_PGO_USE)" OPT_GLOBAL="-O2 $(HW_PGO_USE)" Vhpm_soc
+	  OPT_FAST="-O2 $(if $(7),$(HW_PGO_USE))" OPT_SLOW="-O1 $(if $(7),$(HW_PGO_USE))" \
+	  OPT_GLOBAL="-O2 $(if $(7),$(HW_PGO_USE))" Vhpm_soc
 	cp $(2)/Vhpm_soc $(1).tmp && mv -f $(1).tmp $(1)
 endef
 
 $(BIN)/hpm-sim: $(HW_SIM_DEPS)
-	$(call hw_verilate,$@,$(HW_VDIR),29,64,$(HW_SIM_ARCH))
+	$(call hw_verilate,$@,$(HW_VDIR),29,64,$(HW_SIM_ARCH),,pgo)
 
 $(BIN)/hpm-sim-trace: $(HW_SIM_DEPS)
 	$(call hw_verilate,$@,$(HW_VDIR)-trace,29,64,$(HW_SIM_ARCH),--trace)
@@ -101,7 +105,7 @@ $(BIN)/hpm-sim-v3: $(HW_SIM_DEPS)
 	$(call hw_verilate,$@,$(HW_VDIR)-v3,29,64,3)
 
 $(BIN)/hpm-sim-%: $(HW_SIM_DEPS)
-	$(call hw_verilate,$@,$(HW_VDIR)-$*,$(call hw_num,$*),$(call hw_width,$*),$(HW_SIM_ARCH))
+	$(call hw_verilate,$@,$(HW_VDIR)-$*,$(call hw_num,$*),$(call hw_width,$*),$(HW_SIM_ARCH),,$(filter 0x64,$*))
 
 HW_LINT := $(VERILATOR) --lint-only -Wall -I$(GEN) -Ihw/hpm
 lint: $(EV_VH)
