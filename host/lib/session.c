@@ -327,6 +327,7 @@ static int transact_lossy(hpm_board *b, uint8_t type, const void *body, size_t l
 	size_t got_len = 0;
 	unsigned attempts = 0, silent = 0;
 	int64_t progress = now_ms(), sent_at = 0;
+	int64_t req_sent_at = 0, req_lost0 = 0;   /* the request's last sending */
 
 	const int64_t budget = budget_ms();
 	int lost = 0, heard = 0, stale = 0;
@@ -374,6 +375,10 @@ static int transact_lossy(hpm_board *b, uint8_t type, const void *body, size_t l
 		int timeout = type == HPM_T_RUN && send_request ? probe :
 			(silent > 6 || rto << silent > cap ? cap : rto << silent);
 		sent_at = now_ms();
+		if (send_request) {
+			req_sent_at = sent_at;
+			req_lost0 = b->lost_ms;
+		}
 		int64_t deadline = sent_at + timeout;
 		int64_t abort_at = 0;
 		int again = 0;
@@ -433,14 +438,20 @@ static int transact_lossy(hpm_board *b, uint8_t type, const void *body, size_t l
 							hpm_type_name(type));
 				if (!send_request && f.seq == fseq) {
 					/* a slice of the cached reply */
-					progress = now_ms();
 					silent = 0;
 					fn = 0;
 					if (!f.len && !got_len) {
-						send_request = 1;   /* never executed: send it again */
+						/* never executed: the request was lost,
+						 * and all the time since it was sent (a
+						 * RUN waits long before it asks) */
+						if (b->lost_ms < req_lost0 + now_ms() - req_sent_at)
+							b->lost_ms = req_lost0 + now_ms() - req_sent_at;
+						lost = 0;   /* counted here, whole */
+						send_request = 1;
 						again = 1;
 						continue;
 					}
+					progress = now_ms();
 					if (f.type == HPM_T_ERROR && f.len && f.body[0] == HPM_ERR_BAD_CRC) {
 						again = 1;          /* the FETCH was damaged */
 						lost = 1;

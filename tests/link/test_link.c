@@ -486,7 +486,7 @@ static void test_runs(hpm_board *b)
 }
 
 /* A link wrapper that corrupts one byte of the board's n-th SAMPLE frame,
- * as a noisy wire would. */
+ * as a noisy wire would; or loses every host frame of one type. */
 struct lossy {
 	struct hpm_link base;
 	struct hpm_link *inner;
@@ -495,11 +495,18 @@ struct lossy {
 	int victim;     /* the one to corrupt (1 = the first, -1 = none) */
 	uint8_t type;   /* 0: SAMPLE */
 	int done;
+	uint8_t drop;   /* host frames of this type never arrive (0: none) */
+	int dropped;
 };
 
 static int lossy_write(struct hpm_link *l, const uint8_t *buf, size_t len)
 {
 	struct lossy *y = (struct lossy *)l;
+	/* delimiter, COBS code byte, then the type (non-zero) */
+	if (y->drop && len > 3 && buf[0] == 0 && buf[2] == y->drop) {
+		y->dropped++;
+		return 0;
+	}
 	return y->inner->ops->write(y->inner, buf, len);
 }
 
@@ -647,6 +654,26 @@ static void test_budget(hpm_board *b)
 	CHECK("budget: a repeat that outlasts the error budget ends in the middle with one error; the next exchange aborts the run",
 	      rc == HPM_E_TIMEOUT && strstr(msg, "too many errors: 10 s lost") && ping == HPM_OK,
 	      "rc %d (%s), then PING %d %s", rc, msg, ping, hpm_errmsg(b));
+
+	/* a RUN lost on the way: the monitor's cache says it never ran, and
+	 * the time since it was sent is lost, however often that repeats
+	 * (before, it counted as progress: an endless loop) */
+	struct lossy y = { .base = *b->link, .inner = b->link, .victim = -1, .drop = HPM_T_RUN };
+	y.base.ops = &lossy_ops;
+	setenv("HPM_LINK_BUDGET_MS", "3000", 1);
+	b->link = &y.base;
+	b->lost_ms = 0;
+	b->attempt_limit = 3;   /* before: "no reply to RUN ... after 3 attempts" */
+	rc = hpm_run(b, p, &o, NULL, 0, &r);
+	snprintf(msg, sizeof msg, "%s", hpm_errmsg(b));
+	b->attempt_limit = 0;
+	b->link = y.inner;
+	unsetenv("HPM_LINK_BUDGET_MS");
+	b->lost_ms = saved;
+	ping = hpm_ping(b, "x", 1);
+	CHECK("budget: a RUN that never reaches the board is time lost to errors: one error once the budget is spent",
+	      rc == HPM_E_TIMEOUT && y.dropped >= 1 && strstr(msg, "too many errors") && ping == HPM_OK,
+	      "rc %d after %d RUNs dropped (%s), then PING %d %s", rc, y.dropped, msg, ping, hpm_errmsg(b));
 	hpm_program_free(p);
 }
 
