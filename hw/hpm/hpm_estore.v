@@ -125,7 +125,8 @@ module hpm_estore #(
     assign sel_value = {of_q[tidx] || wrap32[tidx], rdata};
     assign of        = of_q[N-1:0];
 
-    // the counter after the commit cycle (the other half from its value)
+    // the counter after the commit cycle (the other half from its value;
+    // in a flush cycle no write: its upper part is the flush's sum)
     /* verilator lint_off UNUSEDSIGNAL */ // bits at and above W are 0
     wire [63:0] wval = {we_hi ? wdata : ctr_value[63:32], we_lo ? wdata : ctr_value[31:0]} & MASK;
     /* verilator lint_on UNUSEDSIGNAL */
@@ -133,28 +134,13 @@ module hpm_estore #(
     // the flush's write: its carry still pending and the row not taken now
     wire        fw     = fr && pc[fk] && !(take && !rsel && ridx == fk);
 
-    reg         mwe;
-    reg  [5:0]  waddr;
-    reg  [62:0] wrow;
-    always @(*) begin
-        mwe   = 1'b0;
-        waddr = {1'b0, fk};
-        wrow  = {{(63 - UB){1'b0}}, u_sum};
-        if (rst) begin
-            mwe   = 1'b1;
-            waddr = clr_row;
-            wrow  = 63'd0;
-        end else if (ctr_wb) begin
-            mwe   = 1'b1;
-            waddr = {1'b0, tidx};
-            wrow  = {{(63 - UB){1'b0}}, wval[LW +: UB]};
-        end else if (tk && tsel && sel_we) begin
-            mwe   = 1'b1;
-            waddr = {1'b1, tidx};
-            wrow  = sel_wval[62:0];
-        end else if (fw)
-            mwe = 1'b1;
-    end
+    // one write: reset's clear, a counter's upper part (write-back or
+    // flush), a selector
+    wire        sel_wr = tk && tsel && sel_we;
+    wire        mwe    = rst || ctr_wb || sel_wr || fw;
+    wire [5:0]  waddr  = rst ? clr_row : tk ? {tsel, tidx} : {1'b0, fk};
+    wire [62:0] wrow   = rst ? 63'd0 : tsel && tk ? sel_wval[62:0] :
+                                 {{(63 - UB){1'b0}}, wval[LW +: UB]};
     always @(posedge clk)
         if (mwe)
             mem[waddr] <= wrow;
@@ -190,8 +176,8 @@ module hpm_estore #(
                     full[n] <= u_sum == ONES;
                 end
                 if (tk && !tsel && tidx == n[4:0]) begin
-                    if (we_lo || we_hi)
-                        low[LL * n +: LL] <= {3'b000, wval[LW-1:0]};
+                    if (we_lo)
+                        low[LL * n +: LL] <= {3'b000, wdata[LW-1:0]};
                     if (UW > 0) begin
                         pc[n]   <= 1'b0;
                         full[n] <= wval[LW +: UB] == ONES;
