@@ -113,9 +113,12 @@ module hpm_estore #(
     end
 
     // one incrementer: the commit's upper part plus its pending carry (or
-    // this cycle's carry; never both), else the flush's plus one
+    // this cycle's carry; never both), else the flush's plus one. The carry
+    // of this cycle (after the lane add) only selects: the increment of the
+    // memory's output does not wait for it.
     wire          cin   = tk ? pend || sl[LL-1:LW] != 3'd0 : 1'b1;
-    wire [UB-1:0] u_sum = rdata[UB-1:0] + {{(UB - 1){1'b0}}, cin};
+    wire [UB-1:0] u_inc = rdata[UB-1:0] + {{(UB - 1){1'b0}}, 1'b1};
+    wire [UB-1:0] u_sum = cin ? u_inc : rdata[UB-1:0];
     /* verilator lint_off UNUSEDSIGNAL */ // zero-extended, then truncated to 64
     wire [63+UB+LW:0] v1 = {64'd0, u_sum, sl[LW-1:0]};
     wire [63+LW:0]    v0 = {64'd0, sl[LW-1:0]};
