@@ -338,16 +338,20 @@ uint64_t ref_hpm_wfi_wake(hpmref *m, uint64_t t, uint64_t w0, unsigned priv)
 
 /* ---- CSRs ---- */
 
-uint64_t ref_hpm_sel_wait(hpmref *m, unsigned a, uint64_t t)
+uint64_t ref_hpm_csr_wait(hpmref *m, unsigned a, int write, uint64_t t)
 {
 	hpm_unit *h = &m->hpm;
-	if (!((a >= CSR_MHPMEVENT3 && a < CSR_MHPMEVENT3 + CSR_MHPMEVENT3_COUNT) ||
-	      (a >= CSR_MHPMEVENT3H && a < CSR_MHPMEVENT3H + CSR_MHPMEVENT3H_COUNT)))
+	const unsigned n = a & 0x1Fu, space = a >> 5;
+	const int sel = space == CSR_MCOUNTINHIBIT >> 5 || space == CSR_MCYCLECFGH >> 5;
+	if (n < 3 || !(sel || space == CSR_MCYCLE >> 5 || space == CSR_MCYCLEH >> 5 ||
+		       space == CSR_CYCLE >> 5 || space == CSR_CYCLEH >> 5))
 		return 0;
-	const uint64_t s = h->sel_free > t ? h->sel_free - t : 0;
-	h->sel_free = t + s + 1 + HPM_REFILL;
-	if (!s)
-		return 0;
+	uint64_t s = 1;
+	if (sel && write) {
+		if (h->sel_free > t + 1)
+			s = h->sel_free - t;
+		h->sel_free = t + s + 1 + HPM_REFILL;
+	}
 	if (h->fast) {
 		if (!(h->inhibit & 1u))
 			h->ctr[0] += s;

@@ -211,10 +211,12 @@ uint32_t ref_hpm_read(const hpmref *m, unsigned addr, unsigned priv);
  * t first (old settings; the written counter's increment is dropped), then
  * writes. Returns the value after the write (retire record csr_val). */
 uint32_t ref_hpm_write(hpmref *m, unsigned addr, uint32_t val);
-/* A CSR write to addr entering X in cycle t: the cycles it waits for a
- * selector refill (0 unless addr is mhpmevent3..31(h)), counted here in the
- * current privilege; starts the refill window of the write. */
-uint64_t ref_hpm_sel_wait(hpmref *m, unsigned addr, uint64_t t);
+/* A CSR instruction on addr entering X in cycle t (write: it writes the
+ * CSR): the cycles it waits before its commit cycle, counted here in the
+ * current privilege. 1 for a counter or selector 3..31 (every access takes
+ * two X cycles), for a selector write also until its previous write's
+ * refill ends, whose window the write starts; 0 otherwise (docs/timing.md). */
+uint64_t ref_hpm_csr_wait(hpmref *m, unsigned addr, int write, uint64_t t);
 /* Brings every counter up to date (slow path; see hpm_unit.hist). */
 void ref_hpm_flush(hpmref *m);
 /* wfi entering X in cycle t in privilege priv, woken by MTIP (or never) in

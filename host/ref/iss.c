@@ -130,7 +130,7 @@ void hpmref_step(hpmref *m, hpm_retire *out)
 		const uint32_t b = m->x[(insn >> 20) & 31u];
 		const uint32_t imm_i = (uint32_t)((int32_t)insn >> 20);
 		uint32_t val = 0, next_pc = pc + 4;
-		unsigned occ = 1, redirect = 0, wb = 0;
+		unsigned occ = 1, redirect = 0, wb = 0, waited = 0;
 		unsigned kind = HK_R_ALU, stall_kind = HK_MEM_FIRST, bubble = HK_BUB_FE;
 
 		switch (insn & 0x7Fu) {
@@ -415,16 +415,16 @@ void hpmref_step(hpmref *m, hpm_retire *out)
 			uint32_t old;
 			if (ref_csr_check(m, csr, write) || ref_csr_read(m, csr, t, &old))
 				goto illegal;
-			uint64_t tc = t; /* the commit cycle */
+			/* an HPM counter or selector access waits in X (docs/timing.md),
+             * those cycles counted here, and reads the CSR when it commits */
+			const uint64_t wait = ref_hpm_csr_wait(m, csr, write, t);
+			const uint64_t tc = t + wait; /* the commit cycle */
+			if (wait) {
+				waited = (unsigned)wait;
+				occ += waited;
+				ref_csr_read(m, csr, tc, &old);
+			}
 			if (write) {
-				/* a selector write waits in X for the previous refill
-                 * (docs/hpm.md) and reads the CSR when it commits */
-				const uint64_t wait = ref_hpm_sel_wait(m, csr, t);
-				if (wait) {
-					occ += (unsigned)wait;
-					tc = t + wait;
-					ref_csr_read(m, csr, tc, &old);
-				}
 				uint32_t nv = (f3 & 3u) == 1u ? src : (f3 & 3u) == 2u ? (old | src)
 										      : (old & ~src);
 				r->csr_we = 1;
@@ -458,7 +458,7 @@ void hpmref_step(hpmref *m, hpm_retire *out)
 		m->cycle = t + occ + redirect;
 		m->retired++;
 		if (!r->csr_we || !ref_hpm_owns(r->csr_addr)) /* else counted by ref_hpm_write */
-			ref_hpm_step(m, stall_kind, occ - 1, kind, redirect ? bubble : HK_NUM,
+			ref_hpm_step(m, stall_kind, occ - 1 - waited, kind, redirect ? bubble : HK_NUM,
 				     r->priv, m->priv, 1);
 		return;
 	}

@@ -60,7 +60,10 @@ module hpm_core #(
     input  wire        ext_csr_hit,
     input  wire [31:0] ext_csr_rdata,
     input  wire [31:0] ext_csr_wval,
-    input  wire        ext_csr_wait,    // a write of this CSR must wait (selector refill)
+    input  wire        ext_csr_wait,    // the CSR instruction in X waits (HPM unit)
+    output wire        ext_csr_op,      // a CSR instruction is in X ...
+    output wire        ext_csr_first,   // ... in its first X cycle
+    output wire        ext_csr_write,   // ... and it writes the CSR
     output wire [31:0] mcounteren,
     input  wire        lcofi,
     input  wire        lcofi_late
@@ -107,7 +110,7 @@ module hpm_core #(
     wire [1:0]  d_row_lo = d_csr[7:0] == 8'h02 ? 2'b01 : d_csr[1:0];
     wire [5:0]  raddr2  = d_row ? {1'b1, d_csr[9], 2'b00, d_row_lo} : {1'b0, d_insn[24:20]};
 
-    // md_hold: a mul/div (or a waiting selector write) holds X (not its last
+    // md_hold: a mul/div (or a waiting HPM CSR access) holds X (not its last
     // cycle, no interrupt): the register file and the bypass keep its
     // operands (rs1/rs2 stay valid for core_muldiv, which then needs no
     // operand registers). Exactly the cycles in which x_free is 0 for them,
@@ -235,11 +238,14 @@ module hpm_core #(
     wire br_mis    = br_taken && pc_imm[1];
     wire jalr_mis  = is_jalr && alu_sum[1];
     wire exc_l     = x_go && !trap_e && (br_mis || jalr_mis || lsu_misaligned);
-    // a selector write waits in X while the HPM unit refills a table column
-    // (docs/hpm.md, "Selector writes wait for the refill")
-    wire csr_wait  = is_csr && csr_write && ext_csr_wait;
+    // an HPM counter or selector access waits in X for the HPM unit (its
+    // second cycle, a selector write's refill wait; docs/timing.md)
+    wire csr_wait  = is_csr && ext_csr_wait;
+    assign ext_csr_op    = x_valid && is_csr;
+    assign ext_csr_first = x_first;
+    assign ext_csr_write = csr_write;
     // a mul/div has no late exception, so x_free is 0 exactly when this holds
-    // (and for a waiting selector write, which holds its operands the same way)
+    // (and for a waiting HPM CSR access, which holds its operands the same way)
     assign md_hold = x_valid && !trap_e && ((is_mul || is_div) ? !md_last : csr_wait);
     assign fault_trap = x_go && !trap_e && lsu_fault;       // lsu_fault excludes misaligned
     wire exc       = exc_e || exc_l || fault_trap;

@@ -5,7 +5,7 @@
 // (MINH/SINH/UINH) is a 3-bit mask per counter in flip-flops. The rows live
 // in a memory with a synchronous read (SB_RAM40_4K on the iCE40, one per 5
 // counters): the row of cycle t arrives in t+1, so every increment reaches
-// the counters one cycle late (hpm_store, LATE = 1, corrects the reads).
+// the counters one cycle late (hpm_estore adds them a cycle later).
 //
 // A selector write that commits in cycle c rewrites its column, one row per
 // cycle, in c+1..c+24 (hpm_unit holds any other selector write meanwhile);

@@ -8,13 +8,9 @@
 // Same register semantics as hpm_selector: a write stores the value after
 // the write (hpm_unit merges the half and legalises it); OF is set on a
 // wrap, which wins over a software write of the high half in that cycle.
-//
-// LATE = 1 (architecture 3): set_of is a wrap of the previous cycle, whose OF
-// software already reads (hpm_unit ORs it in); a write of the high half in
-// this cycle wins over it.
+// Architecture 3 keeps its selectors in hpm_estore.
 module hpm_selstore #(
-    parameter integer N = 29,                 // selectors (>= 1)
-    parameter integer LATE = 0
+    parameter integer N = 29                  // selectors (>= 1)
 ) (
     input  wire         clk,
     input  wire         rst,
@@ -32,44 +28,22 @@ module hpm_selstore #(
     reg [31:0]     of_q;
     /* verilator lint_on UNUSEDSIGNAL */
 
-    integer n, m;
     always @(posedge clk) begin
         if (rst) begin
             sel  <= {N*63{1'b0}};
             of_q <= 32'd0;
         end else begin
-            if (LATE != 0) begin              // constant part-selects (hpm_store)
-                for (n = 0; n < N; n = n + 1)
-                    if (we && widx == n[4:0])
-                        sel[63 * n +: 63] <= wval[62:0];
-            end else if (we)
+            if (we)
                 sel[63 * widx +: 63] <= wval[62:0];
-            if (LATE != 0) begin
-                // the write after the wrap's OF: it wins
-                if (we && we_hi)
-                    of_q <= ((of_q | {{(32 - N){1'b0}}, set_of}) & ~(32'd1 << widx)) |
-                            ({31'd0, wval[63]} << widx);
-                else if (set_of != {N{1'b0}})
-                    of_q <= of_q | {{(32 - N){1'b0}}, set_of};
-            end else begin
-                if (we && we_hi)
-                    of_q[widx] <= wval[63];
-                // a wrap sets OF whatever the write says (after it: wins)
-                if (set_of != {N{1'b0}})
-                    of_q <= (we && we_hi ? (of_q & ~(32'd1 << widx)) | ({31'd0, wval[63]} << widx) : of_q) |
-                            {{(32 - N){1'b0}}, set_of};
-            end
+            if (we && we_hi)
+                of_q[widx] <= wval[63];
+            // a wrap sets OF whatever the write says (after it: wins)
+            if (set_of != {N{1'b0}})
+                of_q <= (we && we_hi ? (of_q & ~(32'd1 << widx)) | ({31'd0, wval[63]} << widx) : of_q) |
+                        {{(32 - N){1'b0}}, set_of};
         end
     end
 
-    reg [62:0] rsel;
-    always @(*) begin
-        rsel = LATE != 0 ? 63'd0 : sel[63 * ridx +: 63];
-        if (LATE != 0)
-            for (m = 0; m < N; m = m + 1)
-                if (ridx == m[4:0])
-                    rsel = sel[63 * m +: 63];
-    end
-    assign rvalue = {of_q[ridx], rsel};
+    assign rvalue = {of_q[ridx], sel[63 * ridx +: 63]};
     assign of     = of_q[N-1:0];
 endmodule

@@ -27,16 +27,10 @@
 // when one is set (the simulated board does a few wide operations per
 // cycle instead of one per counter).
 //
-// LATE = 1 (architecture 3, hpm_ktable): inc is the increment of the
-// previous cycle, t-1. The value at the start of t is then the stored value
-// plus inc (reads add it, a write's other half comes from it), a carry in t
-// is the wrap of t-1 (a write in t does not suppress it: the write replaces
-// the value, the wrap already happened), and the increment of a write cycle
-// is dropped by hpm_ktable.
+// Architecture 3 (the iCE40 form) has its own store, hpm_estore.
 module hpm_store #(
     parameter integer N  = 29,                // counters (>= 1)
     parameter integer W  = 64,                // their width (1..64)
-    parameter integer LATE = 0,               // 1: inc is the previous cycle's
     parameter integer LL = (W < 8 ? W : 8) + 3    // lane width (do not override)
 ) (
     input  wire           clk,
@@ -47,7 +41,7 @@ module hpm_store #(
     input  wire           we_hi,              // CSR write of bits 63:32
     input  wire [31:0]    wdata,
     output wire [63:0]    rvalue,             // its value at the start of this cycle
-    output reg  [N-1:0]   wrap                // counter n wraps in this cycle (LATE: in the previous one)
+    output reg  [N-1:0]   wrap                // counter n wraps in this cycle
 );
     localparam integer LW = W < 8 ? W : 8;
     localparam integer UW = W - LW;           // 0..56
@@ -71,55 +65,22 @@ module hpm_store #(
     wire [N*LL-1:0] sum  = low + inc;
     wire [N*LL-1:0] tops = sum & TOPS;
 
-    // Counter j's fields. LATE (architecture 3, synthesised): a loop over
-    // constant part-selects, a mux of N (a part-select at a variable offset,
-    // e.g. upper[UB * j +: UB], makes yosys build a shifter over every offset
-    // the index width allows). Architecture 2 (simulation only) keeps the
-    // part-select, which Verilator evaluates much faster than the loop.
-    function [LL-1:0] lane(input [N*LL-1:0] v, input [4:0] j);
-        integer k;
-        begin
-            lane = LATE != 0 ? {LL{1'b0}} : v[LL * j +: LL];
-            if (LATE != 0)
-                for (k = 0; k < N; k = k + 1)
-                    if (j == k[4:0])
-                        lane = v[LL * k +: LL];
-        end
-    endfunction
-    function [UB-1:0] upper_of(input [4:0] j);
-        integer k;
-        begin
-            upper_of = LATE != 0 ? {UB{1'b0}} : upper[UB * j +: UB];
-            if (LATE != 0)
-                for (k = 0; k < N; k = k + 1)
-                    if (j == k[4:0])
-                        upper_of = upper[UB * k +: UB];
-        end
-    endfunction
-
-    // the value of counter j at the start of this cycle (LATE: with inc; pc
-    // and the lane's carry are never both set, see the check below)
-    /* verilator lint_off UNUSEDSIGNAL */ // the lane's top bits: only LATE's carry
+    // the value of counter j at the start of this cycle
     function [63:0] value(input [4:0] j);
         reg [UB-1:0]  u;
-        reg [LL-1:0]  sl;
         reg [LW-1:0]  l;
-        reg           c;
         /* verilator lint_off UNUSEDSIGNAL */ // zero-extended, then truncated to 64
         reg [63+UB+LW:0] t1;
         reg [63+LW:0]    t0;
         /* verilator lint_on UNUSEDSIGNAL */
         begin
-            sl = lane(LATE != 0 ? sum : low, j);
-            c  = LATE != 0 && sl[LL-1:LW] != 3'd0;
-            l  = sl[LW-1:0];
-            u  = upper_of(j) + {{(UB - 1){1'b0}}, pc[j] || c};
+            l  = low[LL * j +: LW];
+            u  = upper[UB * j +: UB] + {{(UB - 1){1'b0}}, pc[j]};
             t1 = {64'd0, u, l};
             t0 = {64'd0, l};
             value = (UW > 0 ? t1[63:0] : t0[63:0]) & MASK;
         end
     endfunction
-    /* verilator lint_on UNUSEDSIGNAL */
     assign rvalue = value(idx);
 
     // the written value (the other half from the value at the start of t)
@@ -134,15 +95,14 @@ module hpm_store #(
         carry = {N{1'b0}};
         if (tops != {N*LL{1'b0}})
             for (n = 0; n < N; n = n + 1)
-                carry[n] = tops[LL * n + LW +: 3] != 3'd0 && !(LATE == 0 && we && idx == n[4:0]);
+                carry[n] = tops[LL * n + LW +: 3] != 3'd0 && !(we && idx == n[4:0]);
         // with an upper part a counter wraps when its low part carries into
         // an all-ones upper part; without one, on the carry itself. A written
-        // counter neither carries nor wraps (the write wins; LATE: its carry
-        // is the previous cycle's wrap, kept).
+        // counter neither carries nor wraps (the write wins).
         wrap = UW > 0 ? carry & full[N-1:0] & ~pc[N-1:0] : carry;
     end
 
-    wire [UB-1:0] fsum = upper_of(fptr) + {{(UB - 1){1'b0}}, 1'b1};
+    wire [UB-1:0] fsum = upper[UB * fptr +: UB] + {{(UB - 1){1'b0}}, 1'b1};
 
     always @(posedge clk) begin
         if (rst) begin
@@ -158,30 +118,13 @@ module hpm_store #(
                 // the flush: counter fptr's pending carry into its upper part
                 if (carry != {N{1'b0}})
                     pc <= pc | {{(32 - N){1'b0}}, carry};
-                if (LATE != 0) begin
-                    for (n = 0; n < N; n = n + 1)
-                        if (pc[n] && fptr == n[4:0]) begin
-                            upper[UB * n +: UB] <= fsum;
-                            full[n]             <= fsum == ONES;
-                            pc[n]               <= 1'b0;
-                        end
-                end else if (pc[fptr]) begin
+                if (pc[fptr]) begin
                     upper[UB * fptr +: UB] <= fsum;
                     full[fptr]             <= fsum == ONES;
                     pc[fptr]               <= 1'b0;
                 end
             end
-            if (LATE != 0) begin
-                for (n = 0; n < N; n = n + 1)
-                    if (we && idx == n[4:0]) begin
-                        low[LL * n +: LL] <= {3'b000, wval[LW-1:0]};
-                        if (UW > 0) begin
-                            upper[UB * n +: UB] <= wval[LW +: UB];
-                            full[n]             <= wval[LW +: UB] == ONES;
-                            pc[n]               <= 1'b0;
-                        end
-                    end
-            end else if (we) begin
+            if (we) begin
                 low[LL * idx +: LL] <= {3'b000, wval[LW-1:0]};
                 if (UW > 0) begin
                     upper[UB * idx +: UB] <= wval[LW +: UB];

@@ -45,7 +45,10 @@ module hpm_unit #(
     output wire            csr_hit,
     output reg  [31:0]     csr_rdata,
     output reg  [31:0]     csr_wval,        // value after the write (WARL)
-    output wire            csr_wait,        // a write of this selector address must wait
+    input  wire            csr_op,          // a CSR instruction is in X (csr_addr is its CSR) ...
+    input  wire            csr_first,       // ... in its first X cycle
+    input  wire            csr_write,       // ... and it writes
+    output wire            csr_wait,        // it waits in X (docs/timing.md)
 
     output wire            lcofi,           // a counter wraps with OF clear: set mip.LCOFIP
     output wire            lcofi_late       // architecture 3: one wrapped in the previous cycle
@@ -89,7 +92,18 @@ module hpm_unit #(
             refill_left <= REFILL;
         else if (refill_left != 5'd0)
             refill_left <= refill_left - 5'd1;
-    assign csr_wait = is_evt && refill_left != 5'd0;
+    // Every access to a counter or selector 3..31 (mhpmcounter, hpmcounter,
+    // mhpmevent, either half, implemented or not) takes two X cycles and
+    // commits in the second, a selector write not before the refill window
+    // ends (docs/timing.md). The same rule in every architecture;
+    // architecture 3 reads the access's memory row in the cycle before the
+    // commit (hpm_estore: take).
+    wire slow      = (ctr_lo || ctr_hi || sel_lo || sel_hi) && idx >= 5'd3;
+    wire sel_wait  = csr_write && is_evt && refill_left != 5'd0;
+    assign csr_wait = csr_op && slow && (csr_first || sel_wait);
+    /* verilator lint_off UNUSEDSIGNAL */ // architectures 1 and 2 read in the commit cycle
+    wire take      = csr_wait && !(sel_wait && refill_left != 5'd1);
+    /* verilator lint_on UNUSEDSIGNAL */
 
     // the counter written, by index (the machine-level spaces only; the user
     // shadows are read-only and the core traps writes to them)
@@ -230,7 +244,9 @@ module hpm_unit #(
             // the wrap of t-1. Its OF is read as set from t on (OF | wrap),
             // it sets OF at the end of t (a selector write in t wins), and
             // LCOFI, when OF was clear at the start of t-1, goes to the core
-            // in t, which shows LCOFIP as set from t on (core_csr).
+            // in t, which shows LCOFIP as set from t on (core_csr). Counter
+            // and selector values are read from hpm_estore's memory in the
+            // commit cycle of a CSR access (the row read in the cycle before).
             wire [6:0] cls;
             hpm_class #(.EV_W(EV_W)) u_class (
                 .clk(clk), .rst(rst), .ev(ev), .priv(priv), .cls(cls)
@@ -248,21 +264,18 @@ module hpm_unit #(
                 .we(csr_we && is_evt && IMPL[idx]), .widx(idx - 5'd3), .sel(sel_new),
                 .inc(tab_inc)
             );
-            wire [TN-1:0] wr;
-            hpm_store #(.N(TN), .W(HPM_WIDTH), .LATE(1)) u_store (
-                .clk(clk), .rst(rst), .inc(tab_inc), .idx(idx - 5'd3),
-                .we_lo(ctr_we_lo && IMPL[idx]), .we_hi(ctr_we_hi && IMPL[idx]),
-                .wdata(csr_wdata), .rvalue(store_val), .wrap(wr)
+            wire [TN-1:0] wr, of;
+            wire [63:0]   sel_q;
+            hpm_estore #(.N(TN), .W(HPM_WIDTH)) u_store (
+                .clk(clk), .rst(rst), .inc(tab_inc),
+                .take(take && IMPL[idx]), .rsel(sel_lo || sel_hi), .ridx(idx - 5'd3),
+                .we_lo(ctr_we_lo && IMPL[idx]), .we_hi(ctr_we_hi && IMPL[idx]), .wdata(csr_wdata),
+                .sel_we(csr_we && is_evt && IMPL[idx]), .sel_we_hi(sel_hi),
+                .sel_wval({evt_legal[63], sel_new[62:0]}),
+                .ctr_value(store_val), .sel_value(sel_q), .wrap(wr), .of(of)
             );
             assign store_wrap = {{(29 - TN){1'b0}}, wr, 3'b000};
-            wire [TN-1:0] of;
-            wire [63:0]   sel_q;
-            hpm_selstore #(.N(TN), .LATE(1)) u_selstore (
-                .clk(clk), .rst(rst), .we(csr_we && is_evt && IMPL[idx]), .we_hi(sel_hi),
-                .widx(idx - 5'd3), .wval({evt_legal[63], sel_new[62:0]}), .ridx(idx - 5'd3),
-                .rvalue(sel_q), .set_of(wr), .of(of)
-            );
-            assign sel_rvalue = {sel_q[63] || store_wrap[idx], sel_q[62:0]};
+            assign sel_rvalue = sel_q;
             assign store_of   = {{(29 - TN){1'b0}}, of | wr, 3'b000};
             reg [TN-1:0] of_q;                  // OF at the start of the previous cycle
             always @(posedge clk)

@@ -143,9 +143,11 @@
     csrc    mip, t0
     csrw    mideleg, t0
     csrw    mie, t0
+    csrwi   mcountinhibit, 8        /* frozen while set up: OF clear at the first wrap */
     csrw    mhpmevent3h, zero
     csrw    mhpmcounter3h, s2
     csrw    mhpmcounter3, a0
+    csrwi   mcountinhibit, 0
     TRAP_CLEAR
     ENTER_MODE PRV_U
     li      a1, 0

@@ -11,7 +11,10 @@
 #include "hpm_common.h"
     .option norelax
 
-/* counter 3 = all-ones - k + 1 ... in cycle t+1 it reads 2^64 - k */
+/* counter 3 = all-ones - k + 1 ... at the start of cycle t+1 it is 2^64 - k
+ * (the csrw commits in t); it wraps at the end of t+k. A counter or
+ * selector access takes two X cycles (the first a wait) and reads at the
+ * start of the second (docs/timing.md). */
 .macro PRELOAD k
     csrw    mhpmcounter3h, s1
     li      t0, -(\k)
@@ -27,24 +30,24 @@
     SELN    3, HPM_EV_CYCLES, 0
     SELN    4, HPM_EV_INTERRUPTS, 0
 
-    TEST 1                  /* the wrap cycle: t+1 reads 2^64-3, the end of t+3 wraps */
-    PRELOAD 3               /* csrw lo in cycle t */
-    csrr    a1, mhpmevent3h /* t+1 */
-    csrr    a2, mhpmevent3h /* t+2 */
-    csrr    a3, mip         /* t+3 */
-    csrr    a4, mhpmevent3h /* t+4: OF */
-    csrr    a5, mip         /* t+5: LCOFIP */
-    csrr    a6, mhpmcounter3    /* t+6: 2 */
-    csrr    a7, mhpmcounter3h   /* t+7: 0 */
+    TEST 1                  /* the wrap cycle: the end of t+5 */
+    PRELOAD 5               /* csrw lo commits in cycle t */
+    csrr    a1, mhpmevent3h /* t+1, t+2 */
+    csrr    a2, mhpmevent3h /* t+3, t+4 */
+    csrr    a3, mip         /* t+5 */
+    csrr    a4, mip         /* t+6: LCOFIP */
+    csrr    a5, mhpmevent3h /* t+7, t+8: OF */
+    csrr    a6, mhpmcounter3    /* t+9, t+10: 4 */
+    csrr    a7, mhpmcounter3h   /* t+11, t+12: 0 */
     SIGCHK  a1, 0
     SIGCHK  a2, 0
     li      t0, MIP_LCOF
     and     a3, a3, t0
     SIGCHK  a3, 0
-    SIGCHK  a4, OF
-    and     a5, a5, t0
-    SIGCHK  a5, MIP_LCOF
-    SIGCHK  a6, 2
+    and     a4, a4, t0
+    SIGCHK  a4, MIP_LCOF
+    SIGCHK  a5, OF
+    SIGCHK  a6, 4
     SIGCHK  a7, 0
     csrr    a0, scountovf
     SIGCHK  a0, 8
@@ -88,14 +91,14 @@ irq1:
     .rept 10
     nop                     /* t+1 .. t+10 */
     .endr
-    csrr    a6, mhpmcounter3    /* t+11: wrapped at the end of t+3: 7 */
+    csrr    a6, mhpmcounter3    /* t+11, t+12: wrapped at the end of t+3: 8 */
     csrci   mstatus, MSTATUS_MIE
     CHECK   s9, 0
     csrr    a0, mip
     li      t0, MIP_LCOF
     and     a0, a0, t0
     SIGCHK  a0, 0
-    SIGCHK  a6, 7
+    SIGCHK  a6, 8
     csrr    a0, mhpmevent3h
     SIGCHK  a0, OF
 
@@ -170,13 +173,14 @@ irq2:
 
     TEST 7                  /* a counter write in the wrapping cycle: no wrap */
     csrw    mhpmcounter3h, s1
-    csrw    mhpmcounter3, s1    /* t: all-ones from t+1 ... */
-    csrw    mhpmcounter3, zero  /* t+1: would wrap; the write wins */
-    csrr    a0, mhpmcounter3    /* t+2: 0 */
+    li      t0, -2
+    csrw    mhpmcounter3, t0    /* t: all-ones - 1 from t+1, all-ones from t+2 ... */
+    csrw    mhpmcounter3, zero  /* t+1, t+2: would wrap; the write wins */
+    csrr    a0, mhpmcounter3    /* t+3, t+4: 1 */
     csrr    a1, mhpmevent3h
     csrr    a2, mip
     csrr    a3, mhpmcounter3h
-    SIGCHK  a0, 0
+    SIGCHK  a0, 1
     SIGCHK  a1, 0
     li      t0, MIP_LCOF
     and     a2, a2, t0
@@ -184,9 +188,9 @@ irq2:
     SIGCHK  a3, -1
 
     TEST 8                  /* a selector write in the wrapping cycle: OF = 1 wins */
-    PRELOAD 2               /* t */
+    PRELOAD 3               /* t */
     nop                     /* t+1 */
-    csrw    mhpmevent3h, zero   /* t+2 wraps */
+    csrw    mhpmevent3h, zero   /* t+2, t+3 wraps */
     csrr    a0, mhpmevent3h
     SIGCHK  a0, OF
     li      t0, MIP_LCOF
@@ -204,42 +208,40 @@ irq2:
     csrw    mhpmevent3h, zero
 
     /* ---- 64-bit reads across a carry of the low half (counter 3 counts
-     * cycles): hi = 5, lo written 2^32 - 2 in t, the carry happens at the
-     * end of t+2 ---- */
+     * cycles): hi = 5, lo written 2^32 - k in t, the carry happens at the
+     * end of t+k ---- */
     TEST 10                 /* naive lo-then-hi: (6, 0xfffffffe), 2^32 too big */
     li      t0, 5
     csrw    mhpmcounter3h, t0
-    li      t0, -2
+    li      t0, -3
     csrw    mhpmcounter3, t0    /* t */
-    csrr    a0, mhpmcounter3    /* t+1: 0xfffffffe */
-    nop                         /* t+2: carry at its end */
-    csrr    a1, mhpmcounter3h   /* t+3: 6 */
+    csrr    a0, mhpmcounter3    /* t+1, t+2: 0xfffffffe */
+    csrr    a1, mhpmcounter3h   /* t+3 (carry at its end), t+4: 6 */
     SIGCHK  a0, 0xfffffffe
     SIGCHK  a1, 6
-    TEST 11                 /* naive hi-then-lo: (5, 0x00000000), 2^32 too small */
+    TEST 11                 /* naive hi-then-lo: (5, 0x00000001), 2^32 too small */
     li      t0, 5
     csrw    mhpmcounter3h, t0
     li      t0, -2
     csrw    mhpmcounter3, t0    /* t */
-    nop
-    csrr    a1, mhpmcounter3h   /* t+2: 5 */
-    csrr    a0, mhpmcounter3    /* t+3: 0 */
+    csrr    a1, mhpmcounter3h   /* t+1, t+2 (carry at its end): 5 */
+    csrr    a0, mhpmcounter3    /* t+3, t+4: 1 */
     SIGCHK  a1, 5
-    SIGCHK  a0, 0
+    SIGCHK  a0, 1
     TEST 12                 /* hi-lo-hi: the first try sees hi change, the retry is right */
     li      a3, 0
     li      t0, 5
     csrw    mhpmcounter3h, t0
-    li      t0, -2
+    li      t0, -4
     csrw    mhpmcounter3, t0    /* t */
 1:  addi    a3, a3, 1           /* t+1 */
-    csrr    a1, mhpmcounter3h   /* t+2: 5 */
-    csrr    a0, mhpmcounter3    /* t+3: 0 */
-    csrr    a2, mhpmcounter3h   /* t+4: 6 */
+    csrr    a1, mhpmcounter3h   /* t+2, t+3: 5 */
+    csrr    a0, mhpmcounter3    /* t+4 (carry at its end), t+5: 0 */
+    csrr    a2, mhpmcounter3h   /* t+6, t+7: 6 */
     bne     a1, a2, 1b
     SIGCHK  a3, 2
     SIGCHK  a1, 6
-    SIGCHK  a0, 5           /* retry: bne t+5 (predicted), addi t+6, hi t+7, lo t+8 reads 5 */
+    SIGCHK  a0, 8           /* retry: bne t+8 (predicted), addi t+9, hi t+10, t+11, lo t+12, t+13 reads 8 */
     j       pass
     RVTEST_CODE_END
     .data

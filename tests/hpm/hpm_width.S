@@ -109,22 +109,25 @@
     .endr
     CHECKR  t1, s0
 
-    TEST 6                  /* wrap at the width: all-ones in t+1 wraps at its end */
+    TEST 6                  /* wrap at the width: all-ones in t+2 wraps at its end */
+    csrw    mcountinhibit, s1
     li      t0, HPM_EV_CYCLES
     csrw    mhpmevent3, t0
     csrw    mhpmevent3h, zero
-    csrw    mcountinhibit, zero
     csrw    mhpmcounter3h, s4
-    csrw    mhpmcounter3, s3    /* t */
-    csrr    a1, mhpmevent3h     /* t+1: OF 0; wraps at the end */
-    csrr    a2, mhpmevent3h     /* t+2: OF 1 */
-    csrr    a3, mhpmcounter3    /* t+3: 1 */
-    csrr    a4, mhpmcounter3h   /* t+4: 0 */
+    addi    t0, s3, -1
+    csrw    mhpmcounter3, t0    /* all-ones - 1 */
+    csrw    mcountinhibit, zero /* t: counts from t+1 */
+    csrr    a1, mhpmevent3h     /* t+1, t+2: OF 0; all-ones in t+2, wraps at its end */
+    csrr    a2, mhpmevent3h     /* t+3, t+4: OF 1 */
+    csrr    a3, mhpmcounter3    /* t+5, t+6: 3 mod 2^w */
+    csrr    a4, mhpmcounter3h   /* t+7, t+8: 0 */
     csrr    a5, mip
     csrr    a6, scountovf
     SIGCHK  a1, 0
     SIGCHK  a2, OF
-    SIGCHK  a3, 1
+    andi    t1, s3, 3
+    CHECKR  a3, t1
     SIGCHK  a4, 0
     li      t0, MIP_LCOF
     and     a5, a5, t0
@@ -135,10 +138,11 @@
     TEST 7                  /* a write in the cycle of an event wins */
     csrw    mhpmcounter3h, zero
     csrw    mhpmcounter3, zero  /* t */
-    csrr    a1, mhpmcounter3    /* t+1: 0 */
-    csrr    a2, mhpmcounter3    /* t+2: 1 */
-    SIGCHK  a1, 0
-    SIGCHK  a2, 1
+    csrr    a1, mhpmcounter3    /* t+1, t+2: 1 */
+    csrr    a2, mhpmcounter3    /* t+3, t+4: 3 mod 2^w */
+    SIGCHK  a1, 1
+    andi    t1, s3, 3
+    CHECKR  a2, t1
     TEST 8                  /* ADD of 4 events: 4 per cycle, modulo 2^w */
     li      t0, SEL_LO(HPM_EV_CYCLES, HPM_EV_CYCLES, HPM_EV_CYCLES, HPM_EV_CYCLES)
     csrw    mhpmevent3, t0
@@ -147,16 +151,16 @@
     csrw    mhpmcounter3, zero  /* t */
     nop                         /* t+1 */
     nop                         /* t+2 */
-    csrr    a1, mhpmcounter3    /* t+3: 8 mod 2^w */
+    csrr    a1, mhpmcounter3    /* t+3, t+4: 12 mod 2^w */
     csrr    a2, mhpmevent3h
     addi    t0, s3, 0
-    li      t1, 8
+    li      t1, 12
     and     t1, t1, t0
     SIG     a1
     CHECKR  a1, t1
-    /* OF is set iff 8 >= 2^w, i.e. s3 < 8 */
+    /* OF is set iff 12 >= 2^w, i.e. s3 < 12 */
     srli    a2, a2, 31
-    sltiu   t0, s3, 8
+    sltiu   t0, s3, 12
     CHECKR  a2, t0
     csrw    mhpmevent3h, zero
     li      t0, MIP_LCOF

@@ -1195,31 +1195,33 @@ static void test_hpm_write_timing(void)
 	for (int i = 0; i < 24; i++) /* its refill window */
 		E(&p, NOP);
 	unsigned k0 = p.n;
+	/* counter and selector accesses take two cycles (the first a wait,
+	 * counted); the times are the commit cycles */
 	E(&p, CSRRW(0, 0xB03, 5));  /* t:    mhpmcounter3 = 100 */
-	E(&p, CSRR(6, 0xB03));      /* t+1:  100 */
-	E(&p, CSRR(7, 0xB03));      /* t+2:  101 */
-	E(&p, CSRR(8, 0xB04));      /* t+3:  a */
-	E(&p, CSRRW(0, 0x324, 0));  /* t+4:  selector off (t+4 counted) */
-	E(&p, CSRR(9, 0xB04));      /* t+5:  a+2 */
-	E(&p, CSRR(10, 0xB04));     /* t+6:  a+2 */
-	E(&p, CSRRW(0, 0x324, 4));  /* t+7:  on; waits for t+4's refill
-						  window t+5..t+28, commits at t+29
-						  (t+7..t+29 not counted) */
-	E(&p, CSRR(11, 0xB04));     /* t+30: a+2 */
-	E(&p, CSRR(12, 0xB04));     /* t+31: a+3 */
-	E(&p, CSRRWI(0, 0x320, 8)); /* t+32: inhibit HPM3 (t+32 counted) */
-	E(&p, CSRR(13, 0xB03));     /* t+33: 132 */
-	E(&p, CSRR(14, 0xB03));     /* t+34: 132 */
-	E(&p, CSRRWI(0, 0x320, 0)); /* t+35: (not counted) */
-	E(&p, CSRR(15, 0xB03));     /* t+36: 132 */
-	E(&p, CSRR(16, 0xB03));     /* t+37: 133 */
-	LI(&p, 5, 0xFFFFFFFEu);     /* t+16, t+17 */
-	E(&p, CSRRW(0, 0xB03, 5));  /* t+18: lo = 0xFFFFFFFE */
-	E(&p, CSRRWI(0, 0xB83, 5)); /* t+19: hi = 5, lo kept, no increment */
-	E(&p, CSRR(17, 0xB03));     /* t+20: 0xFFFFFFFE */
-	E(&p, CSRR(18, 0xB83));     /* t+21: 5 (0x5_FFFFFFFF) */
-	E(&p, CSRR(19, 0xB03));     /* t+22: 0 (0x6_00000000) */
-	E(&p, CSRR(20, 0xB83));     /* t+23: 6 */
+	E(&p, CSRR(6, 0xB03));      /* t+2:  101 */
+	E(&p, CSRR(7, 0xB03));      /* t+4:  103 */
+	E(&p, CSRR(8, 0xB04));      /* t+6:  a */
+	E(&p, CSRRW(0, 0x324, 0));  /* t+8:  selector off (t+6..t+8 counted) */
+	E(&p, CSRR(9, 0xB04));      /* t+10: a+3 */
+	E(&p, CSRR(10, 0xB04));     /* t+12: a+3 */
+	E(&p, CSRRW(0, 0x324, 4));  /* t+13: on; waits for t+8's refill
+						  window t+9..t+32, commits at t+33
+						  (t+13..t+33 not counted) */
+	E(&p, CSRR(11, 0xB04));     /* t+35: a+4 */
+	E(&p, CSRR(12, 0xB04));     /* t+37: a+6 */
+	E(&p, CSRRWI(0, 0x320, 8)); /* t+38: inhibit HPM3 (t+38 counted) */
+	E(&p, CSRR(13, 0xB03));     /* t+40: 138 */
+	E(&p, CSRR(14, 0xB03));     /* t+42: 138 */
+	E(&p, CSRRWI(0, 0x320, 0)); /* t+43: (not counted) */
+	E(&p, CSRR(15, 0xB03));     /* t+45: 139 */
+	E(&p, CSRR(16, 0xB03));     /* t+47: 141 */
+	LI(&p, 5, 0xFFFFFFFCu);     /* t+48, t+49 */
+	E(&p, CSRRW(0, 0xB03, 5));  /* u:    lo = 0xFFFFFFFC */
+	E(&p, CSRRWI(0, 0xB83, 5)); /* u+2:  hi = 5, lo 0xFFFFFFFD kept, no increment */
+	E(&p, CSRR(17, 0xB03));     /* u+4:  0xFFFFFFFE */
+	E(&p, CSRR(18, 0xB83));     /* u+6:  6 (0x6_00000000) */
+	E(&p, CSRR(19, 0xB03));     /* u+8:  2 */
+	E(&p, CSRR(20, 0xB83));     /* u+10: 6 */
 	E(&p, ADDI(5, 0, 50));
 	E(&p, CSRRW(0, 0xB02, 5)); /* minstret = 50 */
 	E(&p, CSRR(21, 0xB02));    /* 50 */
@@ -1241,20 +1243,20 @@ static void test_hpm_write_timing(void)
 	hpmref_step(m, &r);
 	CHECK_EQ(r.csr_val, 100);
 	run_to(m, A(kend), 100);
-	CHECK_EQ(hpmref_reg(m, 6), 100);
-	CHECK_EQ(hpmref_reg(m, 7), 101);
+	CHECK_EQ(hpmref_reg(m, 6), 101);
+	CHECK_EQ(hpmref_reg(m, 7), 103);
 	uint32_t a = hpmref_reg(m, 8);
-	CHECK_EQ(hpmref_reg(m, 9), a + 2);
-	CHECK_EQ(hpmref_reg(m, 10), a + 2);
-	CHECK_EQ(hpmref_reg(m, 11), a + 2);
-	CHECK_EQ(hpmref_reg(m, 12), a + 3);
-	CHECK_EQ(hpmref_reg(m, 13), 132);
-	CHECK_EQ(hpmref_reg(m, 14), 132);
-	CHECK_EQ(hpmref_reg(m, 15), 132);
-	CHECK_EQ(hpmref_reg(m, 16), 133);
+	CHECK_EQ(hpmref_reg(m, 9), a + 3);
+	CHECK_EQ(hpmref_reg(m, 10), a + 3);
+	CHECK_EQ(hpmref_reg(m, 11), a + 4);
+	CHECK_EQ(hpmref_reg(m, 12), a + 6);
+	CHECK_EQ(hpmref_reg(m, 13), 138);
+	CHECK_EQ(hpmref_reg(m, 14), 138);
+	CHECK_EQ(hpmref_reg(m, 15), 139);
+	CHECK_EQ(hpmref_reg(m, 16), 141);
 	CHECK_EQ(hpmref_reg(m, 17), 0xFFFFFFFEu);
-	CHECK_EQ(hpmref_reg(m, 18), 5);
-	CHECK_EQ(hpmref_reg(m, 19), 0);
+	CHECK_EQ(hpmref_reg(m, 18), 6);
+	CHECK_EQ(hpmref_reg(m, 19), 2);
 	CHECK_EQ(hpmref_reg(m, 20), 6);
 	CHECK_EQ(hpmref_reg(m, 21), 50);
 	CHECK_EQ(hpmref_reg(m, 22), 51);
@@ -1284,10 +1286,10 @@ static void test_hpm_overflow(void)
 	E(&p, NOP);                     /* t+1..t+3: 253, 254, 255 */
 	E(&p, CSRR(6, CSR_MIP));        /* t+4: wraps in this cycle: 0 */
 	E(&p, CSRR(7, CSR_MIP));        /* t+5: LCOFIP */
-	E(&p, CSRR(8, 0x723));          /* t+6: OF */
-	E(&p, CSRR(9, 0xB03));          /* t+7: 2 */
-	E(&p, CSRR(10, CSR_SCOUNTOVF)); /* t+8: 8 */
-	E(&p, CSRR(11, 0xB83));         /* t+9: 0 */
+	E(&p, CSRR(8, 0x723));          /* t+6, t+7: OF (two cycles) */
+	E(&p, CSRR(9, 0xB03));          /* t+8, t+9: 4 */
+	E(&p, CSRR(10, CSR_SCOUNTOVF)); /* t+10: 8 */
+	E(&p, CSRR(11, 0xB83));         /* t+11, t+12: 0 */
 	/* a wrap while OF = 1 raises no LCOFIP */
 	E(&p, CSRRW(0, CSR_MIP, 0));
 	E(&p, ADDI(5, 0, 254));
@@ -1299,12 +1301,12 @@ static void test_hpm_overflow(void)
 	E(&p, CSRRW(0, 0x723, 0));   /* OF = 0 */
 	for (int i = 0; i < 24; i++) /* its refill window */
 		E(&p, NOP);
-	E(&p, ADDI(5, 0, 253));
-	E(&p, CSRRW(0, 0xB03, 5)); /* v: 253 */
+	E(&p, ADDI(5, 0, 252));
+	E(&p, CSRRW(0, 0xB03, 5)); /* v: 252 */
 	E(&p, NOP);
-	E(&p, NOP); /* 254, 255 */
+	E(&p, NOP); /* 252, 253 */
 	unsigned k_ofw = p.n;
-	E(&p, CSRRW(0, 0x723, 0)); /* v+3 wraps: OF stays 1 */
+	E(&p, CSRRW(0, 0x723, 0)); /* v+3 (254), v+4 wraps: OF stays 1 */
 	E(&p, CSRR(13, 0x723));    /* 0x80000000 */
 	E(&p, CSRR(14, CSR_MIP));  /* LCOFIP (OF was 0) */
 	/* a mip write clearing LCOFIP in the wrap cycle: the hardware set wins */
@@ -1318,13 +1320,13 @@ static void test_hpm_overflow(void)
 	/* a counter write in the wrap cycle suppresses the wrap */
 	E(&p, CSRRW(0, 0x723, 0));
 	E(&p, CSRRW(0, CSR_MIP, 0));
-	E(&p, ADDI(5, 0, 254));
-	E(&p, CSRRW(0, 0xB03, 5)); /* w: 254 */
-	E(&p, NOP);                /* 255 */
-	E(&p, CSRRW(0, 0xB03, 0)); /* w+2 would wrap: written 0 */
+	E(&p, ADDI(5, 0, 253));
+	E(&p, CSRRW(0, 0xB03, 5)); /* w: 253 */
+	E(&p, NOP);                /* 253 */
+	E(&p, CSRRW(0, 0xB03, 0)); /* w+2 (254), w+3 would wrap: written 0 */
 	E(&p, CSRR(15, 0x723));    /* 0 */
 	E(&p, CSRR(16, CSR_MIP));  /* 0 */
-	E(&p, CSRR(17, 0xB03));    /* 2 */
+	E(&p, CSRR(17, 0xB03));    /* w+7, w+8: 4 */
 	/* LCOFI: wraps during a div (X cycle 6 of 34); taken at the next entry */
 	E(&p, CSRRSI(0, 0x300, 8)); /* MIE */
 	E(&p, ADDI(5, 0, 250));
@@ -1348,7 +1350,7 @@ static void test_hpm_overflow(void)
 	CHECK_EQ(hpmref_reg(m, 6), 0);
 	CHECK_EQ(hpmref_reg(m, 7), 1u << 13);
 	CHECK_EQ(hpmref_reg(m, 8), 0x80000000u);
-	CHECK_EQ(hpmref_reg(m, 9), 2);
+	CHECK_EQ(hpmref_reg(m, 9), 4);
 	CHECK_EQ(hpmref_reg(m, 10), 8);
 	CHECK_EQ(hpmref_reg(m, 11), 0);
 	CHECK_EQ(hpmref_reg(m, 12), 0);
@@ -1356,7 +1358,7 @@ static void test_hpm_overflow(void)
 	CHECK_EQ(hpmref_reg(m, 14), 1u << 13);
 	CHECK_EQ(hpmref_reg(m, 15), 0);
 	CHECK_EQ(hpmref_reg(m, 16), 0);
-	CHECK_EQ(hpmref_reg(m, 17), 2);
+	CHECK_EQ(hpmref_reg(m, 17), 4);
 	hpm_retire rd, ri, rh;
 	hpmref_step(m, &rd);
 	hpmref_step(m, &ri);
@@ -1393,7 +1395,7 @@ static void test_hpm_overflow(void)
 	hpmref_step(m, &r);
 	hpmref_step(m, &r);
 	CHECK_EQ(hpmref_reg(m, 6), 6);
-	CHECK_EQ(hpmref_reg(m, 7), 2); /* 0 at e+6; read in e+8 */
+	CHECK_EQ(hpmref_reg(m, 7), 4); /* 0 at e+6; read in e+10 (two-cycle reads) */
 	hpmref_free(m);
 }
 

@@ -1,0 +1,221 @@
+// hpm_estore: the counter and selector store of counting architecture 3, the
+// iCE40 form (docs/hpm.md, "Counting architecture 3"). N counters of W bits
+// (1..64) and their mhpmevent values; the counters' upper parts and the
+// selectors live in one memory of 64 rows x 63 bits (four SB_RAM40_4K):
+// row n the upper W - 8 bits of counter n, row 32 + n bits 62:0 of
+// selector n. Low parts (8 bits), pending carries (pc), full and OF are
+// flip-flops, as in hpm_store (architecture 2).
+//
+// The memory has one synchronous read port and one write port, shared by
+//  - a CSR access (take): in the cycle before an access to a counter or
+//    selector commits, hpm_unit reads its row (every such access takes two
+//    X cycles, docs/timing.md); in the commit cycle the row is written
+//    back: the written value, or for a counter its own value (upper part
+//    plus a pending carry: a counter access also flushes its counter);
+//  - the flush: in a cycle without a take the flush pointer moves to the
+//    next counter, and if that counter's carry is pending its upper part is
+//    read, then written back plus one in the next cycle (not when a take
+//    reads that counter then: the access's write-back flushes it).
+// A take is never followed by a take (the access commits, or trapped and
+// a bubble follows), so the flush pointer visits every counter within 2N
+// cycles, and the carry is in the upper part 2 cycles later: 2N + 2 <= 60
+// cycles, less than the 64 a low part needs to carry again (checked in
+// simulation, with the read-write collisions the schedule rules out).
+//
+// Increments arrive a cycle late (hpm_ktable): inc is the previous cycle's,
+// so the value at the start of a cycle adds it (the lane sums exist), and
+// a carry found in t is the wrap of t-1 (a counter write in t keeps it).
+// Reset clears every row while rst is held (the board holds it for 256
+// cycles; the simulators reset the memory's initial zeros for 4 cycles).
+module hpm_estore #(
+    parameter integer N  = 29,                // counters (1..29)
+    parameter integer W  = 64,                // their width (1..64)
+    parameter integer LL = (W < 8 ? W : 8) + 3    // lane width (do not override)
+) (
+    input  wire            clk,
+    input  wire            rst,
+    input  wire [N*LL-1:0] inc,               // lane n: counter n's increment of the previous cycle
+    input  wire            take,              // read the row of this access; it commits next cycle
+    input  wire            rsel,              // ... a selector (else a counter)
+    input  wire [4:0]      ridx,              // ... number 0..N-1
+    // commit cycle (the cycle after take), the same access:
+    input  wire            we_lo,             // a write of the counter's bits 31:0
+    input  wire            we_hi,             // ... of its bits 63:32
+    input  wire [31:0]     wdata,
+    input  wire            sel_we,            // a write of the selector
+    input  wire            sel_we_hi,         // ... of its high half (OF written)
+    input  wire [63:0]     sel_wval,          // the selector after the write, legal
+    output wire [63:0]     ctr_value,         // the counter at the start of this cycle
+    output wire [63:0]     sel_value,         // the selector (OF as read)
+    output reg  [N-1:0]    wrap,              // counter n wrapped in the previous cycle
+    output wire [N-1:0]    of
+);
+    localparam integer LW = W < 8 ? W : 8;
+    localparam integer UW = W - LW;           // 0..56
+    localparam integer UB = UW > 0 ? UW : 1;
+    localparam [64:0] MASK65 = (65'd1 << W) - 65'd1;
+    localparam [63:0] MASK   = MASK65[63:0];
+    localparam [UB-1:0] ONES = {UB{1'b1}};
+    localparam [LL-1:0] LANE_TOP = {3'b111, {LW{1'b0}}};
+    localparam [N*LL-1:0] TOPS = {N{LANE_TOP}};
+    localparam [31:0] LAST32 = N - 1;
+    localparam [4:0]  LAST   = LAST32[4:0];
+
+    // ---- the memory: synchronous read, one write port. Collisions (a read
+    // of the row written in the same cycle) are never used (no_rw_check:
+    // no bypass logic; the simulation check below).
+    (* no_rw_check *) reg [62:0] mem [0:63];
+    integer i;
+    initial
+        for (i = 0; i < 64; i = i + 1)
+            mem[i] = 63'd0;
+
+    reg  [N*LL-1:0] low;                      // lane n: {3'b000, low part of counter n}
+    /* verilator lint_off UNUSEDSIGNAL */ // bits N and up stay 0
+    reg  [31:0]     pc, full, of_q;
+    /* verilator lint_on UNUSEDSIGNAL */
+    reg  [4:0]      fptr;                     // the counter the flush visits next
+    reg             fr;                       // the flush read counter fk's row in the previous cycle
+    reg  [4:0]      fk;
+    reg             tk;                       // take in the previous cycle: this is the commit cycle
+    reg             tsel;
+    reg  [4:0]      tidx;
+    reg  [5:0]      clr_row;                  // the row reset clears
+    reg  [62:0]     rdata;
+
+    wire [5:0]  raddr = take ? {rsel, ridx} : {1'b0, fptr};
+    always @(posedge clk)
+        rdata <= mem[raddr];
+
+    // ---- low parts: one add of all lanes (hpm_store)
+    wire [N*LL-1:0] sum  = low + inc;
+    wire [N*LL-1:0] tops = sum & TOPS;
+    reg  [N-1:0]    carry;
+    integer n;
+    always @(*) begin
+        carry = {N{1'b0}};
+        for (n = 0; n < N; n = n + 1)
+            carry[n] = tops[LL * n + LW +: 3] != 3'd0;
+        wrap = UW > 0 ? carry & full[N-1:0] & ~pc[N-1:0] : carry;
+    end
+
+    // the counter taken: a mux over constant part-selects (hpm_store)
+    reg  [LL-1:0] sl;
+    reg           pend;
+    always @(*) begin
+        sl   = {LL{1'b0}};
+        pend = 1'b0;
+        for (n = 0; n < N; n = n + 1)
+            if (tidx == n[4:0]) begin
+                sl   = sum[LL * n +: LL];
+                pend = pc[n];
+            end
+    end
+
+    // one incrementer: the commit's upper part plus its pending carry (or
+    // this cycle's carry; never both), else the flush's plus one. The carry
+    // of this cycle (after the lane add) only selects: the increment of the
+    // memory's output does not wait for it.
+    wire          cin   = tk ? pend || sl[LL-1:LW] != 3'd0 : 1'b1;
+    wire [UB-1:0] u_inc = rdata[UB-1:0] + {{(UB - 1){1'b0}}, 1'b1};
+    wire [UB-1:0] u_sum = cin ? u_inc : rdata[UB-1:0];
+    /* verilator lint_off UNUSEDSIGNAL */ // zero-extended, then truncated to 64
+    wire [63+UB+LW:0] v1 = {64'd0, u_sum, sl[LW-1:0]};
+    wire [63+LW:0]    v0 = {64'd0, sl[LW-1:0]};
+    /* verilator lint_on UNUSEDSIGNAL */
+    assign ctr_value = (UW > 0 ? v1[63:0] : v0[63:0]) & MASK;
+    wire [31:0] wrap32 = {{(32 - N){1'b0}}, wrap};
+    assign sel_value = {of_q[tidx] || wrap32[tidx], rdata};
+    assign of        = of_q[N-1:0];
+
+    // the counter after the commit cycle (the other half from its value;
+    // in a flush cycle no write: its upper part is the flush's sum)
+    /* verilator lint_off UNUSEDSIGNAL */ // bits at and above W are 0
+    wire [63:0] wval = {we_hi ? wdata : ctr_value[63:32], we_lo ? wdata : ctr_value[31:0]} & MASK;
+    /* verilator lint_on UNUSEDSIGNAL */
+    wire        ctr_wb = tk && !tsel && UW > 0;   // a counter's write-back
+    // the flush's write: its carry still pending and the row not taken now
+    wire        fw     = fr && pc[fk] && !(take && !rsel && ridx == fk);
+
+    // one write: reset's clear, a counter's upper part (write-back or
+    // flush), a selector
+    wire        sel_wr = tk && tsel && sel_we;
+    wire        mwe    = rst || ctr_wb || sel_wr || fw;
+    wire [5:0]  waddr  = rst ? clr_row : tk ? {tsel, tidx} : {1'b0, fk};
+    wire [62:0] wrow   = rst ? 63'd0 : tsel && tk ? sel_wval[62:0] :
+                                 {{(63 - UB){1'b0}}, wval[LW +: UB]};
+    always @(posedge clk)
+        if (mwe)
+            mem[waddr] <= wrow;
+
+    always @(posedge clk) begin
+        if (rst) begin
+            low     <= {N*LL{1'b0}};
+            pc      <= 32'd0;
+            full    <= 32'd0;
+            of_q    <= 32'd0;
+            fptr    <= 5'd0;
+            fr      <= 1'b0;
+            tk      <= 1'b0;
+            clr_row <= clr_row + 6'd1;
+        end else begin
+            low  <= sum & ~TOPS;
+            tk   <= take;
+            fr   <= 1'b0;
+            if (take) begin
+                tsel <= rsel;
+                tidx <= ridx;
+            end else begin
+                fr   <= UW > 0 && pc[fptr];
+                fk   <= fptr;
+                fptr <= fptr == LAST ? 5'd0 : fptr + 5'd1;
+            end
+            if (UW > 0 && carry != {N{1'b0}})
+                pc <= pc | {{(32 - N){1'b0}}, carry};
+            // constant part-selects (hpm_store)
+            for (n = 0; n < N; n = n + 1) begin
+                if (fw && fk == n[4:0]) begin
+                    pc[n]   <= 1'b0;
+                    full[n] <= u_sum == ONES;
+                end
+                if (tk && !tsel && tidx == n[4:0]) begin
+                    if (we_lo)
+                        low[LL * n +: LL] <= {3'b000, wdata[LW-1:0]};
+                    if (UW > 0) begin
+                        pc[n]   <= 1'b0;
+                        full[n] <= wval[LW +: UB] == ONES;
+                    end
+                end
+            end
+            // OF: set by a wrap; a write of the high half in the same cycle
+            // comes after it (it read OF | wrap) and wins
+            if (tk && tsel && sel_we && sel_we_hi)
+                of_q <= ((of_q | {{(32 - N){1'b0}}, wrap}) & ~(32'd1 << tidx)) |
+                        ({31'd0, sel_wval[63]} << tidx);
+            else if (wrap != {N{1'b0}})
+                of_q <= of_q | {{(32 - N){1'b0}}, wrap};
+        end
+    end
+
+`ifndef SYNTHESIS
+    // the schedule the flush relies on, and the reads it may use
+    reg col;                                  // rdata is a row written while it was read
+    always @(posedge clk) begin
+        col <= mwe && waddr == raddr;
+        if (!rst) begin
+            if (UW > 0 && (carry & pc[N-1:0]) != {N{1'b0}}) begin
+                $display("hpm_estore: a carry while one is pending (pc %h, carry %h)", pc, carry);
+                $fatal;
+            end
+            if (take && tk) begin
+                $display("hpm_estore: two takes in a row");
+                $fatal;
+            end
+            if (col && (ctr_wb || fw || (tk && tsel))) begin
+                $display("hpm_estore: a collided read used (row %0d)", waddr);
+                $fatal;
+            end
+        end
+    end
+`endif
+endmodule

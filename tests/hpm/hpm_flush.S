@@ -1,0 +1,110 @@
+/* hpm_flush.S: counter and selector accesses at every phase of the carry
+ * flush (docs/hpm.md, "Counting architecture 3"). Every counter counts 4 per
+ * cycle (ADD of cycles), so each low part (8 bits) carries every 64 cycles,
+ * the counters at spread phases; counter 4's upper part is all ones (a wrap
+ * at its low part's carry), counters 30 and 31 wrap at 2^64 during the run.
+ * A block of 32 back-to-back counter and selector accesses (a selector
+ * write, a counter write among them) holds the store's read port every
+ * other cycle for 64 cycles; it runs 64 times, shifted by one cycle each
+ * time (a nop sled), so it meets every counter's carry at every flush
+ * phase. Self-check: counter 3 read before and after the block differs by
+ * 4 x 2 x 31 (every access takes two cycles); lockstep checks every value
+ * read, and hpm-sim-v3 checks that the flush keeps up (hpm_estore).
+ * Needs HPM_NUM = 29, HPM_WIDTH = 64 (default build only). */
+#include "test_macros.h"
+#include "hpm_common.h"
+    .option norelax
+
+#define ALL4_LO SEL_LO(HPM_EV_CYCLES, HPM_EV_CYCLES, HPM_EV_CYCLES, HPM_EV_CYCLES)
+#define ALL4_HI SEL_HI(HPM_EV_CYCLES, OP_ADD, OP_ADD, OP_ADD)
+
+    RVTEST_CODE_BEGIN
+    li      s1, -1
+    csrw    mie, zero
+    csrw    mcountinhibit, s1
+    li      t0, MIP_LCOF
+    csrc    mip, t0
+    TEST 1                  /* counter n: 4 per cycle, low part (n * 37) mod 256 */
+    li      t0, ALL4_LO
+    li      t1, ALL4_HI
+    .irp n, 3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31
+    csrw    mhpmevent\n, t0
+    csrw    mhpmevent\n\()h, t1
+    li      t2, (\n * 37) & 0xff
+    csrw    mhpmcounter\n, t2
+    csrw    mhpmcounter\n\()h, zero
+    .endr
+    li      t2, -196
+    csrw    mhpmcounter4, t2
+    csrw    mhpmcounter4h, s1   /* 2^64 - 196: upper part all ones, wraps at the next carry */
+    csrw    mhpmcounter30h, s1
+    li      t2, -4000
+    csrw    mhpmcounter30, t2   /* wraps after 1000 cycles */
+    csrw    mhpmcounter31h, s1
+    li      t2, -9000
+    csrw    mhpmcounter31, t2
+    csrw    mcountinhibit, zero
+
+    TEST 2
+    li      s6, ALL4_HI
+    li      s2, 0               /* the shift: 0..63 cycles of nops */
+    li      s4, 64
+loop:
+    la      t0, sled_end
+    slli    t1, s2, 2
+    sub     t0, t0, t1
+    jalr    x0, 0(t0)
+    .rept 63
+    nop
+    .endr
+sled_end:
+    csrr    s3, mhpmcounter3
+    csrr    a0, mhpmcounter4
+    csrr    a1, mhpmcounter5h
+    csrr    a2, mhpmcounter6
+    csrr    a3, mhpmevent7
+    csrr    a4, mhpmcounter8
+    csrr    a5, mhpmcounter9
+    csrr    a6, mhpmcounter10
+    csrr    a7, mhpmcounter11
+    csrw    mhpmcounter12, s2   /* a write among the reads */
+    csrr    a0, mhpmcounter13
+    csrr    a1, mhpmcounter14
+    csrr    a2, mhpmevent15h
+    csrr    a3, mhpmcounter16
+    csrr    a4, mhpmcounter4h
+    csrr    a5, mhpmcounter18
+    csrw    mhpmevent19h, s6    /* a selector write (same value) */
+    csrr    a6, mhpmcounter20
+    csrr    a7, mhpmcounter21
+    csrr    a0, mhpmcounter22
+    csrr    a1, mhpmcounter23
+    csrr    a2, mhpmcounter24
+    csrr    a3, mhpmcounter25
+    csrr    a4, mhpmcounter26
+    csrr    a5, mhpmcounter27
+    csrr    a6, mhpmcounter28
+    csrr    a7, mhpmcounter29
+    csrr    a0, mhpmcounter30
+    csrr    a1, mhpmcounter31h
+    csrr    a2, mhpmcounter30h
+    csrr    a3, mhpmcounter31
+    csrr    s5, mhpmcounter3
+    sub     s5, s5, s3
+    CHECK   s5, 4 * 2 * 31
+    addi    s2, s2, 1
+    bne     s2, s4, loop
+
+    TEST 3                  /* the wraps happened: OF of 4, 30, 31 */
+    csrr    a0, scountovf
+    SIG     a0
+    li      t0, (1 << 4) | (1 << 30) | (1 << 31)
+    and     a0, a0, t0
+    CHECK   a0, (1 << 4) | (1 << 30) | (1 << 31)
+    csrw    mcountinhibit, s1
+    li      t0, MIP_LCOF
+    csrc    mip, t0
+    j       pass
+    RVTEST_CODE_END
+    .data
+    RVTEST_DATA 4
