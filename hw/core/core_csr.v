@@ -235,20 +235,19 @@ module core_csr #(
 
     // ------------------------------------------------------------------ traps
     // The trap targets are on the path from the X datapath to the fetch
-    // address, so each is prepared from early signals: the interrupt and
-    // early exception target from registered state and decode (one xtvec
-    // mux, then the vectoring adder, which adds 0 for an exception), and
-    // each later exception class (late, access fault) with its own
+    // address, so each is prepared from early signals: the interrupt target
+    // from registered state only (irq_code, with the vectoring adder), and
+    // each exception class (early, late, access fault) with its own
     // delegation lookup; the late trap signals only select.
     wire        irq_to_s   = m_set == 14'd0;
+    wire [31:2] irq_base   = irq_to_s ? stvec[31:2] : mtvec[31:2];
+    wire        irq_vect   = irq_to_s ? stvec[0] : mtvec[0];
+    wire [31:2] irq_vec    = irq_base + (irq_vect ? {26'd0, irq_code} : 30'd0);
     wire        below_m    = priv != PRV_M;
     wire        to_s_e     = below_m && medeleg[code_e];
     wire        to_s_l     = below_m && medeleg[code_l];
     wire        to_s_f     = below_m && medeleg[code_f];
-    wire        s_vec_e    = trap_irq ? irq_to_s : to_s_e;
-    wire [31:2] base_e     = s_vec_e ? stvec[31:2] : mtvec[31:2];
-    wire        vect_e     = trap_irq && (s_vec_e ? stvec[0] : mtvec[0]);
-    assign vec_e = {base_e + (vect_e ? {26'd0, irq_code} : 30'd0), 2'b00};
+    assign vec_e = {trap_irq ? irq_vec : to_s_e ? stvec[31:2] : mtvec[31:2], 2'b00};
     assign vec_l = {to_s_l ? stvec[31:2] : mtvec[31:2], 2'b00};
     assign vec_f = {to_s_f ? stvec[31:2] : mtvec[31:2], 2'b00};
 
