@@ -173,9 +173,13 @@ struct hpmref {
 int ref_soc_load(hpmref *m, uint32_t addr, unsigned size, uint64_t t, uint32_t *val);
 int ref_soc_store(hpmref *m, uint32_t addr, unsigned size, uint32_t val, uint64_t t);
 uint64_t ref_soc_mtime(const hpmref *m, uint64_t t);
+/* MTIP(t) = mtime(t-1) >= mtimecmp(t-1) (the CLINT registers the compare),
+ * 0 in cycle 0. Every query is at least 2 cycles after a CLINT store (its
+ * second X cycle looks at no mip), so mtime_off and mtimecmp are already
+ * those of cycle t-1. */
 static inline int ref_soc_mtip(const hpmref *m, uint64_t t)
 {
-	return (t + m->mtime_off) >= m->mtimecmp;
+	return t != 0 && (t - 1 + m->mtime_off) >= m->mtimecmp;
 }
 
 /* ---- csr.c ---- */

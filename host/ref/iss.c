@@ -71,8 +71,10 @@ static uint64_t wfi_wake(const hpmref *m, uint64_t t)
 	if (ref_csr_mip(m, t) & m->mie)
 		return t;
 	if (m->mie & (1u << IRQ_MTI)) {
-		uint64_t now = ref_soc_mtime(m, t); /* < mtimecmp here */
-		uint64_t d = m->mtimecmp - now;
+		/* MTIP(t + d) = mtime(t + d - 1) >= mtimecmp; mtime(t - 1) <
+		 * mtimecmp here, so mtime(t) <= mtimecmp */
+		uint64_t now = ref_soc_mtime(m, t);
+		uint64_t d = m->mtimecmp - now + 1;
 		if (d < (1ull << 62) - t)
 			return t + d;
 	}

@@ -12,8 +12,9 @@
 //      as signed (ah - 2^16 a31): the DSP subtracts the digit product's
 //      correction (x << 16), so each digit product fits 32 signed bits and
 //      no high-word correction is left. The adder accumulates the products
-//      (steps 2..5) in h, shifted right by 16 where the weight grows; the
-//      low 16 result bits wait in l.
+//      (steps 2..5) in h: for mulh* shifted right by 16 where the weight
+//      grows; for mul (the low word) the cross products enter shifted left
+//      by 16, so the last sum is the result.
 // div: non-restoring division of |a| by |b|: |a| (step 0, through the adder)
 //      shifts out of l while the quotient bits shift in; h is the signed
 //      partial remainder, to which |b| is added or from which it is
@@ -22,7 +23,9 @@
 //      restoring division. rem/remu restore a negative remainder (step 33).
 //      The last step negates the result through the adder when its sign
 //      asks for it. Division by zero and overflow fall out of the algorithm
-//      with the RISC-V results (q = -1, r = a; q = -2^31, r = 0).
+//      with the RISC-V results (q = -1, r = a; q = -2^31, r = 0); a signed
+//      quotient is only all ones (bits 31 and 30 set) when b = 0, which
+//      keeps its sign.
 module core_muldiv (
     input  wire        clk,
     input  wire        is_mul,
@@ -35,10 +38,10 @@ module core_muldiv (
     output wire [31:0] result
 );
     reg [33:0] h;          // mul: column sum; div: partial remainder (signed)
-    reg [31:0] l;          // mul: low result digit; div: dividend / quotient
+    reg [31:0] l;          // div: dividend / quotient
     reg        neg_a;      // div: dividend negative (signed ops)
     reg        neg_b;      // div: divisor negative (signed ops)
-    reg        neg_q;      // div: quotient negative (signed, divisor != 0)
+    reg        neg_q;      // div: operand signs differ (signed ops)
 
     wire want_rem = funct[1];
     assign last = is_mul ? step == (funct == 2'b00 ? 6'd4 : 6'd5)
@@ -64,8 +67,8 @@ module core_muldiv (
     wire        d_sign   = step == (want_rem ? 6'd34 : 6'd33);   // sign correction
     wire        d_rest  = want_rem && step == 6'd33;            // restore remainder
     wire        inv     = neg_b ^ !h[33];                       // subtract |b|
-    wire        sign_neg = want_rem ? neg_a : neg_q;
-    wire        m_shift = step[0];                              // steps 3, 5
+    wire        sign_neg = want_rem ? neg_a : neg_q && !(l[31] && l[30]);   // q = -1 for b = 0
+    wire        m_shift = step[0] && funct != 2'b00;             // steps 3, 5
 
     // x: a digit product (mul); |a| (step 0), the result to negate (last
     // step) or +-|b| (div)
@@ -73,7 +76,10 @@ module core_muldiv (
     wire [31:0] d_src  = d_first ? a : d_sign ? (want_rem ? h[31:0] : l) : b;
     wire        d_ext  = !d_zero && neg_b;
     wire        d_inv  = d_first ? dsigned && a[31] : d_sign ? sign_neg : inv;
-    wire [33:0] x = is_mul ? {{2{prod_neg}}, prod} : {d_ext, d_ext, d_src} ^ {34{d_inv}};
+    wire        mul_lo = funct == 2'b00;
+    wire        lo_shl = mul_lo && step != 6'd2;          // al*bh, ah*bl: << 16
+    wire [33:0] x = is_mul ? (lo_shl ? {2'b00, prod[15:0], 16'd0} : {{2{prod_neg}}, prod}) :
+                    {d_ext, d_ext, d_src} ^ {34{d_inv}};
     // y: the column sum, shifted down a digit when the weight grows (mul);
     // the partial remainder shifted up by a dividend bit, or not (restore)
     wire [33:0] y = is_mul ? (m_shift ? {{16{h[33]}}, h[33:16]} : h) :
@@ -91,22 +97,19 @@ module core_muldiv (
         else if (h_en)
             h <= sum;
     end
-    // l: the dividend |a| (step 0), then quotient bits shifting in; a mul's
-    // low digit (step 3)
+    // l: the dividend |a| (step 0), then quotient bits shifting in
     wire l_div = is_div && !d_rest && !d_sign;
     always @(posedge clk) begin
         if (l_div)
             l <= d_first ? sum[31:0] : {l[30:0], !sum[33]};
-        else if (is_mul && step == 6'd3)
-            l[15:0] <= h[15:0];
     end
     always @(posedge clk) begin
         if (is_div && d_first) begin
             neg_a <= dsigned && a[31];
             neg_b <= dsigned && b[31];
-            neg_q <= dsigned && (a[31] ^ b[31]) && b != 32'd0;
+            neg_q <= dsigned && (a[31] ^ b[31]);
         end
     end
 
-    assign result = (is_mul && funct == 2'b00) ? {sum[15:0], l[15:0]} : sum[31:0];
+    assign result = sum[31:0];
 endmodule

@@ -6,12 +6,8 @@
 // mtime is an hpm_counter (DSP = 1: two SB_MAC16 accumulators on the iCE40).
 //
 // mtip is registered (the 64-bit compare is off the interrupt path): in cycle
-// t+1 it holds mtime(t) + 1 >= mtimecmp(t) (mtime + 1 wrapping to 0 at
-// 2^64 - 1, as mtime does), which is mtime(t+1) >=
-// mtimecmp(t+1) unless a store wrote the CLINT in cycle t. In that case the
-// value of cycle t+1 is stale, but nothing observes mip in t+1: the store is
-// then in its second X cycle (no interrupt check, no wfi, no CSR read), and
-// from t+2 on mtip is exact again.
+// t+1 it holds mtime(t) >= mtimecmp(t), the compare of the cycle before
+// (docs/timing.md), 0 in cycle 0.
 module soc_clint #(
     /* verilator lint_off UNUSEDPARAM */ // only iCE40 synthesis looks at it
     parameter integer DSP = 0      // 1: mtime in SB_MAC16 accumulators
@@ -33,14 +29,14 @@ module soc_clint #(
     reg        mtip_q;
     // mtimecmp is stored inverted: mtime - mtimecmp is then mtime +
     // mtimecmp_n + 1, a bare carry chain (with mtimecmp itself yosys spends a
-    // LUT per bit on the inversion). mtime + 1 >= mtimecmp holds when mtime
-    // >= mtimecmp (the carry out) or mtime = mtimecmp - 1 (the difference all
-    // ones), but not when mtime + 1 wraps to 0: then only for mtimecmp = 0
-    // (the difference all ones again). No incrementer beside the counter's.
+    // LUT per bit on the inversion) whose carry out is mtime >= mtimecmp; no
+    // LUT reads the difference itself.
     reg [63:0] mtimecmp_n;
     wire [63:0] mtimecmp = ~mtimecmp_n;
+    /* verilator lint_off UNUSEDSIGNAL */ // the carry out alone
     wire [64:0] cmp_sum  = {1'b0, mtime} + {1'b0, mtimecmp_n} + 65'd1;
-    wire        mtip_d   = &cmp_sum[63:0] || (cmp_sum[64] && !(&mtime));
+    /* verilator lint_on UNUSEDSIGNAL */
+    wire        mtip_d   = cmp_sum[64];
 
     wire [15:0] off = {addr, 2'b00};
     wire wr_msip  = sel && we && off == 16'h0000;

@@ -351,15 +351,15 @@ static void test_timer_wfi(void)
 	hpm_retire r[14];
 	run(m, r, 14);
 	/* lui 2, addi 3, sw 4-5, sw 6-7, addi 8, csrw 9, lui 10, addi 11, csrw 12, wfi 13.. */
-	CHECK_EQ(r[9].cycle, 100); /* wakes when mtime(t) = 100 >= 100 */
+	CHECK_EQ(r[9].cycle, 101); /* wakes when mtime(t-1) = 100 >= 100 */
 	CHECK_EQ(r[9].trap, 0);
-	CHECK_EQ(r[10].cycle, 101); /* csrsi mstatus at 101 */
-	CHECK_EQ(r[11].trap, 1);    /* interrupt before the nop at 102 */
-	CHECK_EQ(r[11].cycle, 102);
+	CHECK_EQ(r[10].cycle, 102); /* csrsi mstatus at 102 */
+	CHECK_EQ(r[11].trap, 1);    /* interrupt before the nop at 103 */
+	CHECK_EQ(r[11].cycle, 103);
 	CHECK_EQ(r[11].cause, 0x80000007u);
 	CHECK_EQ(r[11].pc, RAM + 44);
 	CHECK_EQ(r[12].pc, RAM + 0x80);
-	CHECK_EQ(r[12].cycle, 104);
+	CHECK_EQ(r[12].cycle, 105);
 	CHECK_EQ(r[12].rd_val, 0x80000007u);
 	hpmref_free(m);
 }
@@ -961,7 +961,7 @@ static void build(prog_t *p, int blk, const hpm_setup *s, uint32_t *start, uint3
 		*end = A(WB + 19);
 		break;
 	case BLK_B:
-		b[0] = WFI;                 /* waits until mtime = B_TIMECMP */
+		b[0] = WFI;                 /* waits until mtime = B_TIMECMP + 1 */
 		b[1] = CSRRSI(0, 0x300, 8); /* MIE */
 		b[2] = NOP;                 /* preempted by MTI */
 		*start = A(WB);
@@ -1029,11 +1029,12 @@ static void test_hpm_events(void)
 	CHECK_EQ(d[0], 67);
 	CHECK_EQ(d[2], 21);
 
-	/* Block B: wfi enters T0 and waits until W = B_TIMECMP (last X cycle),
+	/* Block B: wfi enters T0 and waits until W = B_TIMECMP + 1 (last X
+     * cycle: MTIP(t) = mtime(t-1) >= mtimecmp),
      * csrsi W+1, the MTI is taken before the nop at W+2 + bubble W+3, the
      * handler enters at W+4. */
 	measure(BLK_B, &s, 0, 0, d, &t0);
-	const uint64_t W = B_TIMECMP, wait = W - t0;
+	const uint64_t W = B_TIMECMP + 1, wait = W - t0;
 	uint64_t want_b[30] = { 0 };
 	want_b[1] = W + 4 - t0;
 	want_b[2] = 2;

@@ -1,0 +1,161 @@
+/* vec_irq.S: vectored trap vectors (xtvec.MODE = 1): an interrupt enters at
+ * BASE + 4 * cause, an exception at BASE, in M and in S. The two tables sit
+ * 0x30 past a 64-byte boundary, so BASE + 4 * cause carries into bit 6 for
+ * the causes from 5 up. Each table slot n sets s2 = n and enters the
+ * ordinary handler. */
+#include "test_macros.h"
+    RVTEST_CODE_BEGIN
+    csrw    mie, zero
+    la      t0, mvec
+    ori     t0, t0, 1
+    csrw    mtvec, t0
+    la      t0, svec
+    ori     t0, t0, 1
+    csrw    stvec, t0
+    /* MSI: slot 3 */
+    TEST 1
+    TRAP_CLEAR
+    li      s2, -1
+    li      s0, CLINT_MSIP
+    li      t0, MIP_MSIP
+    csrw    mie, t0
+    li      t1, 1
+    sw      t1, 0(s0)
+    csrsi   mstatus, MSTATUS_MIE
+    nop
+    csrci   mstatus, MSTATUS_MIE
+    sw      zero, 0(s0)
+    CHECK   s9, 1
+    CHECK   s8, 0x80000003
+    SIGCHK  s2, 3
+    /* MTI: slot 7 (BASE + 28 carries into bit 6) */
+    TEST 2
+    TRAP_CLEAR
+    li      s2, -1
+    li      t0, CLINT_MTIMECMP
+    sw      zero, 4(t0)
+    sw      zero, 0(t0)
+    li      t0, MIP_MTIP
+    csrw    mie, t0
+    csrsi   mstatus, MSTATUS_MIE
+    nop
+    csrci   mstatus, MSTATUS_MIE
+    TIMER_OFF
+    CHECK   s9, 1
+    CHECK   s8, 0x80000007
+    SIGCHK  s2, 7
+    /* SEI and LCOFI not delegated: slots 9 and 13 of the M table, SEI first */
+    TEST 3
+    TRAP_CLEAR
+    li      s2, -1
+    li      t0, MIP_SEIP | MIP_LCOFIP
+    csrs    mip, t0
+    csrw    mie, t0
+    csrsi   mstatus, MSTATUS_MIE
+    nop
+    csrci   mstatus, MSTATUS_MIE
+    CHECK   s8, 0x80000009
+    SIGCHK  s2, 9
+    li      s2, -1
+    li      t0, MIP_SEIP
+    csrc    mip, t0
+    li      t0, MIP_LCOFIP
+    csrw    mie, t0
+    csrsi   mstatus, MSTATUS_MIE
+    nop
+    csrci   mstatus, MSTATUS_MIE
+    li      t0, MIP_LCOFIP
+    csrc    mip, t0
+    CHECK   s9, 2
+    CHECK   s8, 0x8000000d
+    SIGCHK  s2, 13
+    /* an exception in M: BASE (slot 0) */
+    TEST 4
+    TRAP_CLEAR
+    li      s2, -1
+    ebreak
+    CHECK   s9, 1
+    CHECK   s8, 3
+    SIGCHK  s2, 0
+    /* SSI delegated, taken in S: slot 1 of the S table */
+    TEST 5
+    TRAP_CLEAR
+    li      t0, MIP_SSIP | MIP_STIP
+    csrw    mideleg, t0
+    li      s2, -1
+    li      t0, MIP_SSIP
+    csrw    mie, t0
+    csrsi   mip, MIP_SSIP
+    csrsi   mstatus, MSTATUS_SIE
+    ENTER_MODE PRV_S
+    nop
+    mv      a1, s2
+    mv      a2, s8
+    csrc    sip, MIP_SSIP
+    ENTER_M
+    csrci   mstatus, MSTATUS_SIE
+    CHECK   a2, 0x80000001
+    SIGCHK  a1, 1
+    /* STI delegated, taken in S from U: slot 5 of the S table (a carry) */
+    TEST 6
+    TRAP_CLEAR
+    li      s2, -1
+    li      t0, MIP_STIP
+    csrw    mie, t0
+    csrs    mip, t0
+    ENTER_MODE PRV_U
+    nop
+    mv      a1, s2
+    mv      a2, s8
+    ENTER_M
+    li      t0, MIP_STIP
+    csrc    mip, t0
+    CHECK   a2, 0x80000005
+    SIGCHK  a1, 5
+    /* an ecall from U delegated to S: BASE of the S table */
+    TEST 7
+    TRAP_CLEAR
+    li      t0, 1 << 8
+    csrw    medeleg, t0
+    li      s2, -1
+    ENTER_MODE PRV_U
+    ecall
+    mv      a1, s2
+    mv      a2, s8
+    ENTER_M_BRK
+    csrw    medeleg, zero
+    csrw    mideleg, zero
+    csrw    mie, zero
+    CHECK   a2, 8
+    SIGCHK  a1, 0
+    la      t0, trap_m
+    csrw    mtvec, t0
+    la      t0, trap_s
+    csrw    stvec, t0
+    j       pass
+
+    .balign 64
+    .skip   0x30
+mvec:
+    .irp n, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
+    j       mslot\n
+    .endr
+    .irp n, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
+mslot\n:
+    li      s2, \n
+    j       trap_m
+    .endr
+
+    .balign 64
+    .skip   0x30
+svec:
+    .irp n, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
+    j       sslot\n
+    .endr
+    .irp n, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
+sslot\n:
+    li      s2, \n
+    j       trap_s
+    .endr
+    RVTEST_CODE_END
+    RVTEST_DATA 16
