@@ -455,11 +455,12 @@ def main_job(info):
     ref = {r["event"]: r["value"] for r in parse_perf_csv(ref_out)} if rc2 == 0 else {}
     report(counts == ref and list(counts) == ["cycles", "instructions", "loads", "branch-misses"],
            "main job: counts %s equal the reference model's (--link ref)" % counts, "ref %s (%s)" % (ref, short(ref_err)))
-    # four repeats make sure the work lasts more than the second after which
-    # progress appears
-    rc, out, err = run(SIM + ["stat", "-r", "4"] + args[1:], stderr_tty=True)
+    # 32 repeats (about 24 M board cycles: several seconds on the simulated
+    # board at 5 M cycles/s) make sure the work lasts more than the second
+    # after which progress appears
+    rc, out, err = run(SIM + ["stat", "-r", "32"] + args[1:], stderr_tty=True)
     report(rc == 0 and "hpmctl: stat matmul" in err and "\r" in err and "hpmctl" not in out,
-           "main job: progress on stderr when it is a terminal (stat -r 4 lasts > 1 s), not on stdout",
+           "main job: progress on stderr when it is a terminal (stat -r 32 lasts > 1 s), not on stdout",
            "exit %d, stderr %r" % (rc, err[-200:]))
 
 
