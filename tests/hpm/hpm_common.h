@@ -33,6 +33,14 @@
 	csrw    mhpmcounter\n, zero
 	csrw    mhpmcounter\n\()h, zero
 .endm
+/* s1 = -1; every counter stopped, no interrupt enabled, LCOFIP clear */
+.macro HPM_QUIET
+	li      s1, -1
+	csrw    mie, zero
+	csrw    mcountinhibit, s1
+	li      t0, MIP_LCOF
+	csrc    mip, t0
+.endm
 /* read counter n (low half), sign it and check it */
 .macro CNT n, val
 	csrr    a0, mhpmcounter\n

@@ -14,11 +14,7 @@
     .option norelax
 
     RVTEST_CODE_BEGIN
-    li      s1, -1
-    csrw    mie, zero
-    csrw    mcountinhibit, s1
-    li      t0, MIP_LCOF
-    csrc    mip, t0
+    HPM_QUIET
     TEST 1                  /* s0 = HPM_NUM, s2 = bitmask of implemented counters */
     li      s0, 0
     li      s2, 0

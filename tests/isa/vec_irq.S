@@ -4,6 +4,22 @@
  * the causes from 5 up. Each table slot n sets s2 = n and enters the
  * ordinary handler. */
 #include "test_macros.h"
+
+/* A vectored table 0x30 past a 64-byte boundary (so BASE + 4 * cause
+ * carries): slot n sets s2 = n, then the test's handler records the trap. */
+.macro VEC_TABLE name, handler
+    .balign 64
+    .skip   0x30
+\name:
+    .irp n, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
+    j       \name\()_slot\n
+    .endr
+    .irp n, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
+\name\()_slot\n:
+    li      s2, \n
+    j       \handler
+    .endr
+.endm
     RVTEST_CODE_BEGIN
     csrw    mie, zero
     la      t0, mvec
@@ -134,28 +150,7 @@
     csrw    stvec, t0
     j       pass
 
-    .balign 64
-    .skip   0x30
-mvec:
-    .irp n, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
-    j       mslot\n
-    .endr
-    .irp n, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
-mslot\n:
-    li      s2, \n
-    j       trap_m
-    .endr
-
-    .balign 64
-    .skip   0x30
-svec:
-    .irp n, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
-    j       sslot\n
-    .endr
-    .irp n, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
-sslot\n:
-    li      s2, \n
-    j       trap_s
-    .endr
+    VEC_TABLE mvec, trap_m
+    VEC_TABLE svec, trap_s
     RVTEST_CODE_END
     RVTEST_DATA 16
