@@ -204,14 +204,19 @@ void hpm_repeat_end(hpm_board *b)
 	}
 }
 
-/* Failed attempts inside a repeat are part of its time: the larger of the
- * two counts, not their sum. */
+/* Time lost counted whole since t0, when lost0 had been lost: the larger
+ * of that and what is counted now (failures inside it are part of it, not
+ * added to it). */
+static int64_t lost_since(int64_t lost, int64_t t0, int64_t lost0)
+{
+	int64_t whole = lost0 + now_ms() - t0;
+	return whole > lost ? whole : lost;
+}
+
+/* A repeat in progress is lost time, as far as it has run. */
 int64_t hpm_lost_ms(const hpm_board *b)
 {
-	int64_t lost = b->lost_ms;
-	if (b->repeat_t0 && b->repeat_lost0 + now_ms() - b->repeat_t0 > lost)
-		lost = b->repeat_lost0 + now_ms() - b->repeat_t0;
-	return lost;
+	return b->repeat_t0 ? lost_since(b->lost_ms, b->repeat_t0, b->repeat_lost0) : b->lost_ms;
 }
 
 int hpm_budget_spent(const hpm_board *b)
@@ -444,8 +449,7 @@ static int transact_lossy(hpm_board *b, uint8_t type, const void *body, size_t l
 						/* never executed: the request was lost,
 						 * and all the time since it was sent (a
 						 * RUN waits long before it asks) */
-						if (b->lost_ms < req_lost0 + now_ms() - req_sent_at)
-							b->lost_ms = req_lost0 + now_ms() - req_sent_at;
+						b->lost_ms = lost_since(b->lost_ms, req_sent_at, req_lost0);
 						lost = 0;   /* counted here, whole */
 						send_request = 1;
 						again = 1;
