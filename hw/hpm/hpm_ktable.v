@@ -15,7 +15,7 @@
 `include "hpm_map.vh"
 module hpm_ktable #(
     parameter integer N    = 1,               // counters (>= 1)
-    parameter integer LANE = 11,              // hpm_store's lane width (> 3)
+    parameter integer LANE = 9,               // hpm_store's lane width (>= 3)
     parameter integer EV_W = `HPM_EVENTS_BUS_W,
     parameter integer ROWS = 24               // kinds refilled (hpm_unit's REFILL)
 ) (

@@ -187,7 +187,8 @@ module hpm_unit #(
 
     // ---- architecture 2: every counter's increment from one table row
     localparam integer TN = HPM_NUM > 0 ? HPM_NUM : 1;     // table columns
-    localparam integer LL = (HPM_WIDTH < 8 ? HPM_WIDTH : 8) + 3;   // hpm_store's lane width
+    localparam integer LL = (HPM_WIDTH < 8 ? HPM_WIDTH : 8) +      // hpm_store's lane width
+                            (HPM_WIDTH < 3 ? 4 - HPM_WIDTH : 1);
     wire [63:0] store_val;                                 // the addressed counter (hpm_store)
     /* verilator lint_off UNUSEDSIGNAL */ // bits 2:0, and all of it in architecture 1
     wire [31:0] store_wrap;                                // bit n: mhpmcounter n wraps
