@@ -105,7 +105,7 @@ module hpm_ktable #(
     wire [31:0]    ev32 = {{(32 - EV_W){1'b0}}, ev};
     /* verilator lint_on UNUSEDSIGNAL */
     reg  [N-1:0]   on_q;
-    reg            ovr_q;                     // column fcol comes from live_q
+    reg  [N-1:0]   ovr_q;                     // bit n: column n comes from live_q (n = fcol)
     reg  [2:0]     live_q;
     integer n;
     always @(posedge clk) begin
@@ -113,14 +113,15 @@ module hpm_ktable #(
             on_q[n] <= on[n] && !clr &&
                        !((priv == PRIV_M && minh[3 * n + 2]) || (priv == PRIV_S && minh[3 * n + 1]) ||
                          (priv == PRIV_U && minh[3 * n]));
-        ovr_q  <= left != 5'd0 && !clr;
+        for (n = 0; n < N; n = n + 1)
+            ovr_q[n] <= left != 5'd0 && !clr && fcol == n[4:0];
         live_q <= result2(fsel, ev32);
     end
 
     genvar g;
     generate
         for (g = 0; g < N; g = g + 1) begin : g_lane
-            wire [2:0] v = (ovr_q && fcol == g[4:0]) ? live_q : row_q[3 * g +: 3];
+            wire [2:0] v = ovr_q[g] ? live_q : row_q[3 * g +: 3];
             assign inc[LANE * g +: LANE] = {{(LANE - 3){1'b0}}, on_q[g] ? v : 3'd0};
         end
     endgenerate
