@@ -7,17 +7,21 @@
 // counters): the row of cycle t arrives in t+1, so every increment reaches
 // the counters one cycle late (hpm_estore adds them a cycle later).
 //
-// A selector write that commits in cycle c rewrites its column, one row per
-// cycle, in c+1..c+24 (hpm_unit holds any other selector write meanwhile);
-// in those cycles a live evaluator of the new selector on the event bus
-// gives that counter's increment. Reset clears all rows in cycles 0..23,
-// where every selector is 0 and nothing counts.
+// The table is kept twice (rows {copy, kind}), so that the row read in a
+// cycle is never the row written then (a read of a row being written would
+// need bypass logic on the increment path): a selector write that commits
+// in cycle c rewrites its column, one row per cycle, in copy 0 in
+// c+1..c+24 while the rows are read from copy 1, then in copy 1 in
+// c+25..c+48 while they are read from copy 0 (hpm_unit holds any other
+// selector write meanwhile); in those cycles a live evaluator of the new
+// selector on the event bus gives that counter's increment. Reset clears
+// all rows in cycles 0..47, where every selector is 0 and nothing counts.
 `include "hpm_map.vh"
 module hpm_ktable #(
     parameter integer N    = 1,               // counters (>= 1)
     parameter integer LANE = 9,               // hpm_store's lane width (>= 3)
     parameter integer EV_W = `HPM_EVENTS_BUS_W,
-    parameter integer ROWS = 24               // kinds refilled (hpm_unit's REFILL)
+    parameter integer ROWS = 24               // kinds refilled per copy (hpm_unit's REFILL / 2)
 ) (
     input  wire            clk,
     input  wire            rst,
@@ -25,7 +29,7 @@ module hpm_ktable #(
     input  wire [1:0]      priv,              // this cycle's privilege
     input  wire [EV_W-1:0] ev,                // this cycle's events (the live evaluator)
     input  wire [N-1:0]    on,                // counter n counts in this cycle (mcountinhibit, no write)
-    input  wire [4:0]      left,              // hpm_unit's refill window: cycles left (0: none)
+    input  wire [5:0]      left,              // hpm_unit's refill window: cycles left (0: none)
     input  wire            we,                // a selector write commits in this cycle
     input  wire [4:0]      widx,              // its counter (0..N-1)
     input  wire [63:0]     sel,               // its value after the write (legal)
@@ -38,7 +42,7 @@ module hpm_ktable #(
 `include "hpm_classes.vh"
 /* verilator lint_on UNUSEDPARAM */
     localparam [31:0] R32 = ROWS;
-    localparam [4:0]  R5  = R32[4:0];
+    localparam [5:0]  R6  = R32[5:0];
     localparam [1:0] PRIV_M = 2'b11, PRIV_S = 2'b01, PRIV_U = 2'b00;
 
 `include "hpm_combine.vh"
@@ -66,7 +70,7 @@ module hpm_ktable #(
             minh <= {3*N{1'b0}};
             clr  <= 1'b1;
         end else begin
-            if (left == 5'd1)
+            if (left == 6'd1)
                 clr <= 1'b0;
             if (we) begin
                 fsel <= {s[52:50], s[47:45], s[42:40], s[34:30], s[24:20], s[14:10], s[4:0]};
@@ -79,23 +83,29 @@ module hpm_ktable #(
     end
 
     // ---- the table: a synchronous read of this cycle's row, one row write
-    // per cycle of a window (row ROWS - left)
-    reg  [3*N-1:0] mem [0:31];
+    // per cycle of a window: copy 0 while more than ROWS cycles are left
+    // (rows read from copy 1), then copy 1; the read and the written row
+    // are never the same (no_rw_check: no bypass logic)
+    (* no_rw_check *) reg [3*N-1:0] mem [0:63];
     reg  [3*N-1:0] row_q;
-    wire [4:0]     wrow = R5 - left;
+    wire           first = left > R6;         // copy 0 is being written
+    /* verilator lint_off UNUSEDSIGNAL */ // bit 5 is 0
+    wire [5:0]     step  = (first ? R6 + R6 : R6) - left;   // the kind written
+    /* verilator lint_on UNUSEDSIGNAL */
+    wire [5:0]     wrow  = {!first, step[4:0]};
     /* verilator lint_off UNUSEDSIGNAL */ // events 32..63 do not exist
-    wire [63:0]    rev  = kind_ev(wrow);
+    wire [63:0]    rev   = kind_ev(step[4:0]);
     /* verilator lint_on UNUSEDSIGNAL */
     wire [2:0]     rval = result2(fsel, rev[31:0]);
     wire [2:0]     wval = clr ? 3'd0 : rval;
     always @(posedge clk)
-        row_q <= mem[kind];
+        row_q <= mem[{first, kind}];
     // one write port with a 3-bit enable per column (the EBR's bit mask)
     genvar c;
     generate
         for (c = 0; c < N; c = c + 1) begin : g_wcol
             always @(posedge clk)
-                if (left != 5'd0 && (clr || fcol == c[4:0]))
+                if (left != 6'd0 && (clr || fcol == c[4:0]))
                     mem[wrow][3 * c +: 3] <= wval;
         end
     endgenerate
@@ -114,7 +124,7 @@ module hpm_ktable #(
                        !((priv == PRIV_M && minh[3 * n + 2]) || (priv == PRIV_S && minh[3 * n + 1]) ||
                          (priv == PRIV_U && minh[3 * n]));
         for (n = 0; n < N; n = n + 1)
-            ovr_q[n] <= left != 5'd0 && !clr && fcol == n[4:0];
+            ovr_q[n] <= left != 6'd0 && !clr && fcol == n[4:0];
         live_q <= result2(fsel, ev32);
     end
 
