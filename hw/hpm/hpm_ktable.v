@@ -63,6 +63,9 @@ module hpm_ktable #(
     wire [63:0]    s = sel;
     integer m;
     /* verilator lint_on UNUSEDSIGNAL */
+    // the selector of the next cycle (fsel's next value)
+    wire [28:0]    fsel_d = we ? {s[52:50], s[47:45], s[42:40], s[34:30], s[24:20], s[14:10], s[4:0]} :
+                                 fsel;
     always @(posedge clk) begin
         if (rst) begin
             fsel <= 29'd0;
@@ -72,10 +75,9 @@ module hpm_ktable #(
         end else begin
             if (left == 6'd1)
                 clr <= 1'b0;
-            if (we) begin
-                fsel <= {s[52:50], s[47:45], s[42:40], s[34:30], s[24:20], s[14:10], s[4:0]};
+            fsel <= fsel_d;
+            if (we)
                 fcol <= widx;
-            end
             for (m = 0; m < N; m = m + 1)     // constant part-selects (hpm_store)
                 if (we && widx == m[4:0])
                     minh[3 * m +: 3] <= s[62:60];
@@ -89,14 +91,45 @@ module hpm_ktable #(
     (* no_rw_check *) reg [3*N-1:0] mem [0:63];
     reg  [3*N-1:0] row_q;
     wire           first = left > R6;         // copy 0 is being written
-    /* verilator lint_off UNUSEDSIGNAL */ // bit 5 is 0
-    wire [5:0]     step  = (first ? R6 + R6 : R6) - left;   // the kind written
-    /* verilator lint_on UNUSEDSIGNAL */
-    wire [5:0]     wrow  = {!first, step[4:0]};
+    reg  [4:0]     kstep;                     // the kind written in this cycle of a window
+    // kstep's next value: 0 after a selector write, then 0..ROWS-1 per copy
+    wire [4:0]     kstep_d = we ? 5'd0 : left == 6'd0 ? kstep : kstep == R6[4:0] - 5'd1 ? 5'd0 :
+                                                       kstep + 5'd1;
+    always @(posedge clk)
+        kstep <= rst ? 5'd0 : kstep_d;
+    wire [5:0]     wrow  = {!first, kstep};
+
+    // the refill's event bits: kind k's event e at {k, e} of a ROM, read a
+    // cycle ahead for each of the 4 event indexes (four EBR on the iCE40:
+    // no kind decode and no 32:1 event multiplexers in logic)
     /* verilator lint_off UNUSEDSIGNAL */ // events 32..63 do not exist
-    wire [63:0]    rev   = kind_ev(step[4:0]);
+    function [1023:0] rom_bits(input integer unused);
+        integer k;
+        reg [63:0] v;
+        begin
+            rom_bits = 1024'd0;
+            for (k = 0; k < 32; k = k + 1) begin
+                v = kind_ev(k[4:0]);
+                rom_bits[32 * k +: 32] = v[31:0];
+            end
+        end
+    endfunction
     /* verilator lint_on UNUSEDSIGNAL */
-    wire [2:0]     rval = result2(fsel, rev[31:0]);
+    localparam [1023:0] ROM_BITS = rom_bits(0);
+    (* rom_style = "block" *) reg rom [0:1023];
+    integer        ri;
+    initial
+        for (ri = 0; ri < 1024; ri = ri + 1)
+            rom[ri] = ROM_BITS[ri];
+    reg  [3:0]     eb;                        // this cycle's refill row: the 4 events' bits
+    always @(posedge clk) begin
+        eb[0] <= rom[{kstep_d, fsel_d[4:0]}];
+        eb[1] <= rom[{kstep_d, fsel_d[9:5]}];
+        eb[2] <= rom[{kstep_d, fsel_d[14:10]}];
+        eb[3] <= rom[{kstep_d, fsel_d[19:15]}];
+    end
+    wire [2:0]     rval = combine(fsel[28:26], combine(fsel[22:20], {2'b00, eb[0]}, {2'b00, eb[1]}),
+                                               combine(fsel[25:23], {2'b00, eb[2]}, {2'b00, eb[3]}));
     wire [2:0]     wval = clr ? 3'd0 : rval;
     always @(posedge clk)
         row_q <= mem[{first, kind}];
