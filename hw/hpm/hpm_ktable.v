@@ -1,7 +1,7 @@
 // hpm_ktable: the increment table of counting architecture 3, the iCE40
 // form of architecture 2 (docs/hpm.md, "Architecture 3"). Row k holds, for
 // every counter n, RESULT2 of selector n on kind k's event vector (3 bits);
-// the rows are indexed by the 5-bit kind only, the privilege filter
+// the rows are indexed by the 5-bit kind (and a copy bit), the privilege filter
 // (MINH/SINH/UINH) is a 3-bit mask per counter in flip-flops. The rows live
 // in a memory with a synchronous read (SB_RAM40_4K on the iCE40, one per 5
 // counters): the row of cycle t arrives in t+1, so every increment reaches
