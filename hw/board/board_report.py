@@ -11,7 +11,8 @@ when all of these hold:
     clock input is tied off from $PACKER_GND_NET and leaves its paths out of
     the SoC clock's Fmax (that hid counters that never counted);
   - every sequential cell of the netlist (flip-flops, EBR, SPRAM, DSP) is
-    clocked by the PLL output;
+    clocked by the PLL output (an EBR's write clock only when it can write:
+    a ROM's write clock enable WCLKE is tied to 0);
   - no path runs combinationally through an SB_MAC16: nextpnr treats every
     DSP port as registered, so such a path (9.05 ns through the 16x16
     multiplier in the icestorm timing data) is never timed. Each half's
@@ -56,6 +57,8 @@ def unclocked_cells(path):
                 if why:
                     comb.append((name, why))
             ports = ("C",) if t.startswith("SB_DFF") else CLOCK_PORTS.get(t, ())
+            if t == "SB_RAM40_4K" and cell["connections"].get("WCLKE", ["x"])[0] == "0":
+                ports = ("RCLK",)              # a ROM: the write port never writes
             for p in ports:
                 bit = cell["connections"].get(p, ["x"])[0]
                 if bit != clock:

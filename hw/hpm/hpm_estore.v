@@ -30,7 +30,7 @@
 module hpm_estore #(
     parameter integer N  = 29,                // counters (1..29)
     parameter integer W  = 64,                // their width (1..64)
-    parameter integer LL = (W < 8 ? W : 8) + 3    // lane width (do not override)
+    parameter integer LL = (W < 8 ? W : 8) + (W < 3 ? 4 - W : 1)   // lane width (hpm_store; do not override)
 ) (
     input  wire            clk,
     input  wire            rst,
@@ -56,7 +56,8 @@ module hpm_estore #(
     localparam [64:0] MASK65 = (65'd1 << W) - 65'd1;
     localparam [63:0] MASK   = MASK65[63:0];
     localparam [UB-1:0] ONES = {UB{1'b1}};
-    localparam [LL-1:0] LANE_TOP = {3'b111, {LW{1'b0}}};
+    localparam integer CB = LL - LW;          // a lane's carry bits
+    localparam [LL-1:0] LANE_TOP = {{CB{1'b1}}, {LW{1'b0}}};
     localparam [N*LL-1:0] TOPS = {N{LANE_TOP}};
     localparam [31:0] LAST32 = N - 1;
     localparam [4:0]  LAST   = LAST32[4:0];
@@ -70,7 +71,7 @@ module hpm_estore #(
         for (i = 0; i < 64; i = i + 1)
             mem[i] = 63'd0;
 
-    reg  [N*LL-1:0] low;                      // lane n: {3'b000, low part of counter n}
+    reg  [N*LL-1:0] low;                      // lane n: {CB zeros, low part of counter n}
     /* verilator lint_off UNUSEDSIGNAL */ // bits N and up stay 0
     reg  [31:0]     pc, full, of_q;
     /* verilator lint_on UNUSEDSIGNAL */
@@ -95,7 +96,7 @@ module hpm_estore #(
     always @(*) begin
         carry = {N{1'b0}};
         for (n = 0; n < N; n = n + 1)
-            carry[n] = tops[LL * n + LW +: 3] != 3'd0;
+            carry[n] = tops[LL * n + LW +: CB] != {CB{1'b0}};
         wrap = UW > 0 ? carry & full[N-1:0] & ~pc[N-1:0] : carry;
     end
 
@@ -116,7 +117,7 @@ module hpm_estore #(
     // this cycle's carry; never both), else the flush's plus one. The carry
     // of this cycle (after the lane add) only selects: the increment of the
     // memory's output does not wait for it.
-    wire          cin   = tk ? pend || sl[LL-1:LW] != 3'd0 : 1'b1;
+    wire          cin   = tk ? pend || sl[LL-1:LW] != {CB{1'b0}} : 1'b1;
     wire [UB-1:0] u_inc = rdata[UB-1:0] + {{(UB - 1){1'b0}}, 1'b1};
     wire [UB-1:0] u_sum = cin ? u_inc : rdata[UB-1:0];
     /* verilator lint_off UNUSEDSIGNAL */ // zero-extended, then truncated to 64
@@ -134,6 +135,8 @@ module hpm_estore #(
     wire [63:0] wval = {we_hi ? wdata : ctr_value[63:32], we_lo ? wdata : ctr_value[31:0]} & MASK;
     /* verilator lint_on UNUSEDSIGNAL */
     wire        ctr_wb = tk && !tsel && UW > 0;   // a counter's write-back
+    // the upper part written (a flush's sum: no counter write then) is all ones
+    wire        wfull  = wval[LW +: UB] == ONES;
     // the flush's write: its carry still pending and the row not taken now
     wire        fw     = fr && pc[fk] && !(take && !rsel && ridx == fk);
 
@@ -176,14 +179,14 @@ module hpm_estore #(
             for (n = 0; n < N; n = n + 1) begin
                 if (fw && fk == n[4:0]) begin
                     pc[n]   <= 1'b0;
-                    full[n] <= u_sum == ONES;
+                    full[n] <= wfull;
                 end
                 if (tk && !tsel && tidx == n[4:0]) begin
                     if (we_lo)
-                        low[LL * n +: LL] <= {3'b000, wdata[LW-1:0]};
+                        low[LL * n +: LL] <= {{CB{1'b0}}, wdata[LW-1:0]};
                     if (UW > 0) begin
                         pc[n]   <= 1'b0;
-                        full[n] <= wval[LW +: UB] == ONES;
+                        full[n] <= wfull;
                     end
                 end
             end

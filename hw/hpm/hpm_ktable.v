@@ -1,23 +1,27 @@
 // hpm_ktable: the increment table of counting architecture 3, the iCE40
 // form of architecture 2 (docs/hpm.md, "Architecture 3"). Row k holds, for
 // every counter n, RESULT2 of selector n on kind k's event vector (3 bits);
-// the rows are indexed by the 5-bit kind only, the privilege filter
+// the rows are indexed by the 5-bit kind (and a copy bit), the privilege filter
 // (MINH/SINH/UINH) is a 3-bit mask per counter in flip-flops. The rows live
 // in a memory with a synchronous read (SB_RAM40_4K on the iCE40, one per 5
 // counters): the row of cycle t arrives in t+1, so every increment reaches
 // the counters one cycle late (hpm_estore adds them a cycle later).
 //
-// A selector write that commits in cycle c rewrites its column, one row per
-// cycle, in c+1..c+24 (hpm_unit holds any other selector write meanwhile);
-// in those cycles a live evaluator of the new selector on the event bus
-// gives that counter's increment. Reset clears all rows in cycles 0..23,
-// where every selector is 0 and nothing counts.
+// The table is kept twice (rows {copy, kind}), so that the row read in a
+// cycle is never the row written then (a read of a row being written would
+// need bypass logic on the increment path): a selector write that commits
+// in cycle c rewrites its column, one row per cycle, in copy 0 in
+// c+1..c+24 while the rows are read from copy 1, then in copy 1 in
+// c+25..c+48 while they are read from copy 0 (hpm_unit holds any other
+// selector write meanwhile); in those cycles a live evaluator of the new
+// selector on the event bus gives that counter's increment. Reset clears
+// all rows in cycles 0..47, where every selector is 0 and nothing counts.
 `include "hpm_map.vh"
 module hpm_ktable #(
     parameter integer N    = 1,               // counters (>= 1)
-    parameter integer LANE = 11,              // hpm_store's lane width (> 3)
+    parameter integer LANE = 9,               // hpm_store's lane width (>= 3)
     parameter integer EV_W = `HPM_EVENTS_BUS_W,
-    parameter integer ROWS = 24               // kinds refilled (hpm_unit's REFILL)
+    parameter integer ROWS = 24               // kinds refilled per copy (hpm_unit's REFILL / 2)
 ) (
     input  wire            clk,
     input  wire            rst,
@@ -25,7 +29,7 @@ module hpm_ktable #(
     input  wire [1:0]      priv,              // this cycle's privilege
     input  wire [EV_W-1:0] ev,                // this cycle's events (the live evaluator)
     input  wire [N-1:0]    on,                // counter n counts in this cycle (mcountinhibit, no write)
-    input  wire [4:0]      left,              // hpm_unit's refill window: cycles left (0: none)
+    input  wire [5:0]      left,              // hpm_unit's refill window: cycles left (0: none)
     input  wire            we,                // a selector write commits in this cycle
     input  wire [4:0]      widx,              // its counter (0..N-1)
     input  wire [63:0]     sel,               // its value after the write (legal)
@@ -38,7 +42,7 @@ module hpm_ktable #(
 `include "hpm_classes.vh"
 /* verilator lint_on UNUSEDPARAM */
     localparam [31:0] R32 = ROWS;
-    localparam [4:0]  R5  = R32[4:0];
+    localparam [5:0]  R6  = R32[5:0];
     localparam [1:0] PRIV_M = 2'b11, PRIV_S = 2'b01, PRIV_U = 2'b00;
 
 `include "hpm_combine.vh"
@@ -59,6 +63,9 @@ module hpm_ktable #(
     wire [63:0]    s = sel;
     integer m;
     /* verilator lint_on UNUSEDSIGNAL */
+    // the selector of the next cycle (fsel's next value)
+    wire [28:0]    fsel_d = we ? {s[52:50], s[47:45], s[42:40], s[34:30], s[24:20], s[14:10], s[4:0]} :
+                                 fsel;
     always @(posedge clk) begin
         if (rst) begin
             fsel <= 29'd0;
@@ -66,12 +73,11 @@ module hpm_ktable #(
             minh <= {3*N{1'b0}};
             clr  <= 1'b1;
         end else begin
-            if (left == 5'd1)
+            if (left == 6'd1)
                 clr <= 1'b0;
-            if (we) begin
-                fsel <= {s[52:50], s[47:45], s[42:40], s[34:30], s[24:20], s[14:10], s[4:0]};
+            fsel <= fsel_d;
+            if (we)
                 fcol <= widx;
-            end
             for (m = 0; m < N; m = m + 1)     // constant part-selects (hpm_store)
                 if (we && widx == m[4:0])
                     minh[3 * m +: 3] <= s[62:60];
@@ -79,23 +85,60 @@ module hpm_ktable #(
     end
 
     // ---- the table: a synchronous read of this cycle's row, one row write
-    // per cycle of a window (row ROWS - left)
-    reg  [3*N-1:0] mem [0:31];
+    // per cycle of a window: copy 0 while more than ROWS cycles are left
+    // (rows read from copy 1), then copy 1; the read and the written row
+    // are never the same (no_rw_check: no bypass logic)
+    (* no_rw_check *) reg [3*N-1:0] mem [0:63];
     reg  [3*N-1:0] row_q;
-    wire [4:0]     wrow = R5 - left;
+    wire           first = left > R6;         // copy 0 is being written
+    reg  [4:0]     kstep;                     // the kind written in this cycle of a window
+    // kstep's next value: 0 after a selector write, then 0..ROWS-1 per copy
+    wire [4:0]     kstep_d = we ? 5'd0 : left == 6'd0 ? kstep : kstep == R6[4:0] - 5'd1 ? 5'd0 :
+                                                       kstep + 5'd1;
+    always @(posedge clk)
+        kstep <= rst ? 5'd0 : kstep_d;
+    wire [5:0]     wrow  = {!first, kstep};
+
+    // the refill's event bits: kind k's event e at {k, e} of a ROM, read a
+    // cycle ahead for each of the 4 event indexes (four EBR on the iCE40:
+    // no kind decode and no 32:1 event multiplexers in logic)
     /* verilator lint_off UNUSEDSIGNAL */ // events 32..63 do not exist
-    wire [63:0]    rev  = kind_ev(wrow);
+    function [1023:0] rom_bits(input integer unused);
+        integer k;
+        reg [63:0] v;
+        begin
+            rom_bits = 1024'd0;
+            for (k = 0; k < 32; k = k + 1) begin
+                v = kind_ev(k[4:0]);
+                rom_bits[32 * k +: 32] = v[31:0];
+            end
+        end
+    endfunction
     /* verilator lint_on UNUSEDSIGNAL */
-    wire [2:0]     rval = result2(fsel, rev[31:0]);
+    localparam [1023:0] ROM_BITS = rom_bits(0);
+    (* rom_style = "block" *) reg rom [0:1023];
+    integer        ri;
+    initial
+        for (ri = 0; ri < 1024; ri = ri + 1)
+            rom[ri] = ROM_BITS[ri];
+    reg  [3:0]     eb;                        // this cycle's refill row: the 4 events' bits
+    always @(posedge clk) begin
+        eb[0] <= rom[{kstep_d, fsel_d[4:0]}];
+        eb[1] <= rom[{kstep_d, fsel_d[9:5]}];
+        eb[2] <= rom[{kstep_d, fsel_d[14:10]}];
+        eb[3] <= rom[{kstep_d, fsel_d[19:15]}];
+    end
+    wire [2:0]     rval = combine(fsel[28:26], combine(fsel[22:20], {2'b00, eb[0]}, {2'b00, eb[1]}),
+                                               combine(fsel[25:23], {2'b00, eb[2]}, {2'b00, eb[3]}));
     wire [2:0]     wval = clr ? 3'd0 : rval;
     always @(posedge clk)
-        row_q <= mem[kind];
+        row_q <= mem[{first, kind}];
     // one write port with a 3-bit enable per column (the EBR's bit mask)
     genvar c;
     generate
         for (c = 0; c < N; c = c + 1) begin : g_wcol
             always @(posedge clk)
-                if (left != 5'd0 && (clr || fcol == c[4:0]))
+                if (left != 6'd0 && (clr || fcol == c[4:0]))
                     mem[wrow][3 * c +: 3] <= wval;
         end
     endgenerate
@@ -105,7 +148,7 @@ module hpm_ktable #(
     wire [31:0]    ev32 = {{(32 - EV_W){1'b0}}, ev};
     /* verilator lint_on UNUSEDSIGNAL */
     reg  [N-1:0]   on_q;
-    reg            ovr_q;                     // column fcol comes from live_q
+    reg  [N-1:0]   ovr_q;                     // bit n: column n comes from live_q (n = fcol)
     reg  [2:0]     live_q;
     integer n;
     always @(posedge clk) begin
@@ -113,14 +156,15 @@ module hpm_ktable #(
             on_q[n] <= on[n] && !clr &&
                        !((priv == PRIV_M && minh[3 * n + 2]) || (priv == PRIV_S && minh[3 * n + 1]) ||
                          (priv == PRIV_U && minh[3 * n]));
-        ovr_q  <= left != 5'd0 && !clr;
+        for (n = 0; n < N; n = n + 1)
+            ovr_q[n] <= left != 6'd0 && !clr && fcol == n[4:0];
         live_q <= result2(fsel, ev32);
     end
 
     genvar g;
     generate
         for (g = 0; g < N; g = g + 1) begin : g_lane
-            wire [2:0] v = (ovr_q && fcol == g[4:0]) ? live_q : row_q[3 * g +: 3];
+            wire [2:0] v = ovr_q[g] ? live_q : row_q[3 * g +: 3];
             assign inc[LANE * g +: LANE] = {{(LANE - 3){1'b0}}, on_q[g] ? v : 3'd0};
         end
     endgenerate

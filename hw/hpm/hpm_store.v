@@ -20,8 +20,9 @@
 // value at the start of t: the increment of t is dropped, pc cleared, full
 // recomputed; it wins over a flush of the same counter in t.
 //
-// The low parts are lanes of LL = LW + 3 bits in one vector, the top 3 bits
-// of each lane 0 between cycles: all counters add their increments (given
+// The low parts are lanes of LL = LW + CB bits in one vector, the top CB
+// bits of each lane 0 between cycles (CB = 1 from LW = 3 on: a lane's sum,
+// at most 2^LW - 1 + 7, is below 2^(LW+CB)): all counters add their increments (given
 // in the same lanes) in one wide add, no carry crosses a lane (a lane's sum
 // is below 2^LL), and the carries are the lanes' top bits, looked at only
 // when one is set (the simulated board does a few wide operations per
@@ -31,7 +32,7 @@
 module hpm_store #(
     parameter integer N  = 29,                // counters (>= 1)
     parameter integer W  = 64,                // their width (1..64)
-    parameter integer LL = (W < 8 ? W : 8) + 3    // lane width (do not override)
+    parameter integer LL = (W < 8 ? W : 8) + (W < 3 ? 4 - W : 1)   // lane width (do not override)
 ) (
     input  wire           clk,
     input  wire           rst,
@@ -49,10 +50,11 @@ module hpm_store #(
     localparam [64:0] MASK65 = (65'd1 << W) - 65'd1;
     localparam [63:0] MASK   = MASK65[63:0];
     localparam [UB-1:0] ONES = {UB{1'b1}};
-    localparam [LL-1:0] LANE_TOP = {3'b111, {LW{1'b0}}};
+    localparam integer CB = LL - LW;          // a lane's carry bits
+    localparam [LL-1:0] LANE_TOP = {{CB{1'b1}}, {LW{1'b0}}};
     localparam [N*LL-1:0] TOPS = {N{LANE_TOP}};    // the carry bits of every lane
 
-    reg  [N*LL-1:0] low;                      // lane n: {3'b000, low part of counter n}
+    reg  [N*LL-1:0] low;                      // lane n: {CB zeros, low part of counter n}
     reg  [N*UB-1:0] upper;
     /* verilator lint_off UNUSEDSIGNAL */ // bits N and up stay 0
     reg  [31:0]     pc, full;
@@ -95,7 +97,7 @@ module hpm_store #(
         carry = {N{1'b0}};
         if (tops != {N*LL{1'b0}})
             for (n = 0; n < N; n = n + 1)
-                carry[n] = tops[LL * n + LW +: 3] != 3'd0 && !(we && idx == n[4:0]);
+                carry[n] = tops[LL * n + LW +: CB] != {CB{1'b0}} && !(we && idx == n[4:0]);
         // with an upper part a counter wraps when its low part carries into
         // an all-ones upper part; without one, on the carry itself. A written
         // counter neither carries nor wraps (the write wins).
@@ -125,7 +127,7 @@ module hpm_store #(
                 end
             end
             if (we) begin
-                low[LL * idx +: LL] <= {3'b000, wval[LW-1:0]};
+                low[LL * idx +: LL] <= {{CB{1'b0}}, wval[LW-1:0]};
                 if (UW > 0) begin
                     upper[UB * idx +: UB] <= wval[LW +: UB];
                     full[idx]             <= wval[LW +: UB] == ONES;

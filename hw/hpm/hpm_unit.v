@@ -81,17 +81,18 @@ module hpm_unit #(
     // A write to a selector address (implemented or not) starts a refill
     // window of REFILL cycles; another one waits in X until it ends
     // (docs/hpm.md, "Selector writes wait for the refill"). The same rule in
-    // every architecture; architecture 3 refills one table row per cycle.
-    // Reset opens a window too (cycles 0..23: architecture 3 clears its table).
-    localparam [4:0] REFILL = 5'd24;
-    reg [4:0] refill_left;
+    // every architecture; architecture 3 refills one table row per cycle,
+    // each of the table's two copies in turn (24 rows each).
+    // Reset opens a window too (cycles 0..47: architecture 3 clears its table).
+    localparam [5:0] REFILL = 6'd48;
+    reg [5:0] refill_left;
     always @(posedge clk)
         if (rst)                            // architecture 3 clears its table
             refill_left <= REFILL;
         else if (csr_we && is_evt)
             refill_left <= REFILL;
-        else if (refill_left != 5'd0)
-            refill_left <= refill_left - 5'd1;
+        else if (refill_left != 6'd0)
+            refill_left <= refill_left - 6'd1;
     // Every access to a counter or selector 3..31 (mhpmcounter, hpmcounter,
     // mhpmevent, either half, implemented or not) takes two X cycles and
     // commits in the second, a selector write not before the refill window
@@ -99,10 +100,10 @@ module hpm_unit #(
     // architecture 3 reads the access's memory row in the cycle before the
     // commit (hpm_estore: take).
     wire slow      = (ctr_lo || ctr_hi || sel_lo || sel_hi) && idx >= 5'd3;
-    wire sel_wait  = csr_write && is_evt && refill_left != 5'd0;
+    wire sel_wait  = csr_write && is_evt && refill_left != 6'd0;
     assign csr_wait = csr_op && slow && (csr_first || sel_wait);
     /* verilator lint_off UNUSEDSIGNAL */ // architectures 1 and 2 read in the commit cycle
-    wire take      = csr_wait && !(sel_wait && refill_left != 5'd1);
+    wire take      = csr_wait && !(sel_wait && refill_left != 6'd1);
     /* verilator lint_on UNUSEDSIGNAL */
 
     // the counter written, by index (the machine-level spaces only; the user
@@ -187,7 +188,8 @@ module hpm_unit #(
 
     // ---- architecture 2: every counter's increment from one table row
     localparam integer TN = HPM_NUM > 0 ? HPM_NUM : 1;     // table columns
-    localparam integer LL = (HPM_WIDTH < 8 ? HPM_WIDTH : 8) + 3;   // hpm_store's lane width
+    localparam integer LL = (HPM_WIDTH < 8 ? HPM_WIDTH : 8) +      // hpm_store's lane width
+                            (HPM_WIDTH < 3 ? 4 - HPM_WIDTH : 1);
     wire [63:0] store_val;                                 // the addressed counter (hpm_store)
     /* verilator lint_off UNUSEDSIGNAL */ // bits 2:0, and all of it in architecture 1
     wire [31:0] store_wrap;                                // bit n: mhpmcounter n wraps

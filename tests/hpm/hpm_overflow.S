@@ -188,6 +188,9 @@ irq2:
     SIGCHK  a3, -1
 
     TEST 8                  /* a selector write in the wrapping cycle: OF = 1 wins */
+    .rept 48
+    nop                     /* TEST 6's selector write's refill window ends */
+    .endr
     PRELOAD 3               /* t */
     nop                     /* t+1 */
     csrw    mhpmevent3h, zero   /* t+2, t+3 wraps */
