@@ -117,6 +117,8 @@ lint: $(EV_VH)
 	    $(HW_LINT) --top-module hpm_soc -GHPM_NUM=$${v%x*} -GHPM_WIDTH=$${v#*x} -GHPM_ARCH=$$a $(HW_RTL_SRCS); \
 	  done; \
 	done
+	@echo "lint hpm_soc HPM 29x64 arch 3, refill events in logic"
+	@$(HW_LINT) --top-module hpm_soc -GHPM_ARCH=3 -GHPM_EV_ROM=0 $(HW_RTL_SRCS)
 	$(HW_LINT) --top-module icebreaker_top $(HW_BOARD_SRCS) $(HW_BOARD_LINT_SRCS) $(HW_RTL_SRCS)
 
 # ---- synthesis (yosys + nextpnr-ice40); the fw EBR is initialised from the

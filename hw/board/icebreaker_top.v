@@ -47,6 +47,11 @@ module icebreaker_top #(
     output wire       LEDG_N     // on-board green LED, active low
 );
     localparam integer UART_DIV = CLOCK_HZ / UART_BAUD;
+    // EBR (30 on the UP5K): firmware 16, register file 4, architecture 3's
+    // store 4 and table one per 5 counters; its refill ROM (4) saves about
+    // 100 LUT4 where the EBR are left (up to 10 counters), else the refill
+    // decodes its events in logic (docs/hpm.md)
+    localparam integer HPM_EV_ROM = 24 + (HPM_NUM + 4) / 5 + 4 <= 30 ? 1 : 0;
 
     generate
         if (UART_DIV * UART_BAUD != CLOCK_HZ || UART_DIV < 2) begin : g_bad_div
@@ -100,7 +105,7 @@ module icebreaker_top #(
     hpm_soc #(
         .UART_DIV(UART_DIV), .CLOCK_HZ(CLOCK_HZ), .FW_HEX(FW_HEX),
         .HPM_NUM(HPM_NUM), .HPM_WIDTH(HPM_WIDTH), .HPM_DSP(HPM_DSP),
-        .CLINT_DSP(1), .HPM_ARCH(HPM_ARCH)
+        .CLINT_DSP(1), .HPM_ARCH(HPM_ARCH), .HPM_EV_ROM(HPM_EV_ROM)
     ) u_soc (
         .clk(clk), .rst(rst), .boot_addr(32'h0000_0000),
         .uart_rx(RX), .uart_tx(TX), .leds(LED), .buttons(BTN),

@@ -21,7 +21,10 @@ module hpm_ktable #(
     parameter integer N    = 1,               // counters (>= 1)
     parameter integer LANE = 9,               // hpm_store's lane width (>= 3)
     parameter integer EV_W = `HPM_EVENTS_BUS_W,
-    parameter integer ROWS = 24               // kinds refilled per copy (hpm_unit's REFILL / 2)
+    parameter integer ROWS = 24,              // kinds refilled per copy (hpm_unit's REFILL / 2)
+    // the refill's event bits: 1 from a ROM (4 EBR, about 100 LUT4 fewer),
+    // 0 from a kind decoder and four 32:1 multiplexers in logic
+    parameter integer EV_ROM = 1
 ) (
     input  wire            clk,
     input  wire            rst,
@@ -99,9 +102,6 @@ module hpm_ktable #(
         kstep <= rst ? 5'd0 : kstep_d;
     wire [5:0]     wrow  = {!first, kstep};
 
-    // the refill's event bits: kind k's event e at {k, e} of a ROM, read a
-    // cycle ahead for each of the 4 event indexes (four EBR on the iCE40:
-    // no kind decode and no 32:1 event multiplexers in logic)
     /* verilator lint_off UNUSEDSIGNAL */ // events 32..63 do not exist
     function [1023:0] rom_bits(input integer unused);
         integer k;
@@ -115,19 +115,36 @@ module hpm_ktable #(
         end
     endfunction
     /* verilator lint_on UNUSEDSIGNAL */
-    localparam [1023:0] ROM_BITS = rom_bits(0);
-    (* rom_style = "block" *) reg rom [0:1023];
-    integer        ri;
-    initial
-        for (ri = 0; ri < 1024; ri = ri + 1)
-            rom[ri] = ROM_BITS[ri];
+    localparam [1023:0] ROM_BITS = rom_bits(0);   // kind k's event e at bit {k, e}
+
+    // the refill's event bits for the selector's 4 event indexes, of the
+    // kind written in the next cycle, registered (the same timing either way)
     reg  [3:0]     eb;                        // this cycle's refill row: the 4 events' bits
-    always @(posedge clk) begin
-        eb[0] <= rom[{kstep_d, fsel_d[4:0]}];
-        eb[1] <= rom[{kstep_d, fsel_d[9:5]}];
-        eb[2] <= rom[{kstep_d, fsel_d[14:10]}];
-        eb[3] <= rom[{kstep_d, fsel_d[19:15]}];
-    end
+    generate
+        if (EV_ROM != 0) begin : g_rom
+            // kind k's event e at {k, e} of a ROM (four EBR on the iCE40: no
+            // kind decode and no 32:1 event multiplexers in logic)
+            (* rom_style = "block" *) reg rom [0:1023];
+            integer ri;
+            initial
+                for (ri = 0; ri < 1024; ri = ri + 1)
+                    rom[ri] = ROM_BITS[ri];
+            always @(posedge clk) begin
+                eb[0] <= rom[{kstep_d, fsel_d[4:0]}];
+                eb[1] <= rom[{kstep_d, fsel_d[9:5]}];
+                eb[2] <= rom[{kstep_d, fsel_d[14:10]}];
+                eb[3] <= rom[{kstep_d, fsel_d[19:15]}];
+            end
+        end else begin : g_decode
+            wire [31:0] kev = ROM_BITS[32 * kstep_d +: 32];
+            always @(posedge clk) begin
+                eb[0] <= kev[fsel_d[4:0]];
+                eb[1] <= kev[fsel_d[9:5]];
+                eb[2] <= kev[fsel_d[14:10]];
+                eb[3] <= kev[fsel_d[19:15]];
+            end
+        end
+    endgenerate
     wire [2:0]     rval = combine(fsel[28:26], combine(fsel[22:20], {2'b00, eb[0]}, {2'b00, eb[1]}),
                                                combine(fsel[25:23], {2'b00, eb[2]}, {2'b00, eb[3]}));
     wire [2:0]     wval = clr ? 3'd0 : rval;

@@ -30,7 +30,10 @@ module hpm_unit #(
     // per cycle; 2 a cycle-class encoder and one increment table for all
     // counters (hpm_class, hpm_table); 3 the same with the table in a
     // synchronous memory (hpm_ktable, the iCE40 form). Same semantics and timing.
-    parameter integer HPM_ARCH   = 1
+    parameter integer HPM_ARCH   = 1,
+    // architecture 3: 1 reads the refill's event bits from a ROM (hpm_ktable
+    // EV_ROM: 4 more EBR, about 100 LUT4 fewer), 0 decodes them in logic
+    parameter integer EV_ROM     = 1
 ) (
     input  wire            clk,
     input  wire            rst,
@@ -260,7 +263,7 @@ module hpm_unit #(
             wire [31:0] inh_n   = inhibit;
             /* verilator lint_on UNUSEDSIGNAL */
             wire [LL*TN-1:0] tab_inc;
-            hpm_ktable #(.N(TN), .LANE(LL), .EV_W(EV_W), .ROWS(24)) u_table (
+            hpm_ktable #(.N(TN), .LANE(LL), .EV_W(EV_W), .ROWS(24), .EV_ROM(EV_ROM)) u_table (
                 .clk(clk), .rst(rst), .kind(cls[4:0]), .priv(cls[6:5]), .ev(ev),
                 .on(~inh_n[3 +: TN] & ~written[3 +: TN]), .left(refill_left),
                 .we(csr_we && is_evt && IMPL[idx]), .widx(idx - 5'd3), .sel(sel_new),

@@ -6,7 +6,8 @@ module hpm_cpu #(
     parameter integer HPM_NUM   = 29,        // implemented mhpmcounters (0..29)
     parameter integer HPM_WIDTH = 64,        // their width (1..64)
     parameter integer HPM_DSP   = 0,         // SB_MAC16 blocks for counters (hpm_unit)
-    parameter integer HPM_ARCH  = 1          // counting architecture 1, 2 or 3 (hpm_unit)
+    parameter integer HPM_ARCH  = 1,         // counting architecture 1, 2 or 3 (hpm_unit)
+    parameter integer HPM_EV_ROM = 1         // architecture 3's refill ROM (hpm_unit)
 ) (
     input  wire        clk,
     input  wire        rst,
@@ -75,7 +76,7 @@ module hpm_cpu #(
     hpm_unit #(
         .HPM_NUM(HPM_NUM), .HPM_WIDTH(HPM_WIDTH),
         .EV_W(HPM_EV_BUS_W), .EV_INSTRET(HPM_EV_INSTRUCTIONS), .DSP_BUDGET(HPM_DSP),
-        .HPM_ARCH(HPM_ARCH)
+        .HPM_ARCH(HPM_ARCH), .EV_ROM(HPM_EV_ROM)
     ) u_hpm (
         .clk(clk), .rst(rst), .ev(events), .priv(priv),
         .csr_addr(csr_addr), .csr_wdata(csr_wdata), .csr_we(csr_we),
