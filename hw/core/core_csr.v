@@ -101,7 +101,9 @@ module core_csr #(
     reg [13:0] mideleg;          // bits 1, 5, 9, 13 writable
     reg [13:0] mie;              // mask 0x2AAA
     reg        ssip, stip, seip, lcofip;
-    reg [31:0] mtvec, stvec;     // bit 1 reads 0
+    // bit 1 reads 0; in vectored mode (bit 0) BASE is 64-byte aligned, bits
+    // 5:2 read 0, so the interrupt vector needs no adder
+    reg [31:0] mtvec, stvec;
     // xcause keeps the interrupt bit and a 4-bit code (the legal values;
     // the code field is WLRL): bits 30:4 read 0
     reg        mcause_irq, scause_irq;
@@ -200,8 +202,12 @@ module core_csr #(
     wire [31:0] merged = (w & wmask) | (core_rdata & ~wmask);
     // mstatus.MPP: a write of 2 (reserved) leaves it unchanged
     wire        keep_mpp = csr_addr == `HPM_CSR_MSTATUS && w[12:11] == 2'b10;
+    // xtvec: a vectored BASE is legalised to 64-byte alignment
+    wire [31:0] tvec_w   = {w[31:6], w[0] ? 4'd0 : w[5:2], 1'b0, w[0]};
+    wire        is_tvec  = csr_addr == `HPM_CSR_MTVEC || csr_addr == `HPM_CSR_STVEC;
     assign csr_wval = ext_hit ? ext_wval :
-                      keep_mpp ? {merged[31:13], st_mpp, merged[10:0]} : merged;
+                      keep_mpp ? {merged[31:13], st_mpp, merged[10:0]} :
+                      is_tvec ? tvec_w : merged;
 
     // the CSRs of the register file EBR take all bits but xepc[1:0]
     assign ebr_wval  = {w[31:2], csr_addr[1:0] == 2'b01 ? 2'b00 : w[1:0]};
@@ -236,13 +242,13 @@ module core_csr #(
     // ------------------------------------------------------------------ traps
     // The trap targets are on the path from the X datapath to the fetch
     // address, so each is prepared from early signals: the interrupt target
-    // from registered state only (irq_code, with the vectoring adder), and
+    // from registered state only (irq_code in the aligned BASE's bits 5:2), and
     // each exception class (early, late, access fault) with its own
     // delegation lookup; the late trap signals only select.
     wire        irq_to_s   = m_set == 14'd0;
     wire [31:2] irq_base   = irq_to_s ? stvec[31:2] : mtvec[31:2];
     wire        irq_vect   = irq_to_s ? stvec[0] : mtvec[0];
-    wire [31:2] irq_vec    = irq_base + (irq_vect ? {26'd0, irq_code} : 30'd0);
+    wire [31:2] irq_vec    = {irq_base[31:6], irq_base[5:2] | (irq_vect ? irq_code : 4'd0)};
     wire        below_m    = priv != PRV_M;
     wire        to_s_e     = below_m && medeleg[code_e];
     wire        to_s_l     = below_m && medeleg[code_l];
@@ -323,8 +329,8 @@ module core_csr #(
                         if (mideleg[1])  ssip   <= w[1];
                         if (mideleg[13]) lcofip <= w[13];
                     end
-                    `HPM_CSR_MTVEC: mtvec <= {w[31:2], 1'b0, w[0]};
-                    `HPM_CSR_STVEC: stvec <= {w[31:2], 1'b0, w[0]};
+                    `HPM_CSR_MTVEC: mtvec <= tvec_w;
+                    `HPM_CSR_STVEC: stvec <= tvec_w;
                     `HPM_CSR_MCOUNTEREN: mcounteren <= w;
                     `HPM_CSR_SCOUNTEREN: scounteren <= w;
                     `HPM_CSR_MCAUSE: begin mcause_irq <= w[31]; mcause_code <= w[3:0]; end
