@@ -63,7 +63,8 @@ module core_csr #(
     input  wire [3:0]  code_e,
     input  wire [3:0]  code_l,
     input  wire [3:0]  code_f,
-    output wire [31:0] vec_e,        // target of the interrupt or an early exception
+    output wire [31:0] vec_i,        // target of the interrupt
+    output wire [31:0] vec_e,        // of an early exception
     output wire [31:0] vec_l,        // of a late exception
     output wire [31:0] vec_f,        // of the access fault
     output wire        trap_take,    // one of the four trap inputs
@@ -265,13 +266,16 @@ module core_csr #(
     wire        to_s_e     = below_m && medeleg[code_e];
     wire        to_s_l     = below_m && medeleg[code_l];
     wire        to_s_f     = below_m && medeleg[code_f];
-    assign vec_e = {trap_irq ? irq_vec : to_s_e ? stvec[31:2] : mtvec[31:2], 2'b00};
+    assign vec_i = {irq_vec, 2'b00};
+    assign vec_e = {to_s_e ? stvec[31:2] : mtvec[31:2], 2'b00};
     assign vec_l = {to_s_l ? stvec[31:2] : mtvec[31:2], 2'b00};
     assign vec_f = {to_s_f ? stvec[31:2] : mtvec[31:2], 2'b00};
 
     assign trap_take = trap_irq || trap_exc_e || trap_exc_l || trap_fault;
-    assign trap_to_s = trap_irq ? irq_to_s : trap_exc_e ? to_s_e : trap_exc_l ? to_s_l : to_s_f;
-    wire [3:0]  trap_code  = trap_irq ? irq_code : trap_exc_e ? code_e : trap_exc_l ? code_l : code_f;
+    // the four exclude one another: the latest (the access fault, the late
+    // exceptions, then the interrupt) select in the outer mux levels
+    assign trap_to_s = trap_fault ? to_s_f : trap_exc_l ? to_s_l : trap_irq ? irq_to_s : to_s_e;
+    wire [3:0]  trap_code  = trap_fault ? code_f : trap_exc_l ? code_l : trap_irq ? irq_code : code_e;
 
     // ---------------------------------------------------------- register update
     always @(posedge clk) begin

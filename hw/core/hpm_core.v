@@ -73,17 +73,19 @@ module hpm_core #(
 /* verilator lint_on UNUSEDPARAM */
 
     // ------------------------------------------------------------ F / D
-    wire        x_free, redirect_e, redirect_l, fault_trap, fetch_redirect;
-    wire [31:0] target_e, target_l, fault_vector;
+    wire        x_free, redirect_l, fault_trap, fetch_redirect;
+    wire        irq_take, redirect_en, redirect_ln, fault_trap_n;
+    wire [31:0] target_en, target_l, fault_vector, vec_i;
     wire [31:2] fetch_addr;
     wire        d_valid, d_fault, d_pred_taken;
     wire [31:0] d_pc, d_insn;
 
     core_fetch u_fetch (
         .clk(clk), .rst(rst), .boot_addr(boot_addr),
-        .x_free(x_free), .redirect_e(redirect_e), .target_e(target_e),
-        .redirect_l(redirect_l), .target_l(target_l),
-        .fault_redirect(fault_trap), .fault_pc(fault_vector),
+        .x_free(x_free), .redirect_e(redirect_en), .target_e(target_en),
+        .redirect_l(redirect_ln), .target_l(target_l),
+        .fault_redirect(fault_trap_n), .fault_pc(fault_vector),
+        .irq_redirect(irq_take), .irq_pc(vec_i),
         .fetch_addr(fetch_addr), .redirect(fetch_redirect), .bus_rdata(bus_rdata),
         .d_valid(d_valid), .d_pc(d_pc), .d_insn(d_insn), .d_fault(d_fault),
         .d_pred_taken(d_pred_taken)
@@ -229,7 +231,7 @@ module hpm_core #(
     wire        retire;
 
     wire x_go      = x_valid && x_first;
-    wire irq_take  = x_go && irq_pending;
+    assign irq_take = x_go && irq_pending;
     wire illegal   = dec_illegal || (is_csr && csr_illegal) || sys_illegal;
     wire jal_mis   = is_jal && pc_imm[1];
     wire exc_e     = x_go && !irq_take && (x_fault || illegal || is_ecall || is_ebreak || jal_mis);
@@ -254,6 +256,13 @@ module hpm_core #(
     // its address is in a region (it is not: the access fault) is up to the
     // region selects
     assign mem_go  = x_go && mem && !trap_e && !lsu_misaligned;
+    // The interrupt decision is the latest of the early ones (LCOFI comes
+    // from the HPM unit's counter adders, core_csr), so the fetch and bus
+    // addresses are prepared as if no interrupt were taken (the *_n
+    // signals) and the interrupt's vector comes in at their last mux level.
+    wire exc_e_n   = x_go && (x_fault || illegal || is_ecall || is_ebreak || jal_mis);
+    assign fault_trap_n = x_go && !exc_e_n && lsu_fault;
+    wire mem_go_n  = x_go && mem && !exc_e_n && !lsu_misaligned;
 
     reg  [3:0]  code_e;
     reg  [31:0] tval_e;
@@ -292,6 +301,7 @@ module hpm_core #(
     // a CSR, mret or sret instruction can only trap early: its commit does
     // not wait for the adder
     wire csr_commit = x_valid && is_csr && !trap_e && !csr_wait;
+    wire csr_commit_n = x_valid && is_csr && !exc_e_n && !csr_wait;
     core_csr u_csr (
         .clk(clk), .rst(rst),
         .csr_op(x_valid && is_csr), .csr_addr(x_insn[31:20]), .csr_funct(funct3[1:0]),
@@ -305,7 +315,7 @@ module hpm_core #(
         .mret_commit(x_valid && is_mret && !trap_e), .sret_commit(x_valid && is_sret && !trap_e),
         .trap_irq(irq_take), .trap_exc_e(exc_e), .trap_exc_l(exc_l), .trap_fault(fault_trap),
         .code_e(code_e), .code_l(code_l), .code_f(code_f),
-        .vec_e(vec_e), .vec_l(vec_l), .vec_f(fault_vector),
+        .vec_i(vec_i), .vec_e(vec_e), .vec_l(vec_l), .vec_f(fault_vector),
         .trap_take(trap_take), .trap_to_s(trap_to_s),
         .mtip(mtip), .msip(msip), .irq_pending(irq_pending), .irq_code(irq_code),
         .wfi_wake(wfi_wake), .mtime(mtime), .lcofi(lcofi), .lcofi_late(lcofi_late),
@@ -330,10 +340,11 @@ module hpm_core #(
     assign retire = x_valid && x_cond && !trap_e && !(x_first && (br_mis || jalr_mis));
 
     // ---- redirects of the fetch from X (one bubble), by lateness:
-    //   early: an early trap (its vector), mret, sret, fence.i;
+    //   early: an early exception (its vector), mret, sret, fence.i;
     //   late:  jalr (its target, or the trap vector when misaligned), a
     //          mispredicted branch, a misaligned load/store (trap vector);
-    //   fault: the access fault (core_fetch selects it last).
+    //   fault: the access fault;
+    //   interrupt: its vector (core_fetch and the bus address select it last).
     // A CSR instruction that writes a CSR of the register file EBR writes the
     // row in its own cycle when rd is x0 (csr_row_now); with an rd it writes
     // rd and refetches pc+4 like fence.i, and the bubble's free write port
@@ -343,10 +354,14 @@ module hpm_core #(
     wire csr_row_now = csr_row_wr && rd == 5'd0;
     wire csr_row_2nd = csr_row_wr && rd != 5'd0;
     wire redirect_x = trap_e || (x_valid && (is_mret || is_sret || is_fencei));
-    assign redirect_e = redirect_x || csr_row_2nd;
+    assign redirect_l  = x_go && !trap_e && (is_jalr || mispredict || br_mis || lsu_misaligned);
+    // the fetch's early and late redirects without the interrupt (which
+    // core_fetch takes last)
+    wire csr_row_2nd_n = csr_commit_n && csr_ebr && csr_write && rd != 5'd0;
+    assign redirect_en = exc_e_n || (x_valid && (is_mret || is_sret || is_fencei)) || csr_row_2nd_n;
     // mret/sret: xepc arrives on register file port 2 (rs2)
-    assign target_e   = trap_e ? vec_e : (is_mret || is_sret) ? rs2 : pc4;
-    assign redirect_l = x_go && !trap_e && (is_jalr || mispredict || br_mis || lsu_misaligned);
+    assign target_en   = exc_e_n ? vec_e : (is_mret || is_sret) ? rs2 : pc4;
+    assign redirect_ln = x_go && !exc_e_n && (is_jalr || mispredict || br_mis || lsu_misaligned);
     assign target_l   = (br_mis || jalr_mis || lsu_misaligned) ? vec_l :
                         is_jalr ? jalr_target : br_taken ? pc_imm : pc4;
 
@@ -414,7 +429,8 @@ module hpm_core #(
     // for the access fault.
     assign bus_we     = lsu_we;
     assign bus_be     = lsu_be;
-    assign bus_addr   = fault_trap ? fault_vector[31:2] : mem_go ? alu_sum[31:2] : fetch_addr;
+    assign bus_addr   = irq_take ? vec_i[31:2] : fault_trap_n ? fault_vector[31:2] :
+                        mem_go_n ? alu_sum[31:2] : fetch_addr;
     assign bus_daddr  = alu_sum[31:2];
     assign bus_region = mem_go ? lsu_region : 5'd0;
     assign bus_wdata  = lsu_wdata;
