@@ -51,6 +51,7 @@ module hpm_core #(
 
     // event bus (hw/hpm/events.def) and the current privilege mode
     output wire [EV_W-1:0] events,
+    output wire [EV_W-1:0] events_n,   // the same as if no interrupt were taken (hpm_class)
     output wire [1:0]  priv,
 
     // CSR hook (see core_csr), mcounteren for scountovf, the overflow interrupt
@@ -474,51 +475,65 @@ module hpm_core #(
 
     wire bubble    = !x_valid;
     wire br_bub    = bubble && bubble_br;
-    wire clear     = trap || (bubble && bubble_clear);
     wire fe_bound  = bubble && !bubble_br && !bubble_clear;
-    wire stall     = x_valid && !x_done;
-    wire mem_stall = stall && (is_load || is_store);
-    wire md_stall  = stall && (is_mul || is_div);
-    wire wfi_wait  = stall && is_wfi;
-    wire sel_wait  = stall && is_csr;
 
-    reg [HPM_EV_BUS_W-1:0] ev;            // width checked against EV_W by lint
-    always @(*) begin
-        ev = {HPM_EV_BUS_W{1'b0}};
-        ev[HPM_EV_CYCLES]                 = 1'b1;
-        ev[HPM_EV_INSTRUCTIONS]           = retire;
-        ev[HPM_EV_LOADS]                  = retire && is_load;
-        ev[HPM_EV_STORES]                 = retire && is_store;
-        ev[HPM_EV_JUMPS]                  = retire && (is_jal || is_jalr);
-        ev[HPM_EV_BRANCHES]               = retire && is_branch;
-        ev[HPM_EV_BRANCHES_TAKEN]         = retire && br_taken;
-        ev[HPM_EV_BRANCH_MISSES]          = retire && mispredict;
-        ev[HPM_EV_MUL]                    = retire && is_mul;
-        ev[HPM_EV_DIV]                    = retire && is_div;
-        ev[HPM_EV_MULDIV_STALL_CYCLES]    = md_stall;
-        ev[HPM_EV_FETCH_STALL_CYCLES]     = bubble;
-        ev[HPM_EV_MEM_STALL_CYCLES]       = mem_stall;
-        ev[HPM_EV_HAZARD_STALL_CYCLES]    = 1'b0;          // every operand is bypassed
-        ev[HPM_EV_EXCEPTIONS]             = exc;
-        ev[HPM_EV_INTERRUPTS]             = irq_take;
-        ev[HPM_EV_CSR_INSTRUCTIONS]       = retire && is_csr;
-        ev[HPM_EV_FENCES]                 = retire && (is_fence || is_fencei || is_sfence);
-        ev[HPM_EV_FLUSHES]                = redirect_x || redirect_l || fault_trap;
-        ev[HPM_EV_TOPDOWN_RETIRING]       = retire;
-        ev[HPM_EV_TOPDOWN_BAD_SPEC]       = br_bub || clear;
-        ev[HPM_EV_TOPDOWN_FE_BOUND]       = fe_bound;
-        ev[HPM_EV_TOPDOWN_BE_BOUND]       = stall;
-        ev[HPM_EV_TOPDOWN_BR_MISPREDICT]  = br_bub;
-        ev[HPM_EV_TOPDOWN_MACHINE_CLEARS] = clear;
-        ev[HPM_EV_TOPDOWN_FETCH_LATENCY]  = fe_bound;
-        ev[HPM_EV_TOPDOWN_MEM_BOUND]      = mem_stall;
-        ev[HPM_EV_TOPDOWN_CORE_BOUND]     = md_stall || wfi_wait || sel_wait;
-        ev[HPM_EV_WFI_CYCLES]             = wfi_wait;
-    end
-    assign events = ev;
+    // The event vector of a cycle from the X-stage outcome; computed for the
+    // cycle and for the same cycle without the interrupt (events_n: the
+    // interrupt is the latest of the inputs, so the cycle class selects
+    // between an interrupt cycle's and events_n's class last).
+    function [HPM_EV_BUS_W-1:0] ev_vec(input ret, input trp, input exc_any, input irq,
+                                       input flush, input done);
+        reg st, clr;
+        begin
+            st  = x_valid && !done;
+            clr = trp || (bubble && bubble_clear);
+            ev_vec = {HPM_EV_BUS_W{1'b0}};
+            ev_vec[HPM_EV_CYCLES]                 = 1'b1;
+            ev_vec[HPM_EV_INSTRUCTIONS]           = ret;
+            ev_vec[HPM_EV_LOADS]                  = ret && is_load;
+            ev_vec[HPM_EV_STORES]                 = ret && is_store;
+            ev_vec[HPM_EV_JUMPS]                  = ret && (is_jal || is_jalr);
+            ev_vec[HPM_EV_BRANCHES]               = ret && is_branch;
+            ev_vec[HPM_EV_BRANCHES_TAKEN]         = ret && br_taken;
+            ev_vec[HPM_EV_BRANCH_MISSES]          = ret && mispredict;
+            ev_vec[HPM_EV_MUL]                    = ret && is_mul;
+            ev_vec[HPM_EV_DIV]                    = ret && is_div;
+            ev_vec[HPM_EV_MULDIV_STALL_CYCLES]    = st && (is_mul || is_div);
+            ev_vec[HPM_EV_FETCH_STALL_CYCLES]     = bubble;
+            ev_vec[HPM_EV_MEM_STALL_CYCLES]       = st && (is_load || is_store);
+            ev_vec[HPM_EV_HAZARD_STALL_CYCLES]    = 1'b0;          // every operand is bypassed
+            ev_vec[HPM_EV_EXCEPTIONS]             = exc_any;
+            ev_vec[HPM_EV_INTERRUPTS]             = irq;
+            ev_vec[HPM_EV_CSR_INSTRUCTIONS]       = ret && is_csr;
+            ev_vec[HPM_EV_FENCES]                 = ret && (is_fence || is_fencei || is_sfence);
+            ev_vec[HPM_EV_FLUSHES]                = flush;
+            ev_vec[HPM_EV_TOPDOWN_RETIRING]       = ret;
+            ev_vec[HPM_EV_TOPDOWN_BAD_SPEC]       = br_bub || clr;
+            ev_vec[HPM_EV_TOPDOWN_FE_BOUND]       = fe_bound;
+            ev_vec[HPM_EV_TOPDOWN_BE_BOUND]       = st;
+            ev_vec[HPM_EV_TOPDOWN_BR_MISPREDICT]  = br_bub;
+            ev_vec[HPM_EV_TOPDOWN_MACHINE_CLEARS] = clr;
+            ev_vec[HPM_EV_TOPDOWN_FETCH_LATENCY]  = fe_bound;
+            ev_vec[HPM_EV_TOPDOWN_MEM_BOUND]      = st && (is_load || is_store);
+            ev_vec[HPM_EV_TOPDOWN_CORE_BOUND]     = st && (is_mul || is_div || is_wfi || is_csr);
+            ev_vec[HPM_EV_WFI_CYCLES]             = st && is_wfi;
+        end
+    endfunction
+    wire [HPM_EV_BUS_W-1:0] ev = ev_vec(retire, trap, exc, irq_take,
+                                        redirect_x || redirect_l || fault_trap, x_done);   // width checked against EV_W by lint
+    // without the interrupt: the *_n signals above
+    wire exc_l_n   = x_go && !exc_e_n && (br_mis || jalr_mis || lsu_misaligned);
+    wire exc_n     = exc_e_n || exc_l_n || fault_trap_n;
+    wire retire_n  = x_valid && x_cond && !exc_e_n && !(x_first && (br_mis || jalr_mis));
+    wire flush_n   = exc_e_n || (x_valid && (is_mret || is_sret || is_fencei)) || redirect_ln || fault_trap_n;
+    wire x_done_n  = x_valid && (exc_n || x_cond);
+    assign events   = ev;
+    assign events_n = ev_vec(retire_n, exc_n, exc_n, 1'b0, flush_n, x_done_n);
 
 `ifndef SYNTHESIS
     // the top-down slots partition every cycle
+    wire clear = trap || (bubble && bubble_clear);
+    wire stall = x_valid && !x_done;
     always @(posedge clk)
         if (!rst && {1'b0, retire} + {1'b0, br_bub || clear} + {1'b0, fe_bound} +
                     {1'b0, stall} != 2'd1) begin
