@@ -96,6 +96,13 @@ int hpmref_csr(const hpmref *m, uint16_t addr, uint32_t *val)
 	return ref_csr_read(m, addr, m->cycle, val);
 }
 
+/* xtvec WARL: bit 1 reads 0; vectored mode (MODE 1) aligns BASE to 64 bytes,
+ * so BASE + 4 * cause never carries past bit 5 */
+static uint32_t tvec_legal(uint32_t v)
+{
+	return v & ((v & 1u) ? ~0x3Eu : ~2u);
+}
+
 uint32_t ref_csr_write(hpmref *m, unsigned a, uint32_t v, uint64_t t)
 {
 	uint32_t rb = 0;
@@ -106,7 +113,7 @@ uint32_t ref_csr_write(hpmref *m, unsigned a, uint32_t v, uint64_t t)
 	case CSR_SIE:
 		m->mie = (m->mie & ~m->mideleg) | (v & m->mideleg);
 		break;
-	case CSR_STVEC: m->stvec = v & ~2u; break;
+	case CSR_STVEC: m->stvec = tvec_legal(v); break;
 	case CSR_SCOUNTEREN: m->scounteren = v; break;
 	case CSR_SSCRATCH: m->sscratch = v; break;
 	case CSR_SEPC: m->sepc = v & ~3u; break;
@@ -127,7 +134,7 @@ uint32_t ref_csr_write(hpmref *m, unsigned a, uint32_t v, uint64_t t)
 	case CSR_MEDELEG: m->medeleg = v & MEDELEG_MASK; break;
 	case CSR_MIDELEG: m->mideleg = v & MIDELEG_MASK; break;
 	case CSR_MIE: m->mie = v & MIE_MASK; break;
-	case CSR_MTVEC: m->mtvec = v & ~2u; break;
+	case CSR_MTVEC: m->mtvec = tvec_legal(v); break;
 	case CSR_MCOUNTEREN: m->mcounteren = v; break;
 	case CSR_MSCRATCH: m->mscratch = v; break;
 	case CSR_MEPC: m->mepc = v & ~3u; break;

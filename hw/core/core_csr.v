@@ -63,7 +63,8 @@ module core_csr #(
     input  wire [3:0]  code_e,
     input  wire [3:0]  code_l,
     input  wire [3:0]  code_f,
-    output wire [31:0] vec_e,        // target of the interrupt or an early exception
+    output wire [31:0] vec_i,        // target of the interrupt
+    output wire [31:0] vec_e,        // of an early exception
     output wire [31:0] vec_l,        // of a late exception
     output wire [31:0] vec_f,        // of the access fault
     output wire        trap_take,    // one of the four trap inputs
@@ -73,7 +74,7 @@ module core_csr #(
     input  wire        mtip,
     input  wire        msip,
     output wire        irq_pending,  // an enabled interrupt is to be taken
-    output reg  [3:0]  irq_code,
+    output wire [3:0]  irq_code,
     output wire        wfi_wake,     // (mip & mie) != 0
 
     // time(h), and the HPM unit's overflow interrupt
@@ -101,7 +102,9 @@ module core_csr #(
     reg [13:0] mideleg;          // bits 1, 5, 9, 13 writable
     reg [13:0] mie;              // mask 0x2AAA
     reg        ssip, stip, seip, lcofip;
-    reg [31:0] mtvec, stvec;     // bit 1 reads 0
+    // bit 1 reads 0; in vectored mode (bit 0) BASE is 64-byte aligned, bits
+    // 5:2 read 0, so the interrupt vector needs no adder
+    reg [31:0] mtvec, stvec;
     // xcause keeps the interrupt bit and a 4-bit code (the legal values;
     // the code field is WLRL): bits 30:4 read 0
     reg        mcause_irq, scause_irq;
@@ -200,8 +203,12 @@ module core_csr #(
     wire [31:0] merged = (w & wmask) | (core_rdata & ~wmask);
     // mstatus.MPP: a write of 2 (reserved) leaves it unchanged
     wire        keep_mpp = csr_addr == `HPM_CSR_MSTATUS && w[12:11] == 2'b10;
+    // xtvec: a vectored BASE is legalised to 64-byte alignment
+    wire [31:0] tvec_w   = {w[31:6], w[0] ? 4'd0 : w[5:2], 1'b0, w[0]};
+    wire        is_tvec  = csr_addr == `HPM_CSR_MTVEC || csr_addr == `HPM_CSR_STVEC;
     assign csr_wval = ext_hit ? ext_wval :
-                      keep_mpp ? {merged[31:13], st_mpp, merged[10:0]} : merged;
+                      keep_mpp ? {merged[31:13], st_mpp, merged[10:0]} :
+                      is_tvec ? tvec_w : merged;
 
     // the CSRs of the register file EBR take all bits but xepc[1:0]
     assign ebr_wval  = {w[31:2], csr_addr[1:0] == 2'b01 ? 2'b00 : w[1:0]};
@@ -214,46 +221,61 @@ module core_csr #(
     wire we = csr_commit && csr_write && !ext_hit;
 
     // ------------------------------------------------------------ interrupts
-    wire [13:0] pending = mip & mie;
+    // lcofi_late comes from the HPM unit's counter adders, late in the
+    // cycle: the choice is made for LCOFIP as registered and for LCOFIP set,
+    // and lcofi_late only selects between the two.
     wire        m_en    = priv != PRV_M || st_mie;
     wire        s_en    = priv == PRV_U || (priv == PRV_S && st_sie);
-    wire [13:0] m_set   = pending & ~mideleg & {14{m_en}};
-    wire [13:0] s_set   = pending &  mideleg & {14{s_en}};
-    wire [13:0] irqs    = m_set != 14'd0 ? m_set : s_set;
-    assign irq_pending = irqs != 14'd0;
-    assign wfi_wake    = pending != 14'd0;
-    always @(*) begin
-        // priority MEI > MSI > MTI > SEI > SSI > STI > LCOFI
-        if      (irqs[11]) irq_code = 4'd11;
-        else if (irqs[3])  irq_code = 4'd3;
-        else if (irqs[7])  irq_code = 4'd7;
-        else if (irqs[9])  irq_code = 4'd9;
-        else if (irqs[1])  irq_code = 4'd1;
-        else if (irqs[5])  irq_code = 4'd5;
-        else               irq_code = 4'd13;
-    end
+    // {taken, to S, code} of the enabled interrupts in pend
+    function [5:0] irq_pick(input [13:0] pend);
+        reg [13:0] m_set, s_set, irqs;
+        reg [3:0]  code;
+        begin
+            m_set = pend & ~mideleg & {14{m_en}};
+            s_set = pend &  mideleg & {14{s_en}};
+            irqs  = m_set != 14'd0 ? m_set : s_set;
+            // priority MEI > MSI > MTI > SEI > SSI > STI > LCOFI
+            if      (irqs[11]) code = 4'd11;
+            else if (irqs[3])  code = 4'd3;
+            else if (irqs[7])  code = 4'd7;
+            else if (irqs[9])  code = 4'd9;
+            else if (irqs[1])  code = 4'd1;
+            else if (irqs[5])  code = 4'd5;
+            else               code = 4'd13;
+            irq_pick = {irqs != 14'd0, m_set == 14'd0, code};
+        end
+    endfunction
+    wire [13:0] pend_reg  = {lcofip, mip[12:0]} & mie;
+    wire [13:0] pend_lcof = {1'b1, mip[12:0]} & mie;
+    wire [5:0]  pick      = lcofi_late ? irq_pick(pend_lcof) : irq_pick(pend_reg);
+    wire        irq_to_s  = pick[4];
+    assign irq_pending = pick[5];
+    assign irq_code    = pick[3:0];
+    assign wfi_wake    = (lcofi_late ? pend_lcof : pend_reg) != 14'd0;
 
     // ------------------------------------------------------------------ traps
     // The trap targets are on the path from the X datapath to the fetch
     // address, so each is prepared from early signals: the interrupt target
-    // from registered state only (irq_code, with the vectoring adder), and
+    // from registered state only (irq_code in the aligned BASE's bits 5:2), and
     // each exception class (early, late, access fault) with its own
     // delegation lookup; the late trap signals only select.
-    wire        irq_to_s   = m_set == 14'd0;
     wire [31:2] irq_base   = irq_to_s ? stvec[31:2] : mtvec[31:2];
     wire        irq_vect   = irq_to_s ? stvec[0] : mtvec[0];
-    wire [31:2] irq_vec    = irq_base + (irq_vect ? {26'd0, irq_code} : 30'd0);
+    wire [31:2] irq_vec    = {irq_base[31:6], irq_base[5:2] | (irq_vect ? irq_code : 4'd0)};
     wire        below_m    = priv != PRV_M;
     wire        to_s_e     = below_m && medeleg[code_e];
     wire        to_s_l     = below_m && medeleg[code_l];
     wire        to_s_f     = below_m && medeleg[code_f];
-    assign vec_e = {trap_irq ? irq_vec : to_s_e ? stvec[31:2] : mtvec[31:2], 2'b00};
+    assign vec_i = {irq_vec, 2'b00};
+    assign vec_e = {to_s_e ? stvec[31:2] : mtvec[31:2], 2'b00};
     assign vec_l = {to_s_l ? stvec[31:2] : mtvec[31:2], 2'b00};
     assign vec_f = {to_s_f ? stvec[31:2] : mtvec[31:2], 2'b00};
 
     assign trap_take = trap_irq || trap_exc_e || trap_exc_l || trap_fault;
-    assign trap_to_s = trap_irq ? irq_to_s : trap_exc_e ? to_s_e : trap_exc_l ? to_s_l : to_s_f;
-    wire [3:0]  trap_code  = trap_irq ? irq_code : trap_exc_e ? code_e : trap_exc_l ? code_l : code_f;
+    // the four exclude one another: the latest (the access fault, the late
+    // exceptions, then the interrupt) select in the outer mux levels
+    assign trap_to_s = trap_fault ? to_s_f : trap_exc_l ? to_s_l : trap_irq ? irq_to_s : to_s_e;
+    wire [3:0]  trap_code  = trap_fault ? code_f : trap_exc_l ? code_l : trap_irq ? irq_code : code_e;
 
     // ---------------------------------------------------------- register update
     always @(posedge clk) begin
@@ -323,8 +345,8 @@ module core_csr #(
                         if (mideleg[1])  ssip   <= w[1];
                         if (mideleg[13]) lcofip <= w[13];
                     end
-                    `HPM_CSR_MTVEC: mtvec <= {w[31:2], 1'b0, w[0]};
-                    `HPM_CSR_STVEC: stvec <= {w[31:2], 1'b0, w[0]};
+                    `HPM_CSR_MTVEC: mtvec <= tvec_w;
+                    `HPM_CSR_STVEC: stvec <= tvec_w;
                     `HPM_CSR_MCOUNTEREN: mcounteren <= w;
                     `HPM_CSR_SCOUNTEREN: scounteren <= w;
                     `HPM_CSR_MCAUSE: begin mcause_irq <= w[31]; mcause_code <= w[3:0]; end

@@ -21,9 +21,11 @@ module core_fetch (
     input  wire [31:0] target_l,
     input  wire        fault_redirect,
     input  wire [31:0] fault_pc,
+    input  wire        irq_redirect,  // an interrupt: the others are as if none were taken
+    input  wire [31:0] irq_pc,
 
     // bus (shared with the LSU; never both in one cycle)
-    output wire [31:2] fetch_addr,   // word address, unless the access fault redirects
+    output wire [31:2] fetch_addr,   // word address, unless the access fault or an interrupt redirects
     output wire        redirect,     // X redirects (any): D is squashed
     input  wire [31:0] bus_rdata,
 
@@ -49,14 +51,15 @@ module core_fetch (
     wire [31:0] pred_target = d_pc + (is_jal ? imm_j : imm_b);
 
     // The later a redirect is known, the later its mux level: the access
-    // fault (end of the address adder) comes last, in hpm_core's bus mux.
-    assign redirect = redirect_e || redirect_l || fault_redirect;
+    // fault (end of the address adder), then the interrupt (LCOFI from the
+    // HPM unit's adders) come last, also in hpm_core's bus mux.
+    assign redirect = irq_redirect || redirect_e || redirect_l || fault_redirect;
     wire fetch_now = boot || redirect || (d_valid && x_free);
     wire [31:0] early_pc = boot         ? boot_addr   :
                            redirect_e   ? target_e    :
                            d_pred_taken ? pred_target : d_pc + 32'd4;
     wire [31:0] nf_pc    = redirect_l ? target_l : early_pc;
-    wire [31:0] next_pc  = fault_redirect ? fault_pc : nf_pc;
+    wire [31:0] next_pc  = irq_redirect ? irq_pc : fault_redirect ? fault_pc : nf_pc;
     assign fetch_addr = nf_pc[31:2];
 
     wire exec_ok;

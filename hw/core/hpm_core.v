@@ -51,6 +51,7 @@ module hpm_core #(
 
     // event bus (hw/hpm/events.def) and the current privilege mode
     output wire [EV_W-1:0] events,
+    output wire [EV_W-1:0] events_n,   // the same as if no interrupt were taken (hpm_class)
     output wire [1:0]  priv,
 
     // CSR hook (see core_csr), mcounteren for scountovf, the overflow interrupt
@@ -73,17 +74,19 @@ module hpm_core #(
 /* verilator lint_on UNUSEDPARAM */
 
     // ------------------------------------------------------------ F / D
-    wire        x_free, redirect_e, redirect_l, fault_trap, fetch_redirect;
-    wire [31:0] target_e, target_l, fault_vector;
+    wire        x_free, redirect_l, fault_trap, fetch_redirect;
+    wire        irq_take, redirect_en, redirect_ln, fault_trap_n;
+    wire [31:0] target_en, target_l, fault_vector, vec_i;
     wire [31:2] fetch_addr;
     wire        d_valid, d_fault, d_pred_taken;
     wire [31:0] d_pc, d_insn;
 
     core_fetch u_fetch (
         .clk(clk), .rst(rst), .boot_addr(boot_addr),
-        .x_free(x_free), .redirect_e(redirect_e), .target_e(target_e),
-        .redirect_l(redirect_l), .target_l(target_l),
-        .fault_redirect(fault_trap), .fault_pc(fault_vector),
+        .x_free(x_free), .redirect_e(redirect_en), .target_e(target_en),
+        .redirect_l(redirect_ln), .target_l(target_l),
+        .fault_redirect(fault_trap_n), .fault_pc(fault_vector),
+        .irq_redirect(irq_take), .irq_pc(vec_i),
         .fetch_addr(fetch_addr), .redirect(fetch_redirect), .bus_rdata(bus_rdata),
         .d_valid(d_valid), .d_pc(d_pc), .d_insn(d_insn), .d_fault(d_fault),
         .d_pred_taken(d_pred_taken)
@@ -229,7 +232,7 @@ module hpm_core #(
     wire        retire;
 
     wire x_go      = x_valid && x_first;
-    wire irq_take  = x_go && irq_pending;
+    assign irq_take = x_go && irq_pending;
     wire illegal   = dec_illegal || (is_csr && csr_illegal) || sys_illegal;
     wire jal_mis   = is_jal && pc_imm[1];
     wire exc_e     = x_go && !irq_take && (x_fault || illegal || is_ecall || is_ebreak || jal_mis);
@@ -254,6 +257,13 @@ module hpm_core #(
     // its address is in a region (it is not: the access fault) is up to the
     // region selects
     assign mem_go  = x_go && mem && !trap_e && !lsu_misaligned;
+    // The interrupt decision is the latest of the early ones (LCOFI comes
+    // from the HPM unit's counter adders, core_csr), so the fetch and bus
+    // addresses are prepared as if no interrupt were taken (the *_n
+    // signals) and the interrupt's vector comes in at their last mux level.
+    wire exc_e_n   = x_go && (x_fault || illegal || is_ecall || is_ebreak || jal_mis);
+    assign fault_trap_n = x_go && !exc_e_n && lsu_fault;
+    wire mem_go_n  = x_go && mem && !exc_e_n && !lsu_misaligned;
 
     reg  [3:0]  code_e;
     reg  [31:0] tval_e;
@@ -292,6 +302,7 @@ module hpm_core #(
     // a CSR, mret or sret instruction can only trap early: its commit does
     // not wait for the adder
     wire csr_commit = x_valid && is_csr && !trap_e && !csr_wait;
+    wire csr_commit_n = x_valid && is_csr && !exc_e_n && !csr_wait;
     core_csr u_csr (
         .clk(clk), .rst(rst),
         .csr_op(x_valid && is_csr), .csr_addr(x_insn[31:20]), .csr_funct(funct3[1:0]),
@@ -305,7 +316,7 @@ module hpm_core #(
         .mret_commit(x_valid && is_mret && !trap_e), .sret_commit(x_valid && is_sret && !trap_e),
         .trap_irq(irq_take), .trap_exc_e(exc_e), .trap_exc_l(exc_l), .trap_fault(fault_trap),
         .code_e(code_e), .code_l(code_l), .code_f(code_f),
-        .vec_e(vec_e), .vec_l(vec_l), .vec_f(fault_vector),
+        .vec_i(vec_i), .vec_e(vec_e), .vec_l(vec_l), .vec_f(fault_vector),
         .trap_take(trap_take), .trap_to_s(trap_to_s),
         .mtip(mtip), .msip(msip), .irq_pending(irq_pending), .irq_code(irq_code),
         .wfi_wake(wfi_wake), .mtime(mtime), .lcofi(lcofi), .lcofi_late(lcofi_late),
@@ -330,10 +341,11 @@ module hpm_core #(
     assign retire = x_valid && x_cond && !trap_e && !(x_first && (br_mis || jalr_mis));
 
     // ---- redirects of the fetch from X (one bubble), by lateness:
-    //   early: an early trap (its vector), mret, sret, fence.i;
+    //   early: an early exception (its vector), mret, sret, fence.i;
     //   late:  jalr (its target, or the trap vector when misaligned), a
     //          mispredicted branch, a misaligned load/store (trap vector);
-    //   fault: the access fault (core_fetch selects it last).
+    //   fault: the access fault;
+    //   interrupt: its vector (core_fetch and the bus address select it last).
     // A CSR instruction that writes a CSR of the register file EBR writes the
     // row in its own cycle when rd is x0 (csr_row_now); with an rd it writes
     // rd and refetches pc+4 like fence.i, and the bubble's free write port
@@ -343,10 +355,14 @@ module hpm_core #(
     wire csr_row_now = csr_row_wr && rd == 5'd0;
     wire csr_row_2nd = csr_row_wr && rd != 5'd0;
     wire redirect_x = trap_e || (x_valid && (is_mret || is_sret || is_fencei));
-    assign redirect_e = redirect_x || csr_row_2nd;
+    assign redirect_l  = x_go && !trap_e && (is_jalr || mispredict || br_mis || lsu_misaligned);
+    // the fetch's early and late redirects without the interrupt (which
+    // core_fetch takes last)
+    wire csr_row_2nd_n = csr_commit_n && csr_ebr && csr_write && rd != 5'd0;
+    assign redirect_en = exc_e_n || (x_valid && (is_mret || is_sret || is_fencei)) || csr_row_2nd_n;
     // mret/sret: xepc arrives on register file port 2 (rs2)
-    assign target_e   = trap_e ? vec_e : (is_mret || is_sret) ? rs2 : pc4;
-    assign redirect_l = x_go && !trap_e && (is_jalr || mispredict || br_mis || lsu_misaligned);
+    assign target_en   = exc_e_n ? vec_e : (is_mret || is_sret) ? rs2 : pc4;
+    assign redirect_ln = x_go && !exc_e_n && (is_jalr || mispredict || br_mis || lsu_misaligned);
     assign target_l   = (br_mis || jalr_mis || lsu_misaligned) ? vec_l :
                         is_jalr ? jalr_target : br_taken ? pc_imm : pc4;
 
@@ -414,7 +430,8 @@ module hpm_core #(
     // for the access fault.
     assign bus_we     = lsu_we;
     assign bus_be     = lsu_be;
-    assign bus_addr   = fault_trap ? fault_vector[31:2] : mem_go ? alu_sum[31:2] : fetch_addr;
+    assign bus_addr   = irq_take ? vec_i[31:2] : fault_trap_n ? fault_vector[31:2] :
+                        mem_go_n ? alu_sum[31:2] : fetch_addr;
     assign bus_daddr  = alu_sum[31:2];
     assign bus_region = mem_go ? lsu_region : 5'd0;
     assign bus_wdata  = lsu_wdata;
@@ -458,51 +475,65 @@ module hpm_core #(
 
     wire bubble    = !x_valid;
     wire br_bub    = bubble && bubble_br;
-    wire clear     = trap || (bubble && bubble_clear);
     wire fe_bound  = bubble && !bubble_br && !bubble_clear;
-    wire stall     = x_valid && !x_done;
-    wire mem_stall = stall && (is_load || is_store);
-    wire md_stall  = stall && (is_mul || is_div);
-    wire wfi_wait  = stall && is_wfi;
-    wire sel_wait  = stall && is_csr;
 
-    reg [HPM_EV_BUS_W-1:0] ev;            // width checked against EV_W by lint
-    always @(*) begin
-        ev = {HPM_EV_BUS_W{1'b0}};
-        ev[HPM_EV_CYCLES]                 = 1'b1;
-        ev[HPM_EV_INSTRUCTIONS]           = retire;
-        ev[HPM_EV_LOADS]                  = retire && is_load;
-        ev[HPM_EV_STORES]                 = retire && is_store;
-        ev[HPM_EV_JUMPS]                  = retire && (is_jal || is_jalr);
-        ev[HPM_EV_BRANCHES]               = retire && is_branch;
-        ev[HPM_EV_BRANCHES_TAKEN]         = retire && br_taken;
-        ev[HPM_EV_BRANCH_MISSES]          = retire && mispredict;
-        ev[HPM_EV_MUL]                    = retire && is_mul;
-        ev[HPM_EV_DIV]                    = retire && is_div;
-        ev[HPM_EV_MULDIV_STALL_CYCLES]    = md_stall;
-        ev[HPM_EV_FETCH_STALL_CYCLES]     = bubble;
-        ev[HPM_EV_MEM_STALL_CYCLES]       = mem_stall;
-        ev[HPM_EV_HAZARD_STALL_CYCLES]    = 1'b0;          // every operand is bypassed
-        ev[HPM_EV_EXCEPTIONS]             = exc;
-        ev[HPM_EV_INTERRUPTS]             = irq_take;
-        ev[HPM_EV_CSR_INSTRUCTIONS]       = retire && is_csr;
-        ev[HPM_EV_FENCES]                 = retire && (is_fence || is_fencei || is_sfence);
-        ev[HPM_EV_FLUSHES]                = redirect_x || redirect_l || fault_trap;
-        ev[HPM_EV_TOPDOWN_RETIRING]       = retire;
-        ev[HPM_EV_TOPDOWN_BAD_SPEC]       = br_bub || clear;
-        ev[HPM_EV_TOPDOWN_FE_BOUND]       = fe_bound;
-        ev[HPM_EV_TOPDOWN_BE_BOUND]       = stall;
-        ev[HPM_EV_TOPDOWN_BR_MISPREDICT]  = br_bub;
-        ev[HPM_EV_TOPDOWN_MACHINE_CLEARS] = clear;
-        ev[HPM_EV_TOPDOWN_FETCH_LATENCY]  = fe_bound;
-        ev[HPM_EV_TOPDOWN_MEM_BOUND]      = mem_stall;
-        ev[HPM_EV_TOPDOWN_CORE_BOUND]     = md_stall || wfi_wait || sel_wait;
-        ev[HPM_EV_WFI_CYCLES]             = wfi_wait;
-    end
-    assign events = ev;
+    // The event vector of a cycle from the X-stage outcome; computed for the
+    // cycle and for the same cycle without the interrupt (events_n: the
+    // interrupt is the latest of the inputs, so the cycle class selects
+    // between an interrupt cycle's and events_n's class last).
+    function [HPM_EV_BUS_W-1:0] ev_vec(input ret, input trp, input exc_any, input irq,
+                                       input flush, input done);
+        reg st, clr;
+        begin
+            st  = x_valid && !done;
+            clr = trp || (bubble && bubble_clear);
+            ev_vec = {HPM_EV_BUS_W{1'b0}};
+            ev_vec[HPM_EV_CYCLES]                 = 1'b1;
+            ev_vec[HPM_EV_INSTRUCTIONS]           = ret;
+            ev_vec[HPM_EV_LOADS]                  = ret && is_load;
+            ev_vec[HPM_EV_STORES]                 = ret && is_store;
+            ev_vec[HPM_EV_JUMPS]                  = ret && (is_jal || is_jalr);
+            ev_vec[HPM_EV_BRANCHES]               = ret && is_branch;
+            ev_vec[HPM_EV_BRANCHES_TAKEN]         = ret && br_taken;
+            ev_vec[HPM_EV_BRANCH_MISSES]          = ret && mispredict;
+            ev_vec[HPM_EV_MUL]                    = ret && is_mul;
+            ev_vec[HPM_EV_DIV]                    = ret && is_div;
+            ev_vec[HPM_EV_MULDIV_STALL_CYCLES]    = st && (is_mul || is_div);
+            ev_vec[HPM_EV_FETCH_STALL_CYCLES]     = bubble;
+            ev_vec[HPM_EV_MEM_STALL_CYCLES]       = st && (is_load || is_store);
+            ev_vec[HPM_EV_HAZARD_STALL_CYCLES]    = 1'b0;          // every operand is bypassed
+            ev_vec[HPM_EV_EXCEPTIONS]             = exc_any;
+            ev_vec[HPM_EV_INTERRUPTS]             = irq;
+            ev_vec[HPM_EV_CSR_INSTRUCTIONS]       = ret && is_csr;
+            ev_vec[HPM_EV_FENCES]                 = ret && (is_fence || is_fencei || is_sfence);
+            ev_vec[HPM_EV_FLUSHES]                = flush;
+            ev_vec[HPM_EV_TOPDOWN_RETIRING]       = ret;
+            ev_vec[HPM_EV_TOPDOWN_BAD_SPEC]       = br_bub || clr;
+            ev_vec[HPM_EV_TOPDOWN_FE_BOUND]       = fe_bound;
+            ev_vec[HPM_EV_TOPDOWN_BE_BOUND]       = st;
+            ev_vec[HPM_EV_TOPDOWN_BR_MISPREDICT]  = br_bub;
+            ev_vec[HPM_EV_TOPDOWN_MACHINE_CLEARS] = clr;
+            ev_vec[HPM_EV_TOPDOWN_FETCH_LATENCY]  = fe_bound;
+            ev_vec[HPM_EV_TOPDOWN_MEM_BOUND]      = st && (is_load || is_store);
+            ev_vec[HPM_EV_TOPDOWN_CORE_BOUND]     = st && (is_mul || is_div || is_wfi || is_csr);
+            ev_vec[HPM_EV_WFI_CYCLES]             = st && is_wfi;
+        end
+    endfunction
+    wire [HPM_EV_BUS_W-1:0] ev = ev_vec(retire, trap, exc, irq_take,
+                                        redirect_x || redirect_l || fault_trap, x_done);   // width checked against EV_W by lint
+    // without the interrupt: the *_n signals above
+    wire exc_l_n   = x_go && !exc_e_n && (br_mis || jalr_mis || lsu_misaligned);
+    wire exc_n     = exc_e_n || exc_l_n || fault_trap_n;
+    wire retire_n  = x_valid && x_cond && !exc_e_n && !(x_first && (br_mis || jalr_mis));
+    wire flush_n   = exc_e_n || (x_valid && (is_mret || is_sret || is_fencei)) || redirect_ln || fault_trap_n;
+    wire x_done_n  = x_valid && (exc_n || x_cond);
+    assign events   = ev;
+    assign events_n = ev_vec(retire_n, exc_n, exc_n, 1'b0, flush_n, x_done_n);
 
 `ifndef SYNTHESIS
     // the top-down slots partition every cycle
+    wire clear = trap || (bubble && bubble_clear);
+    wire stall = x_valid && !x_done;
     always @(posedge clk)
         if (!rst && {1'b0, retire} + {1'b0, br_bub || clear} + {1'b0, fe_bound} +
                     {1'b0, stall} != 2'd1) begin

@@ -21,6 +21,7 @@ module hpm_class #(
     /* verilator lint_on UNUSEDSIGNAL */
     /* verilator lint_off UNUSEDSIGNAL */     // the decode needs a few events; the check reads all
     input  wire [EV_W-1:0] ev,
+    input  wire [EV_W-1:0] ev_n,              // ev as if no interrupt were taken
     /* verilator lint_on UNUSEDSIGNAL */
     input  wire [1:0]      priv,
     output wire [6:0]      cls
@@ -30,28 +31,30 @@ module hpm_class #(
 /* verilator lint_on UNUSEDPARAM */
 `include "hpm_classes.vh"
 
-    reg [4:0] k;
+    // The interrupt comes last in the core (LCOFI), so the kind is decoded
+    // from ev_n and an interrupt cycle's kind selected at the end.
+    reg [4:0] k_n;
+    wire [4:0] k = ev[HPM_EV_INTERRUPTS] ? K_IRQ : k_n;
     always @(*) begin
-        if (ev[HPM_EV_FETCH_STALL_CYCLES])
-            k = ev[HPM_EV_TOPDOWN_BR_MISPREDICT]  ? K_BUB_MISP :
-                ev[HPM_EV_TOPDOWN_MACHINE_CLEARS] ? K_BUB_TRAP : K_BUB_FE;
-        else if (ev[HPM_EV_MEM_STALL_CYCLES])    k = K_MEM;
-        else if (ev[HPM_EV_MULDIV_STALL_CYCLES]) k = K_MD_STALL;
-        else if (ev[HPM_EV_WFI_CYCLES])          k = K_WFI_WAIT;
-        else if (ev[HPM_EV_TOPDOWN_CORE_BOUND])  k = K_SEL_WAIT;
-        else if (ev[HPM_EV_EXCEPTIONS])          k = K_EXC;
-        else if (ev[HPM_EV_INTERRUPTS])          k = K_IRQ;
-        else if (ev[HPM_EV_LOADS])               k = K_R_LOAD;
-        else if (ev[HPM_EV_STORES])              k = K_R_STORE;
-        else if (ev[HPM_EV_JUMPS])               k = ev[HPM_EV_FLUSHES] ? K_R_JALR : K_R_JAL;
-        else if (ev[HPM_EV_BRANCHES])
-            k = K_R_BR + {3'd0, ev[HPM_EV_BRANCH_MISSES], ev[HPM_EV_BRANCHES_TAKEN]};
-        else if (ev[HPM_EV_MUL])                 k = K_R_MUL;
-        else if (ev[HPM_EV_DIV])                 k = K_R_DIV;
-        else if (ev[HPM_EV_CSR_INSTRUCTIONS])    k = K_R_CSR;
-        else if (ev[HPM_EV_FENCES])              k = ev[HPM_EV_FLUSHES] ? K_R_FENCEI : K_R_FENCE;
-        else if (ev[HPM_EV_FLUSHES])             k = K_R_XRET;
-        else                                     k = K_R_ALU;
+        if (ev_n[HPM_EV_FETCH_STALL_CYCLES])
+            k_n = ev_n[HPM_EV_TOPDOWN_BR_MISPREDICT]  ? K_BUB_MISP :
+                  ev_n[HPM_EV_TOPDOWN_MACHINE_CLEARS] ? K_BUB_TRAP : K_BUB_FE;
+        else if (ev_n[HPM_EV_MEM_STALL_CYCLES])    k_n = K_MEM;
+        else if (ev_n[HPM_EV_MULDIV_STALL_CYCLES]) k_n = K_MD_STALL;
+        else if (ev_n[HPM_EV_WFI_CYCLES])          k_n = K_WFI_WAIT;
+        else if (ev_n[HPM_EV_TOPDOWN_CORE_BOUND])  k_n = K_SEL_WAIT;
+        else if (ev_n[HPM_EV_EXCEPTIONS])          k_n = K_EXC;
+        else if (ev_n[HPM_EV_LOADS])               k_n = K_R_LOAD;
+        else if (ev_n[HPM_EV_STORES])              k_n = K_R_STORE;
+        else if (ev_n[HPM_EV_JUMPS])               k_n = ev_n[HPM_EV_FLUSHES] ? K_R_JALR : K_R_JAL;
+        else if (ev_n[HPM_EV_BRANCHES])
+            k_n = K_R_BR + {3'd0, ev_n[HPM_EV_BRANCH_MISSES], ev_n[HPM_EV_BRANCHES_TAKEN]};
+        else if (ev_n[HPM_EV_MUL])                 k_n = K_R_MUL;
+        else if (ev_n[HPM_EV_DIV])                 k_n = K_R_DIV;
+        else if (ev_n[HPM_EV_CSR_INSTRUCTIONS])    k_n = K_R_CSR;
+        else if (ev_n[HPM_EV_FENCES])              k_n = ev_n[HPM_EV_FLUSHES] ? K_R_FENCEI : K_R_FENCE;
+        else if (ev_n[HPM_EV_FLUSHES])             k_n = K_R_XRET;
+        else                                       k_n = K_R_ALU;
     end
     assign cls = {priv, k};
 

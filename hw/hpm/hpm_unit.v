@@ -38,6 +38,9 @@ module hpm_unit #(
     input  wire            clk,
     input  wire            rst,
     input  wire [EV_W-1:0] ev,              // this cycle's events, bit i = event i
+    /* verilator lint_off UNUSEDSIGNAL */ // architecture 1: no cycle class
+    input  wire [EV_W-1:0] ev_n,            // ... as if no interrupt were taken (the class)
+    /* verilator lint_on UNUSEDSIGNAL */
     input  wire [1:0]      priv,            // this cycle's privilege mode
 
     // CSR hook
@@ -203,7 +206,7 @@ module hpm_unit #(
         if (HPM_ARCH == 2 && HPM_NUM > 0) begin : g_arch2
             wire [6:0] cls;
             hpm_class #(.EV_W(EV_W)) u_class (
-                .clk(clk), .rst(rst), .ev(ev), .priv(priv), .cls(cls)
+                .clk(clk), .rst(rst), .ev(ev), .ev_n(ev_n), .priv(priv), .cls(cls)
             );
             // the selector after this cycle's write: the written half (and
             // EV3) from evt_legal, the rest from the current value
@@ -254,7 +257,7 @@ module hpm_unit #(
             // commit cycle of a CSR access (the row read in the cycle before).
             wire [6:0] cls;
             hpm_class #(.EV_W(EV_W)) u_class (
-                .clk(clk), .rst(rst), .ev(ev), .priv(priv), .cls(cls)
+                .clk(clk), .rst(rst), .ev(ev), .ev_n(ev_n), .priv(priv), .cls(cls)
             );
             wire [63:0] sel_new = sel_hi ? {evt_legal[63:30], evt_cur[29:0]} :
                                            {evt_cur[63:40], evt_legal[39:0]};

@@ -47,7 +47,7 @@ module hpm_cpu #(
 `include "hpm_events.vh"
 /* verilator lint_on UNUSEDPARAM */
 
-    wire [HPM_EV_BUS_W-1:0] events;
+    wire [HPM_EV_BUS_W-1:0] events, events_n;
     wire [1:0]  priv;
     wire [11:0] csr_addr;
     wire [31:0] csr_wdata, csr_rdata, csr_wval, mcounteren;
@@ -66,7 +66,7 @@ module hpm_cpu #(
         .trace_csr_addr(trace_csr_addr), .trace_csr_val(trace_csr_val),
         .trace_mem_we(trace_mem_we), .trace_mem_addr(trace_mem_addr),
         .trace_mem_wdata(trace_mem_wdata), .trace_mem_be(trace_mem_be),
-        .events(events), .priv(priv),
+        .events(events), .events_n(events_n), .priv(priv),
         .ext_csr_addr(csr_addr), .ext_csr_wdata(csr_wdata), .ext_csr_we(csr_we),
         .ext_csr_hit(csr_hit), .ext_csr_rdata(csr_rdata), .ext_csr_wval(csr_wval),
         .ext_csr_wait(csr_wait), .ext_csr_op(csr_op), .ext_csr_first(csr_first),
@@ -78,7 +78,7 @@ module hpm_cpu #(
         .EV_W(HPM_EV_BUS_W), .EV_INSTRET(HPM_EV_INSTRUCTIONS), .DSP_BUDGET(HPM_DSP),
         .HPM_ARCH(HPM_ARCH), .EV_ROM(HPM_EV_ROM)
     ) u_hpm (
-        .clk(clk), .rst(rst), .ev(events), .priv(priv),
+        .clk(clk), .rst(rst), .ev(events), .ev_n(events_n), .priv(priv),
         .csr_addr(csr_addr), .csr_wdata(csr_wdata), .csr_we(csr_we),
         .mcounteren(mcounteren), .csr_hit(csr_hit), .csr_rdata(csr_rdata),
         .csr_wval(csr_wval), .csr_wait(csr_wait), .csr_op(csr_op), .csr_first(csr_first),

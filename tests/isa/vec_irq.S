@@ -1,15 +1,16 @@
 /* vec_irq.S: vectored trap vectors (xtvec.MODE = 1): an interrupt enters at
- * BASE + 4 * cause, an exception at BASE, in M and in S. The two tables sit
- * 0x30 past a 64-byte boundary, so BASE + 4 * cause carries into bit 6 for
- * the causes from 5 up. Each table slot n sets s2 = n and enters the
+ * BASE + 4 * cause, an exception at BASE, in M and in S. In vectored mode
+ * BASE is 64-byte aligned (a write with MODE 1 clears bits 5:2; in direct
+ * mode they are kept): test 1 checks the rule on read-back, and the tables
+ * are installed by writes with bits 5:2 set, so a vector that kept them
+ * would enter another slot. Each table slot n sets s2 = n and enters the
  * ordinary handler. */
 #include "test_macros.h"
 
-/* A vectored table 0x30 past a 64-byte boundary (so BASE + 4 * cause
- * carries): slot n sets s2 = n, then the test's handler records the trap. */
+/* A vectored table on a 64-byte boundary: slot n sets s2 = n, then the
+ * test's handler records the trap. */
 .macro VEC_TABLE name, handler
     .balign 64
-    .skip   0x30
 \name:
     .irp n, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
     j       \name\()_slot\n
@@ -20,16 +21,33 @@
     j       \handler
     .endr
 .endm
+/* tvec <- table + bits, read back as an offset from the table into a1 */
+.macro TVEC_PROBE csr, table, bits
+    la      t1, \table
+    ori     t0, t1, \bits
+    csrw    \csr, t0
+    csrr    a1, \csr
+    sub     a1, a1, t1
+.endm
     RVTEST_CODE_BEGIN
     csrw    mie, zero
-    la      t0, mvec
-    ori     t0, t0, 1
-    csrw    mtvec, t0
-    la      t0, svec
-    ori     t0, t0, 1
-    csrw    stvec, t0
-    /* MSI: slot 3 */
+    /* the WARL rule: direct mode keeps bits 5:2, vectored mode clears them
+     * (also when MODE is set on a value that has them), bit 1 reads 0 */
     TEST 1
+    TVEC_PROBE mtvec, mvec, 0x30
+    SIGCHK  a1, 0x30
+    csrsi   mtvec, 1
+    csrr    a1, mtvec
+    sub     a1, a1, t1
+    SIGCHK  a1, 1
+    TVEC_PROBE mtvec, mvec, 0x3e
+    SIGCHK  a1, 0x3c
+    TVEC_PROBE stvec, svec, 0x3f
+    SIGCHK  a1, 1
+    TVEC_PROBE mtvec, mvec, 0x31
+    SIGCHK  a1, 1
+    /* MSI: slot 3 */
+    TEST 2
     TRAP_CLEAR
     li      s2, -1
     li      s0, CLINT_MSIP
@@ -44,8 +62,8 @@
     CHECK   s9, 1
     CHECK   s8, 0x80000003
     SIGCHK  s2, 3
-    /* MTI: slot 7 (BASE + 28 carries into bit 6) */
-    TEST 2
+    /* MTI: slot 7 */
+    TEST 3
     TRAP_CLEAR
     li      s2, -1
     li      t0, CLINT_MTIMECMP
@@ -61,7 +79,7 @@
     CHECK   s8, 0x80000007
     SIGCHK  s2, 7
     /* SEI and LCOFI not delegated: slots 9 and 13 of the M table, SEI first */
-    TEST 3
+    TEST 4
     TRAP_CLEAR
     li      s2, -1
     li      t0, MIP_SEIP | MIP_LCOFIP
@@ -86,7 +104,7 @@
     CHECK   s8, 0x8000000d
     SIGCHK  s2, 13
     /* an exception in M: BASE (slot 0) */
-    TEST 4
+    TEST 5
     TRAP_CLEAR
     li      s2, -1
     ebreak
@@ -94,7 +112,7 @@
     CHECK   s8, 3
     SIGCHK  s2, 0
     /* SSI delegated, taken in S: slot 1 of the S table */
-    TEST 5
+    TEST 6
     TRAP_CLEAR
     li      t0, MIP_SSIP | MIP_STIP
     csrw    mideleg, t0
@@ -112,8 +130,8 @@
     csrci   mstatus, MSTATUS_SIE
     CHECK   a2, 0x80000001
     SIGCHK  a1, 1
-    /* STI delegated, taken in S from U: slot 5 of the S table (a carry) */
-    TEST 6
+    /* STI delegated, taken in S from U: slot 5 of the S table */
+    TEST 7
     TRAP_CLEAR
     li      s2, -1
     li      t0, MIP_STIP
@@ -129,7 +147,7 @@
     CHECK   a2, 0x80000005
     SIGCHK  a1, 5
     /* an ecall from U delegated to S: BASE of the S table */
-    TEST 7
+    TEST 8
     TRAP_CLEAR
     li      t0, 1 << 8
     csrw    medeleg, t0

@@ -480,7 +480,7 @@ static void test_csr_warl(void)
 {
 	const uint32_t p[] = {
 		ADDI(1, 0, -1),
-		CSRRW(2, 0x305, 1), /* mtvec <- ~0: reads ~2 */
+		CSRRW(2, 0x305, 1), /* mtvec <- ~0: vectored, reads 0xFFFFFFC1 */
 		CSRRW(0, 0x341, 1), /* mepc <- ~0: reads ~3 */
 		CSRRW(0, 0x302, 1), /* medeleg: 0xB3FF */
 		CSRRW(0, 0x303, 1), /* mideleg: 0x2222 */
@@ -496,7 +496,7 @@ static void test_csr_warl(void)
 	hpmref *m = load(p, 13, 0);
 	hpm_retire r[13];
 	run(m, r, 13);
-	CHECK_EQ(r[1].csr_val, 0xFFFFFFFDu);
+	CHECK_EQ(r[1].csr_val, 0xFFFFFFC1u);
 	CHECK_EQ(r[2].csr_val, 0xFFFFFFFCu);
 	CHECK_EQ(r[3].csr_val, 0xB3FF);
 	CHECK_EQ(r[4].csr_val, 0x2222);
