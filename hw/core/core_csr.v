@@ -74,7 +74,7 @@ module core_csr #(
     input  wire        mtip,
     input  wire        msip,
     output wire        irq_pending,  // an enabled interrupt is to be taken
-    output wire [3:0]  irq_code,
+    output reg  [3:0]  irq_code,
     output wire        wfi_wake,     // (mip & mie) != 0
 
     // time(h), and the HPM unit's overflow interrupt
@@ -221,37 +221,24 @@ module core_csr #(
     wire we = csr_commit && csr_write && !ext_hit;
 
     // ------------------------------------------------------------ interrupts
-    // lcofi_late comes from the HPM unit's counter adders, late in the
-    // cycle: the choice is made for LCOFIP as registered and for LCOFIP set,
-    // and lcofi_late only selects between the two.
+    wire [13:0] pending = mip & mie;
     wire        m_en    = priv != PRV_M || st_mie;
     wire        s_en    = priv == PRV_U || (priv == PRV_S && st_sie);
-    // {taken, to S, code} of the enabled interrupts in pend
-    function [5:0] irq_pick(input [13:0] pend);
-        reg [13:0] m_set, s_set, irqs;
-        reg [3:0]  code;
-        begin
-            m_set = pend & ~mideleg & {14{m_en}};
-            s_set = pend &  mideleg & {14{s_en}};
-            irqs  = m_set != 14'd0 ? m_set : s_set;
-            // priority MEI > MSI > MTI > SEI > SSI > STI > LCOFI
-            if      (irqs[11]) code = 4'd11;
-            else if (irqs[3])  code = 4'd3;
-            else if (irqs[7])  code = 4'd7;
-            else if (irqs[9])  code = 4'd9;
-            else if (irqs[1])  code = 4'd1;
-            else if (irqs[5])  code = 4'd5;
-            else               code = 4'd13;
-            irq_pick = {irqs != 14'd0, m_set == 14'd0, code};
-        end
-    endfunction
-    wire [13:0] pend_reg  = {lcofip, mip[12:0]} & mie;
-    wire [13:0] pend_lcof = {1'b1, mip[12:0]} & mie;
-    wire [5:0]  pick      = lcofi_late ? irq_pick(pend_lcof) : irq_pick(pend_reg);
-    wire        irq_to_s  = pick[4];
-    assign irq_pending = pick[5];
-    assign irq_code    = pick[3:0];
-    assign wfi_wake    = (lcofi_late ? pend_lcof : pend_reg) != 14'd0;
+    wire [13:0] m_set   = pending & ~mideleg & {14{m_en}};
+    wire [13:0] s_set   = pending &  mideleg & {14{s_en}};
+    wire [13:0] irqs    = m_set != 14'd0 ? m_set : s_set;
+    assign irq_pending = irqs != 14'd0;
+    assign wfi_wake    = pending != 14'd0;
+    always @(*) begin
+        // priority MEI > MSI > MTI > SEI > SSI > STI > LCOFI
+        if      (irqs[11]) irq_code = 4'd11;
+        else if (irqs[3])  irq_code = 4'd3;
+        else if (irqs[7])  irq_code = 4'd7;
+        else if (irqs[9])  irq_code = 4'd9;
+        else if (irqs[1])  irq_code = 4'd1;
+        else if (irqs[5])  irq_code = 4'd5;
+        else               irq_code = 4'd13;
+    end
 
     // ------------------------------------------------------------------ traps
     // The trap targets are on the path from the X datapath to the fetch
@@ -259,6 +246,7 @@ module core_csr #(
     // from registered state only (irq_code in the aligned BASE's bits 5:2), and
     // each exception class (early, late, access fault) with its own
     // delegation lookup; the late trap signals only select.
+    wire        irq_to_s   = m_set == 14'd0;
     wire [31:2] irq_base   = irq_to_s ? stvec[31:2] : mtvec[31:2];
     wire        irq_vect   = irq_to_s ? stvec[0] : mtvec[0];
     wire [31:2] irq_vec    = {irq_base[31:6], irq_base[5:2] | (irq_vect ? irq_code : 4'd0)};
