@@ -235,12 +235,16 @@ module hpm_core #(
     assign irq_take = x_go && irq_pending;
     wire illegal   = dec_illegal || (is_csr && csr_illegal) || sys_illegal;
     wire jal_mis   = is_jal && pc_imm[1];
-    wire exc_e     = x_go && !irq_take && (x_fault || illegal || is_ecall || is_ebreak || jal_mis);
+    wire exc_e_why = x_fault || illegal || is_ecall || is_ebreak || jal_mis;
+    wire exc_e     = x_go && !irq_take && exc_e_why;
     wire trap_e    = irq_take || exc_e;
     wire mem       = is_load || is_store;
     wire br_mis    = br_taken && pc_imm[1];
     wire jalr_mis  = is_jalr && alu_sum[1];
-    wire exc_l     = x_go && !trap_e && (br_mis || jalr_mis || lsu_misaligned);
+    wire exc_l_why = br_mis || jalr_mis || lsu_misaligned;
+    wire exc_l     = x_go && !trap_e && exc_l_why;
+    wire xret_fencei = x_valid && (is_mret || is_sret || is_fencei);   // an early redirect
+    wire late_why  = is_jalr || mispredict || br_mis || lsu_misaligned; // a late redirect
     // an HPM counter or selector access waits in X for the HPM unit (its
     // second cycle, a selector write's refill wait; docs/timing.md)
     wire csr_wait  = is_csr && ext_csr_wait;
@@ -261,7 +265,7 @@ module hpm_core #(
     // from the HPM unit's counter adders, core_csr), so the fetch and bus
     // addresses are prepared as if no interrupt were taken (the *_n
     // signals) and the interrupt's vector comes in at their last mux level.
-    wire exc_e_n   = x_go && (x_fault || illegal || is_ecall || is_ebreak || jal_mis);
+    wire exc_e_n   = x_go && exc_e_why;
     assign fault_trap_n = x_go && !exc_e_n && lsu_fault;
     wire mem_go_n  = x_go && mem && !exc_e_n && !lsu_misaligned;
 
@@ -354,16 +358,16 @@ module hpm_core #(
     wire csr_row_wr  = csr_commit && csr_ebr && csr_write;
     wire csr_row_now = csr_row_wr && rd == 5'd0;
     wire csr_row_2nd = csr_row_wr && rd != 5'd0;
-    wire redirect_x = trap_e || (x_valid && (is_mret || is_sret || is_fencei));
-    assign redirect_l  = x_go && !trap_e && (is_jalr || mispredict || br_mis || lsu_misaligned);
+    wire redirect_x = trap_e || xret_fencei;
+    assign redirect_l  = x_go && !trap_e && late_why;
     // the fetch's early and late redirects without the interrupt (which
     // core_fetch takes last)
     wire csr_row_2nd_n = csr_commit_n && csr_ebr && csr_write && rd != 5'd0;
-    assign redirect_en = exc_e_n || (x_valid && (is_mret || is_sret || is_fencei)) || csr_row_2nd_n;
+    assign redirect_en = exc_e_n || xret_fencei || csr_row_2nd_n;
     // mret/sret: xepc arrives on register file port 2 (rs2)
     assign target_en   = exc_e_n ? vec_e : (is_mret || is_sret) ? rs2 : pc4;
-    assign redirect_ln = x_go && !exc_e_n && (is_jalr || mispredict || br_mis || lsu_misaligned);
-    assign target_l   = (br_mis || jalr_mis || lsu_misaligned) ? vec_l :
+    assign redirect_ln = x_go && !exc_e_n && late_why;
+    assign target_l   = exc_l_why ? vec_l :
                         is_jalr ? jalr_target : br_taken ? pc_imm : pc4;
 
     // write-back
@@ -522,10 +526,10 @@ module hpm_core #(
     wire [HPM_EV_BUS_W-1:0] ev = ev_vec(retire, trap, exc, irq_take,
                                         redirect_x || redirect_l || fault_trap, x_done);   // width checked against EV_W by lint
     // without the interrupt: the *_n signals above
-    wire exc_l_n   = x_go && !exc_e_n && (br_mis || jalr_mis || lsu_misaligned);
+    wire exc_l_n   = x_go && !exc_e_n && exc_l_why;
     wire exc_n     = exc_e_n || exc_l_n || fault_trap_n;
     wire retire_n  = x_valid && x_cond && !exc_e_n && !(x_first && (br_mis || jalr_mis));
-    wire flush_n   = exc_e_n || (x_valid && (is_mret || is_sret || is_fencei)) || redirect_ln || fault_trap_n;
+    wire flush_n   = exc_e_n || xret_fencei || redirect_ln || fault_trap_n;
     wire x_done_n  = x_valid && (exc_n || x_cond);
     assign events   = ev;
     assign events_n = ev_vec(retire_n, exc_n, exc_n, 1'b0, flush_n, x_done_n);
