@@ -266,7 +266,7 @@ module hpm_unit #(
             wire [31:0] inh_n   = inhibit;
             /* verilator lint_on UNUSEDSIGNAL */
             wire [LL*TN-1:0] tab_inc;
-            hpm_ktable #(.N(TN), .LANE(LL), .EV_W(EV_W), .ROWS(24), .EV_ROM(EV_ROM)) u_table (
+            hpm_ktable #(.N(TN), .LANE(LL), .EV_W(EV_W), .ROWS(REFILL / 2), .EV_ROM(EV_ROM)) u_table (
                 .clk(clk), .rst(rst), .kind(cls[4:0]), .priv(cls[6:5]), .ev(ev),
                 .on(~inh_n[3 +: TN] & ~written[3 +: TN]), .left(refill_left),
                 .we(csr_we && is_evt && IMPL[idx]), .widx(idx - 5'd3), .sel(sel_new),
