@@ -103,6 +103,15 @@ static uint32_t tvec_legal(uint32_t v)
 	return v & ((v & 1u) ? ~0x3Eu : ~2u);
 }
 
+/* mcounteren/scounteren WARL: a bit per counter that exists; the counters
+ * that do not (3 + HPM_NUM .. 31, they read 0) share one enable, set when a
+ * write sets any of their bits, read in all of them */
+static uint32_t counteren_legal(const hpmref *m, uint32_t v)
+{
+	uint32_t none = ~ref_hpm_ctr_exists(m);
+	return (v & none) ? v | none : v;
+}
+
 uint32_t ref_csr_write(hpmref *m, unsigned a, uint32_t v, uint64_t t)
 {
 	uint32_t rb = 0;
@@ -114,7 +123,7 @@ uint32_t ref_csr_write(hpmref *m, unsigned a, uint32_t v, uint64_t t)
 		m->mie = (m->mie & ~m->mideleg) | (v & m->mideleg);
 		break;
 	case CSR_STVEC: m->stvec = tvec_legal(v); break;
-	case CSR_SCOUNTEREN: m->scounteren = v; break;
+	case CSR_SCOUNTEREN: m->scounteren = counteren_legal(m, v); break;
 	case CSR_SSCRATCH: m->sscratch = v; break;
 	case CSR_SEPC: m->sepc = v & ~3u; break;
 	case CSR_SCAUSE: m->scause = v & CAUSE_MASK; break;
@@ -135,7 +144,7 @@ uint32_t ref_csr_write(hpmref *m, unsigned a, uint32_t v, uint64_t t)
 	case CSR_MIDELEG: m->mideleg = v & MIDELEG_MASK; break;
 	case CSR_MIE: m->mie = v & MIE_MASK; break;
 	case CSR_MTVEC: m->mtvec = tvec_legal(v); break;
-	case CSR_MCOUNTEREN: m->mcounteren = v; break;
+	case CSR_MCOUNTEREN: m->mcounteren = counteren_legal(m, v); break;
 	case CSR_MSCRATCH: m->mscratch = v; break;
 	case CSR_MEPC: m->mepc = v & ~3u; break;
 	case CSR_MCAUSE: m->mcause = v & CAUSE_MASK; break;

@@ -364,6 +364,12 @@ uint64_t ref_hpm_csr_wait(hpmref *m, unsigned a, int write, uint64_t t)
 	return s;
 }
 
+uint32_t ref_hpm_ctr_exists(const hpmref *m)
+{
+	const unsigned k = 3 + m->hpm.num;
+	return k >= 32 ? ~0u : (1u << k) - 1u;
+}
+
 int ref_hpm_owns(unsigned a)
 {
 	return (a >= CSR_MCYCLE && a < CSR_MHPMCOUNTER3 + CSR_MHPMCOUNTER3_COUNT) ||
@@ -432,7 +438,8 @@ uint32_t ref_hpm_write(hpmref *m, unsigned a, uint32_t v)
 		}
 		rebudget(h);
 	} else if (a == CSR_MCOUNTINHIBIT) {
-		h->inhibit = v & ~2u;
+		/* bit 1 (time) and the counters that do not exist read 0 */
+		h->inhibit = v & ~2u & ref_hpm_ctr_exists(m);
 		rebuild_active(h);
 	} else if (a == CSR_MCYCLECFGH || a == CSR_MINSTRETCFGH) {
 		uint32_t f = (v >> 28) & 7u;

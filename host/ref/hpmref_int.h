@@ -208,6 +208,10 @@ void ref_hpm_init(hpmref *m);
 /* 1 if the HPM unit owns the CSR address (counters, selectors, mcountinhibit,
  * mcyclecfg/minstretcfg, scountovf). */
 int ref_hpm_owns(unsigned addr);
+/* The counters that exist, by index: mcycle, time, minstret (bits 0..2) and
+ * mhpmcounter3..2+HPM_NUM. mcountinhibit and x counteren keep bits of these
+ * only (the WARL rules of docs/hpm.md). */
+uint32_t ref_hpm_ctr_exists(const hpmref *m);
 /* Reads an HPM CSR as the software in privilege priv sees it at the start of
  * the current cycle (every cycle before m->cycle has been counted). */
 uint32_t ref_hpm_read(const hpmref *m, unsigned addr, unsigned priv);

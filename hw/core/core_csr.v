@@ -26,7 +26,8 @@
 // the core, so they apply to the unit's CSRs as well.
 `include "hpm_map.vh"
 module core_csr #(
-    parameter [31:0] MISA = 32'h4014_1100   // RV32 I M S U
+    parameter [31:0] MISA    = 32'h4014_1100,   // RV32 I M S U
+    parameter integer HPM_NUM = 29              // implemented mhpmcounters (0..29)
 ) (
     input  wire        clk,
     input  wire        rst,
@@ -111,7 +112,22 @@ module core_csr #(
     reg [3:0]  mcause_code, scause_code;
     wire [31:0] mcause = {mcause_irq, 27'd0, mcause_code};
     wire [31:0] scause = {scause_irq, 27'd0, scause_code};
-    reg [31:0] mcounteren, scounteren;
+    // mcounteren/scounteren: a bit per implemented counter (0..2 and
+    // 3..2+HPM_NUM); the counters that do not exist (they read 0) share one
+    // enable, stored in bit 31, set by a write that sets any of their bits
+    // and read in all of them (WARL, docs/hpm.md). Bits 3+HPM_NUM..30 of
+    // the registers are never read: no flip-flops.
+    localparam integer  CTR_K    = 3 + HPM_NUM;
+    localparam [32:0]   CTR_M33  = (33'd1 << CTR_K) - 33'd1;
+    localparam [31:0]   CTR_IMPL = CTR_M33[31:0];   // the counters that exist (time too)
+    function [31:0] cen_view(input [31:0] q);
+        cen_view = (q & CTR_IMPL) | (q[31] ? ~CTR_IMPL : 32'd0);
+    endfunction
+    /* verilator lint_off UNUSEDSIGNAL */ // bits CTR_K..30 when HPM_NUM < 29
+    reg [31:0] mcen_q, scen_q;
+    /* verilator lint_on UNUSEDSIGNAL */
+    wire [31:0] mcounteren = cen_view(mcen_q);
+    wire [31:0] scounteren = cen_view(scen_q);
 
     wire [31:0] mstatus = {9'd0, st_tsr, st_tw, st_tvm, 2'b00, st_mprv, 4'd0, st_mpp,
                            2'b00, st_spp, st_mpie, 1'b0, st_spie, 1'b0, st_mie, 1'b0, st_sie, 1'b0};
@@ -206,9 +222,15 @@ module core_csr #(
     // xtvec: a vectored BASE is legalised to 64-byte alignment
     wire [31:0] tvec_w   = {w[31:6], w[0] ? 4'd0 : w[5:2], 1'b0, w[0]};
     wire        is_tvec  = csr_addr == `HPM_CSR_MTVEC || csr_addr == `HPM_CSR_STVEC;
+    // x counteren: any bit of a counter that does not exist sets them all
+    wire        cen_any  = (w & ~CTR_IMPL) != 32'd0;
+    wire [31:0] cen_w    = w | (cen_any ? ~CTR_IMPL : 32'd0);
+    wire        is_cen   = csr_addr == `HPM_CSR_MCOUNTEREN || csr_addr == `HPM_CSR_SCOUNTEREN;
+    // (merged is w for them: only the shared bits differ; 0 when all exist)
+    wire [31:0] cen_set  = (is_cen && cen_any) ? ~CTR_IMPL : 32'd0;
     assign csr_wval = ext_hit ? ext_wval :
                       keep_mpp ? {merged[31:13], st_mpp, merged[10:0]} :
-                      is_tvec ? tvec_w : merged;
+                      is_tvec ? tvec_w : merged | cen_set;
 
     // the CSRs of the register file EBR take all bits but xepc[1:0]
     assign ebr_wval  = {w[31:2], csr_addr[1:0] == 2'b01 ? 2'b00 : w[1:0]};
@@ -279,7 +301,7 @@ module core_csr #(
             mtvec      <= 32'd0; stvec <= 32'd0;
             mcause_irq <= 1'b0; mcause_code <= 4'd0;
             scause_irq <= 1'b0; scause_code <= 4'd0;
-            mcounteren <= 32'd0; scounteren <= 32'd0;
+            mcen_q     <= 32'd0; scen_q <= 32'd0;
         end else begin
             // set by the HPM unit a cycle late; a mip/sip write in this
             // cycle (below) wins, it already read LCOFIP as set
@@ -335,8 +357,8 @@ module core_csr #(
                     end
                     `HPM_CSR_MTVEC: mtvec <= tvec_w;
                     `HPM_CSR_STVEC: stvec <= tvec_w;
-                    `HPM_CSR_MCOUNTEREN: mcounteren <= w;
-                    `HPM_CSR_SCOUNTEREN: scounteren <= w;
+                    `HPM_CSR_MCOUNTEREN: mcen_q <= cen_w;
+                    `HPM_CSR_SCOUNTEREN: scen_q <= cen_w;
                     `HPM_CSR_MCAUSE: begin mcause_irq <= w[31]; mcause_code <= w[3:0]; end
                     `HPM_CSR_SCAUSE: begin scause_irq <= w[31]; scause_code <= w[3:0]; end
                     default: ;

@@ -118,7 +118,10 @@ module hpm_unit #(
     wire ctr_we_hi = csr_we && ctr_hi_m;
 
     // ------------------------------------------------ mcountinhibit, filters
-    reg  [31:0] inhibit;                     // bit 1 reads 0
+    // bit 1 and the bits of counters that do not exist (3 + HPM_NUM ..) read 0
+    localparam [32:0] INH_M33  = (33'd1 << (3 + HPM_NUM)) - 33'd1;
+    localparam [31:0] INH_MASK = INH_M33[31:0] & 32'hFFFF_FFFD;
+    reg  [31:0] inhibit;
     reg  [2:0]  cycle_inh, instret_inh;      // MINH, SINH, UINH of mcyclecfg / minstretcfg
 
     always @(posedge clk) begin
@@ -127,7 +130,7 @@ module hpm_unit #(
             cycle_inh   <= 3'd0;
             instret_inh <= 3'd0;
         end else if (csr_we) begin
-            if (sel_lo && idx == 5'd0) inhibit     <= csr_wdata & 32'hFFFF_FFFD;
+            if (sel_lo && idx == 5'd0) inhibit     <= csr_wdata & INH_MASK;
             if (sel_hi && idx == 5'd1) cycle_inh   <= csr_wdata[30:28];
             if (sel_hi && idx == 5'd2) instret_inh <= csr_wdata[30:28];
         end
@@ -412,7 +415,7 @@ module hpm_unit #(
         csr_wval = 32'd0;
         if (ctr_lo || ctr_hi)         csr_wval = ctr_hi ? ctr_w64[63:32] : ctr_w64[31:0];
         else if (is_evt)              csr_wval = sel_hi ? evt_wval[63:32] : evt_wval[31:0];
-        else if (sel_lo && idx == 5'd0) csr_wval = csr_wdata & 32'hFFFF_FFFD;
+        else if (sel_lo && idx == 5'd0) csr_wval = csr_wdata & INH_MASK;
         else if (sel_hi)              csr_wval = {1'b0, csr_wdata[30:28], 28'd0};
     end
 endmodule

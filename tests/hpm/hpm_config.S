@@ -3,9 +3,10 @@
  * finds the number of implemented counters and their width by reading back,
  * signs both, and then checks wrap, OF, LCOFIP, scountovf on mhpmcounter3 at
  * the configured width. Also: which counter addresses exist, mcountinhibit
- * WARL, an overflow in the cycle of a mip clear (the hardware set wins), the
- * LCOFI interrupt delegated to S, scountovf from U (illegal) and S (masked by
- * mcounteren), minstretcfg.UINH. */
+ * and mcounteren/scounteren WARL for the counters that do not exist (test
+ * 12), an overflow in the cycle of a mip clear (the hardware set wins), the
+ * LCOFI interrupt delegated to S, scountovf from U (illegal) and S (masked
+ * by mcounteren), minstretcfg.UINH. */
 #include "test_macros.h"
 #include "hpm_common.h"
 
@@ -14,13 +15,15 @@
     RVTEST_CODE_BEGIN
     csrw    mie, zero
     csrw    mcountinhibit, zero
-    /* mcountinhibit: every bit but 1 is writable */
+    /* mcountinhibit: bits 0 and 2 are writable, bit 1 reads 0 (those of
+     * mhpmcounterN: test 12) */
     TEST 1
     li      t0, -1
     csrw    mcountinhibit, t0
     csrr    a0, mcountinhibit
     csrw    mcountinhibit, zero
-    SIGCHK  a0, 0xfffffffd
+    andi    a0, a0, 7
+    SIGCHK  a0, 5
     /* mcyclecfg / minstretcfg low halves exist and read 0 */
     TEST 2
     TRAP_CLEAR
@@ -48,17 +51,73 @@
     li      t0, -1
     csrw    mcountinhibit, t0       /* nothing counts while selectors change */
     li      s0, 0
+    li      a7, 7                   /* the counters that exist: 0..2, then by readback */
     .irp n, 3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31
     li      t0, HPM_EV_CYCLES
     csrw    mhpmevent\n, t0
     csrr    a0, mhpmevent\n
     add     s0, s0, a0
+    snez    t1, a0
+    slli    t1, t1, \n
+    or      a7, a7, t1
     csrw    mhpmevent\n, zero
     csrr    a0, mhpmcounter\n
     bnez    a0, fail            /* nothing counted */
     .endr
     csrw    mcountinhibit, zero
     SIG     s0
+    SIG     a7
+    /* the enables and inhibits of counters that do not exist (a7 clear):
+     * mcountinhibit's bits read 0; mcounteren/scounteren keep one shared
+     * enable for them, set by a write of any of their bits, read in all */
+    TEST 12
+    li      t0, -1
+    csrw    mcountinhibit, t0
+    csrr    a0, mcountinhibit
+    csrw    mcountinhibit, zero
+    SIG     a0
+    andi    t1, a7, -3
+    bne     a0, t1, fail
+    not     a6, a7                  /* the counters that do not exist */
+    li      t2, 0x80000000
+    or      t2, t2, a6              /* bit 31 written: bit 31 and those */
+    .irp csr, mcounteren, scounteren
+    li      t0, 0x80000000
+    csrw    \csr, t0
+    csrr    a0, \csr
+    SIG     a0
+    bne     a0, t2, fail
+    li      t0, 7
+    csrw    \csr, t0
+    csrr    a0, \csr
+    SIGCHK  a0, 7
+    li      t0, -1
+    csrw    \csr, t0
+    csrr    a0, \csr
+    SIGCHK  a0, -1
+    .endr
+    /* with bits 0..2 and 31 enabled, hpmcounter3 and hpmcounter31 read
+     * from U: legal (and 0) when they do not exist, illegal when they do */
+    li      t0, 0x80000007
+    csrw    mcounteren, t0
+    csrw    scounteren, t0
+    TRAP_CLEAR
+    ENTER_MODE PRV_U
+    csrr    a1, hpmcounter3
+    csrr    a2, hpmcounter31h
+    ENTER_M
+    csrw    mcounteren, zero
+    csrw    scounteren, zero
+    SIG     s9
+    srli    t1, a7, 3
+    andi    t1, t1, 1               /* hpmcounter3 exists: one trap */
+    addi    t1, t1, 1               /* and the ecall of ENTER_M */
+    bne     s9, t1, fail
+    andi    t1, a7, 8
+    bnez    t1, 1f
+    CHECK   a1, 0
+    CHECK   a2, 0
+1:
     beqz    s0, pass            /* HPM_NUM = 0: nothing more to see */
     /* HPM_WIDTH: the mask that reads back */
     TEST 5
