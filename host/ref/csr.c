@@ -97,10 +97,12 @@ int hpmref_csr(const hpmref *m, uint16_t addr, uint32_t *val)
 }
 
 /* xtvec WARL: bit 1 reads 0; vectored mode (MODE 1) aligns BASE to 64 bytes,
- * so BASE + 4 * cause never carries past bit 5 */
+ * so BASE + 4 * cause never carries past bit 5; BASE keeps only the address
+ * bits of the executable regions (fw, ram), the others read 0 */
+#define TVEC_KEEP (HPM_FW_BASE | (HPM_FW_SIZE - 1u) | HPM_RAM_BASE | (HPM_RAM_SIZE - 1u) | 1u)
 static uint32_t tvec_legal(uint32_t v)
 {
-	return v & ((v & 1u) ? ~0x3Eu : ~2u);
+	return v & ((v & 1u) ? ~0x3Eu : ~2u) & TVEC_KEEP;
 }
 
 /* mcounteren/scounteren WARL: a bit per counter that exists; the counters

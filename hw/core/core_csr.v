@@ -104,8 +104,15 @@ module core_csr #(
     reg [13:0] mie;              // mask 0x2AAA
     reg        ssip, stip, seip, lcofip;
     // bit 1 reads 0; in vectored mode (bit 0) BASE is 64-byte aligned, bits
-    // 5:2 read 0, so the interrupt vector needs no adder
+    // 5:2 read 0, so the interrupt vector needs no adder. BASE keeps only
+    // the address bits of the executable regions (fw, ram: bits 31 and
+    // 16:2 with today's map), the rest read 0 (WARL, docs/architecture-core.md):
+    // no flip-flops for them, and the trap targets have constant bits there.
+    localparam [31:0] TVEC_KEEP = `HPM_FW_BASE | (`HPM_FW_SIZE - 32'd1) |
+                                  `HPM_RAM_BASE | (`HPM_RAM_SIZE - 32'd1) | 32'd1;
+    /* verilator lint_off UNUSEDSIGNAL */ // the bits TVEC_KEEP clears
     reg [31:0] mtvec, stvec;
+    /* verilator lint_on UNUSEDSIGNAL */
     // xcause keeps the interrupt bit and a 4-bit code (the legal values;
     // the code field is WLRL): bits 30:4 read 0
     reg        mcause_irq, scause_irq;
@@ -220,7 +227,7 @@ module core_csr #(
     // mstatus.MPP: a write of 2 (reserved) leaves it unchanged
     wire        keep_mpp = csr_addr == `HPM_CSR_MSTATUS && w[12:11] == 2'b10;
     // xtvec: a vectored BASE is legalised to 64-byte alignment
-    wire [31:0] tvec_w   = {w[31:6], w[0] ? 4'd0 : w[5:2], 1'b0, w[0]};
+    wire [31:0] tvec_w   = {w[31:6], w[0] ? 4'd0 : w[5:2], 1'b0, w[0]} & TVEC_KEEP;
     wire        is_tvec  = csr_addr == `HPM_CSR_MTVEC || csr_addr == `HPM_CSR_STVEC;
     // x counteren: any bit of a counter that does not exist sets them all
     wire        cen_any  = (w & ~CTR_IMPL) != 32'd0;

@@ -1,7 +1,8 @@
 /* csr_misc.S: satp/pmp/trigger CSRs read 0 and ignore writes without trapping,
  * sfence.vma in M, misa/mhartid/ID CSRs, mscratch/sscratch, the csrrw/s/c and
  * immediate forms (old value returned, WARL results), sstatus/sie/sip as views
- * of mstatus/mie/mip, mepc/sepc low bits, mtvec/stvec, mcause/scause WARL. */
+ * of mstatus/mie/mip, mepc/sepc low bits, mtvec/stvec (BASE: the executable
+ * regions' address bits, test 25), mcause/scause WARL. */
 #include "test_macros.h"
 
 .macro ZERO_CSR n, csr
@@ -182,7 +183,31 @@
     SIGCHK  a1, 7
     csrw    mcounteren, zero
     csrw    scounteren, zero
+    /* mtvec/stvec BASE keeps the address bits of the executable regions
+     * (fw 0x0-0x1fff, ram 0x80000000-0x8001ffff: bits 31, 16:2), the others
+     * read 0 (a trap in between would go to the written value) */
+    TEST 25
+    li      a0, -4
+    csrrw   a2, mtvec, a0
+    csrr    a1, mtvec
+    csrw    mtvec, a2
+    SIGCHK  a1, 0x8001fffc
+    li      a0, 0x12345678
+    csrrw   a2, stvec, a0
+    csrr    a1, stvec
+    csrw    stvec, a2
+    SIGCHK  a1, 0x00005678
+    li      a0, -1              /* vectored: bits 5:2 read 0 too */
+    csrrw   a2, stvec, a0
+    csrr    a1, stvec
+    csrw    stvec, a2
+    SIGCHK  a1, 0x8001ffc1
+    li      a0, 0x7ffe0001
+    csrrw   a2, mtvec, a0
+    csrr    a1, mtvec
+    csrw    mtvec, a2
+    SIGCHK  a1, 1
     EXPECT_NO_TRAP
     j       pass
     RVTEST_CODE_END
-    RVTEST_DATA 48
+    RVTEST_DATA 52

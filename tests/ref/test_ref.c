@@ -480,7 +480,7 @@ static void test_csr_warl(void)
 {
 	const uint32_t p[] = {
 		ADDI(1, 0, -1),
-		CSRRW(2, 0x305, 1), /* mtvec <- ~0: vectored, reads 0xFFFFFFC1 */
+		CSRRW(2, 0x305, 1), /* mtvec <- ~0: vectored, BASE bits 31, 16:6: 0x8001FFC1 */
 		CSRRW(0, 0x341, 1), /* mepc <- ~0: reads ~3 */
 		CSRRW(0, 0x302, 1), /* medeleg: 0xB3FF */
 		CSRRW(0, 0x303, 1), /* mideleg: 0x2222 */
@@ -496,7 +496,7 @@ static void test_csr_warl(void)
 	hpmref *m = load(p, 13, 0);
 	hpm_retire r[13];
 	run(m, r, 13);
-	CHECK_EQ(r[1].csr_val, 0xFFFFFFC1u);
+	CHECK_EQ(r[1].csr_val, 0x8001FFC1u);
 	CHECK_EQ(r[2].csr_val, 0xFFFFFFFCu);
 	CHECK_EQ(r[3].csr_val, 0xB3FF);
 	CHECK_EQ(r[4].csr_val, 0x2222);
@@ -1514,6 +1514,8 @@ static void test_hpm_warl(void)
 		{ 0x106, 0x100u, 0xFFFFFF80u },
 		{ 0x106, 0xFFFFFFFFu, 0xFFFFFFFFu },
 		{ 0x106, 0x7Fu, 0x7Fu },
+		{ 0x105, 0xFFFFFFFFu, 0x8001FFC1u }, /* stvec BASE: bits 31, 16:2 */
+		{ 0x105, 0x12345678u, 0x5678u },
 		{ 0x321, 0xFFFFFFFFu, 0 },
 		{ 0x322, 0xFFFFFFFFu, 0 },
 		{ 0x721, 0xFFFFFFFFu, 0x70000000u },
