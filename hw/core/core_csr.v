@@ -198,7 +198,9 @@ module core_csr #(
         end
     end
 
-    always @(*) csr_rdata = ext_hit ? ext_rdata : core_rdata;
+    // the HPM unit reads 0 at the addresses it does not claim, the core at
+    // those it does (none of its cases): an OR, no select
+    always @(*) csr_rdata = ext_rdata | core_rdata;
 
     // ------------------------------------------------------- access checks
     wire op_rw     = csr_funct == 2'b01;

@@ -368,15 +368,22 @@ module hpm_unit #(
     // on every counter, was re-evaluated in every cycle). 0 for an address the
     // unit does not claim.
     wire [31:0] ovf = priv == PRIV_M ? of_bits : of_bits & mcounteren;
+    // architecture 2: the word (csr_addr[7]: high half) of mcycle, minstret
+    // and the store's counter, then one AND-OR with their decodes, instead of
+    // the word of the selected 64-bit counter (hpm_unit alone at HPM_NUM = 0,
+    // flattened: 166 -> 148 LUT4)
+    wire        rd_ctr = ctr_lo || ctr_hi;
+    wire [31:0] cyc_wd = csr_addr[7] ? mcycle[63:32] : mcycle[31:0];
+    wire [31:0] ins_wd = csr_addr[7] ? minstret[63:32] : minstret[31:0];
+    wire [31:0] sto_wd = csr_addr[7] ? store_val[63:32] : store_val[31:0];
     reg  [31:0] hpm_rdata;
     integer r;
     always @(*) begin
         hpm_rdata = 32'd0;
         if (HPM_ARCH >= 2) begin
-            if (idx != 5'd1) begin
-                if (ctr_lo) hpm_rdata = ctr64[31:0];
-                if (ctr_hi) hpm_rdata = ctr64[63:32];
-            end
+            hpm_rdata = ({32{rd_ctr && idx == 5'd0}} & cyc_wd) |
+                        ({32{rd_ctr && idx == 5'd2}} & ins_wd) |
+                        ({32{rd_ctr && IMPL[idx]}} & sto_wd);
             if (IMPL[idx]) begin                  // mhpmevent3..(h)
                 if (sel_lo) hpm_rdata = evt_cur[31:0];
                 if (sel_hi) hpm_rdata = evt_cur[63:32];
