@@ -75,8 +75,11 @@ module hpm_core #(
 
     // ------------------------------------------------------------ F / D
     wire        x_free, redirect_l, fault_trap, fetch_redirect;
-    wire        irq_take, redirect_en, redirect_ln, fault_trap_n;
-    wire [31:0] target_en, target_l, fault_vector, vec_i;
+    wire        irq_take, redirect_en, redirect_ln, fault_trap_n, jalr_go_n;
+    wire [31:0] target_en, target_l;
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire [31:0] fault_vector, vec_i;   // word addresses: bits 1:0 are 0
+    /* verilator lint_on UNUSEDSIGNAL */
     wire [31:2] fetch_addr;
     wire        d_valid, d_fault, d_pred_taken;
     wire [31:0] d_pc, d_insn;
@@ -85,9 +88,9 @@ module hpm_core #(
         .clk(clk), .rst(rst), .boot_addr(boot_addr),
         .x_free(x_free), .redirect_e(redirect_en), .target_e(target_en),
         .redirect_l(redirect_ln), .target_l(target_l),
-        .fault_redirect(fault_trap_n), .fault_pc(fault_vector),
-        .irq_redirect(irq_take), .irq_pc(vec_i),
-        .fetch_addr(fetch_addr), .redirect(fetch_redirect), .bus_rdata(bus_rdata),
+        .fault_redirect(fault_trap_n), .irq_redirect(irq_take), .jalr_redirect(jalr_go_n),
+        .fetch_addr(fetch_addr), .redirect(fetch_redirect),
+        .bus_addr(bus_addr), .bus_rdata(bus_rdata),
         .d_valid(d_valid), .d_pc(d_pc), .d_insn(d_insn), .d_fault(d_fault),
         .d_pred_taken(d_pred_taken)
     );
@@ -189,7 +192,7 @@ module hpm_core #(
 
     wire [31:0] pc4         = x_pc + 32'd4;
     wire [31:0] pc_imm      = x_pc + imm;              // jal and branch target
-    wire [31:0] jalr_target = {alu_sum[31:1], 1'b0};
+    wire [31:0] jalr_target = {alu_sum[31:1], 1'b0};   // xtval of a misaligned jalr (the fetch takes alu_sum)
     wire        br_taken    = is_branch && br_cond;
 
     // LSU
@@ -268,6 +271,9 @@ module hpm_core #(
     wire exc_e_n   = x_go && exc_e_why;
     assign fault_trap_n = x_go && !exc_e_n && lsu_fault;
     wire mem_go_n  = x_go && mem && !exc_e_n && !lsu_misaligned;
+    // a jalr with an aligned target: the bus takes its target (the adder's
+    // sum) in the level of the data address, core_fetch does not see it
+    assign jalr_go_n = x_go && is_jalr && !exc_e_n && !jalr_mis;
 
     reg  [3:0]  code_e;
     reg  [31:0] tval_e;
@@ -366,9 +372,9 @@ module hpm_core #(
     assign redirect_en = exc_e_n || xret_fencei || csr_row_2nd_n;
     // mret/sret: xepc arrives on register file port 2 (rs2)
     assign target_en   = exc_e_n ? vec_e : (is_mret || is_sret) ? rs2 : pc4;
-    assign redirect_ln = x_go && !exc_e_n && late_why;
-    assign target_l   = exc_l_why ? vec_l :
-                        is_jalr ? jalr_target : br_taken ? pc_imm : pc4;
+    wire   late_why_f  = mispredict || br_mis || lsu_misaligned || jalr_mis;   // late_why but the aligned jalr
+    assign redirect_ln = x_go && !exc_e_n && late_why_f;
+    assign target_l   = exc_l_why ? vec_l : br_taken ? pc_imm : pc4;
 
     // write-back
     assign rf_we    = retire && writes_rd && rd != 5'd0;
@@ -435,7 +441,7 @@ module hpm_core #(
     assign bus_we     = lsu_we;
     assign bus_be     = lsu_be;
     assign bus_addr   = irq_take ? vec_i[31:2] : fault_trap_n ? fault_vector[31:2] :
-                        mem_go_n ? alu_sum[31:2] : fetch_addr;
+                        (mem_go_n || jalr_go_n) ? alu_sum[31:2] : fetch_addr;
     assign bus_daddr  = alu_sum[31:2];
     assign bus_region = mem_go ? lsu_region : 5'd0;
     assign bus_wdata  = lsu_wdata;
@@ -529,7 +535,7 @@ module hpm_core #(
     wire exc_l_n   = x_go && !exc_e_n && exc_l_why;
     wire exc_n     = exc_e_n || exc_l_n || fault_trap_n;
     wire retire_n  = x_valid && x_cond && !exc_e_n && !(x_first && (br_mis || jalr_mis));
-    wire flush_n   = exc_e_n || xret_fencei || redirect_ln || fault_trap_n;
+    wire flush_n   = exc_e_n || xret_fencei || redirect_ln || jalr_go_n || fault_trap_n;
     wire x_done_n  = x_valid && (exc_n || x_cond);
     assign events   = ev;
     assign events_n = ev_vec(retire_n, exc_n, exc_n, 1'b0, flush_n, x_done_n);
