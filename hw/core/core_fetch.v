@@ -49,7 +49,9 @@ module core_fetch (
     assign d_pred_taken = d_valid && (is_jal || (is_branch && d_insn[31]));
     wire [31:0] imm_j = {{12{d_insn[31]}}, d_insn[19:12], d_insn[20], d_insn[30:21], 1'b0};
     wire [31:0] imm_b = {{20{d_insn[31]}}, d_insn[7], d_insn[30:25], d_insn[11:8], 1'b0};
-    wire [31:0] pred_target = d_pc + (is_jal ? imm_j : imm_b);
+    // one adder for the next sequential pc and the predicted target: the
+    // prediction selects its operand (4 or the offset)
+    wire [31:0] d_next = d_pc + (d_pred_taken ? (is_jal ? imm_j : imm_b) : 32'd4);
 
     // The later a redirect is known, the later its mux level: a jalr's
     // target (the address adder), an exception's vector (the access fault:
@@ -61,7 +63,7 @@ module core_fetch (
     wire fetch_now = boot || redirect || (d_valid && x_free);
     wire [31:0] early_pc = boot         ? boot_addr   :
                            redirect_x   ? target_x    :
-                           d_pred_taken ? pred_target : d_pc + 32'd4;
+                           d_next;
     assign fetch_addr = early_pc[31:2];
     /* verilator lint_off UNUSEDSIGNAL */
     wire [1:0]  early_lo = early_pc[1:0];   // fetches are word-aligned (a misaligned target traps in X)
