@@ -227,8 +227,8 @@ module hpm_core #(
     //   fault: the load/store access fault (the whole address).
     // They exclude one another (decode is one-hot; an instruction with a
     // fetch fault decodes as nothing), so each class has its own trap
-    // vector, cause and delegation prepared early and the late signals only
-    // select (core_csr).
+    // cause and delegation prepared early (core_csr) and the late signals
+    // only select (one xtvec for every exception, below).
     wire        csr_illegal, sys_illegal, csr_write, irq_pending, wfi_wake;
     wire        csr_ebr, trap_take, trap_to_s;
     wire [31:0] csr_rdata, csr_wval, ebr_wval;
