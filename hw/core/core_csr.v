@@ -65,9 +65,9 @@ module core_csr #(
     input  wire [3:0]  code_l,
     input  wire [3:0]  code_f,
     output wire [31:0] vec_i,        // target of the interrupt
-    output wire [31:0] vec_e,        // of an early exception
-    output wire [31:0] vec_l,        // of a late exception
-    output wire [31:0] vec_f,        // of the access fault
+    output wire [31:2] tvec_m,       // an exception's target: tvec_s if its class's
+    output wire [31:2] tvec_s,       // tvec_to_s bit {fault, late, early} is set (hpm_core selects)
+    output wire [2:0]  tvec_to_s,
     output wire        trap_take,    // one of the four trap inputs
     output wire        trap_to_s,    // the trap is taken in S (writes sepc/stval)
 
@@ -286,9 +286,9 @@ module core_csr #(
     wire        to_s_l     = below_m && medeleg[code_l];
     wire        to_s_f     = below_m && medeleg[code_f];
     assign vec_i = {irq_vec, 2'b00};
-    assign vec_e = {to_s_e ? stvec[31:2] : mtvec[31:2], 2'b00};
-    assign vec_l = {to_s_l ? stvec[31:2] : mtvec[31:2], 2'b00};
-    assign vec_f = {to_s_f ? stvec[31:2] : mtvec[31:2], 2'b00};
+    assign tvec_m    = mtvec[31:2];
+    assign tvec_s    = stvec[31:2];
+    assign tvec_to_s = {to_s_f, to_s_l, to_s_e};
 
     assign trap_take = trap_irq || trap_exc_e || trap_exc_l || trap_fault;
     // the four exclude one another: the latest (the access fault, the late

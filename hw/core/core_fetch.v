@@ -13,20 +13,21 @@ module core_fetch (
     input  wire        rst,
     input  wire [31:0] boot_addr,
 
-    // from X: redirects by lateness (hpm_core): early, late, the access fault
+    // from X: a redirect to target_x (mret/sret, fence.i, a CSR refetch, a
+    // mispredicted branch); the others are selected in hpm_core's bus mux,
+    // by lateness: a jalr (the address adder), an exception (the access
+    // fault: the whole address), an interrupt
     input  wire        x_free,       // X is empty or finishes this cycle
-    input  wire        redirect_e,
-    input  wire [31:0] target_e,
-    input  wire        redirect_l,
-    input  wire [31:0] target_l,
-    input  wire        fault_redirect,
-    input  wire [31:0] fault_pc,
+    input  wire        redirect_x,
+    input  wire [31:0] target_x,
+    input  wire        jalr_redirect,
+    input  wire        trap_redirect,
     input  wire        irq_redirect,  // an interrupt: the others are as if none were taken
-    input  wire [31:0] irq_pc,
 
     // bus (shared with the LSU; never both in one cycle)
-    output wire [31:2] fetch_addr,   // word address, unless the access fault or an interrupt redirects
+    output wire [31:2] fetch_addr,   // word address, unless the access fault, an interrupt or a jalr redirects
     output wire        redirect,     // X redirects (any): D is squashed
+    input  wire [31:2] bus_addr,     // what the bus fetches: the next D pc when fetch_now
     input  wire [31:0] bus_rdata,
 
     // D stage outputs
@@ -48,19 +49,26 @@ module core_fetch (
     assign d_pred_taken = d_valid && (is_jal || (is_branch && d_insn[31]));
     wire [31:0] imm_j = {{12{d_insn[31]}}, d_insn[19:12], d_insn[20], d_insn[30:21], 1'b0};
     wire [31:0] imm_b = {{20{d_insn[31]}}, d_insn[7], d_insn[30:25], d_insn[11:8], 1'b0};
-    wire [31:0] pred_target = d_pc + (is_jal ? imm_j : imm_b);
+    // one adder for the next sequential pc and the predicted target: the
+    // prediction selects its operand (4 or the offset)
+    wire [31:0] d_next = d_pc + (d_pred_taken ? (is_jal ? imm_j : imm_b) : 32'd4);
 
-    // The later a redirect is known, the later its mux level: the access
-    // fault (end of the address adder), then the interrupt (LCOFI from the
-    // HPM unit's adders) come last, also in hpm_core's bus mux.
-    assign redirect = irq_redirect || redirect_e || redirect_l || fault_redirect;
+    // The later a redirect is known, the later its mux level: a jalr's
+    // target (the address adder), an exception's vector (the access fault:
+    // end of the adder), then the interrupt's (LCOFI from the HPM unit's
+    // adders) come last, in hpm_core's bus mux. The address fetched is the
+    // bus address (a data access never coincides with a fetch): D's pc and
+    // the fetch's PMA check take it from there, so these levels exist once.
+    assign redirect = irq_redirect || redirect_x || trap_redirect || jalr_redirect;
     wire fetch_now = boot || redirect || (d_valid && x_free);
     wire [31:0] early_pc = boot         ? boot_addr   :
-                           redirect_e   ? target_e    :
-                           d_pred_taken ? pred_target : d_pc + 32'd4;
-    wire [31:0] nf_pc    = redirect_l ? target_l : early_pc;
-    wire [31:0] next_pc  = irq_redirect ? irq_pc : fault_redirect ? fault_pc : nf_pc;
-    assign fetch_addr = nf_pc[31:2];
+                           redirect_x   ? target_x    :
+                           d_next;
+    assign fetch_addr = early_pc[31:2];
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire [1:0]  early_lo = early_pc[1:0];   // fetches are word-aligned (a misaligned target traps in X)
+    /* verilator lint_on UNUSEDSIGNAL */
+    wire [31:0] next_pc  = {bus_addr, 2'b00};
 
     wire exec_ok;
     /* verilator lint_off UNUSEDSIGNAL */

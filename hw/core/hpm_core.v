@@ -76,19 +76,23 @@ module hpm_core #(
 
     // ------------------------------------------------------------ F / D
     wire        x_free, redirect_l, fault_trap, fetch_redirect;
-    wire        irq_take, redirect_en, redirect_ln, fault_trap_n;
-    wire [31:0] target_en, target_l, fault_vector, vec_i;
+    wire        irq_take, redir_t_n, trap_n, fault_trap_n, jalr_go_n;
+    wire [31:0] target_t;
+    wire [31:2] tvec_m, tvec_s;
+    wire [2:0]  tvec_to_s;
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire [31:0] vec_i;   // a word address: bits 1:0 are 0
+    /* verilator lint_on UNUSEDSIGNAL */
     wire [31:2] fetch_addr;
     wire        d_valid, d_fault, d_pred_taken;
     wire [31:0] d_pc, d_insn;
 
     core_fetch u_fetch (
         .clk(clk), .rst(rst), .boot_addr(boot_addr),
-        .x_free(x_free), .redirect_e(redirect_en), .target_e(target_en),
-        .redirect_l(redirect_ln), .target_l(target_l),
-        .fault_redirect(fault_trap_n), .fault_pc(fault_vector),
-        .irq_redirect(irq_take), .irq_pc(vec_i),
-        .fetch_addr(fetch_addr), .redirect(fetch_redirect), .bus_rdata(bus_rdata),
+        .x_free(x_free), .redirect_x(redir_t_n), .target_x(target_t),
+        .jalr_redirect(jalr_go_n), .trap_redirect(trap_n), .irq_redirect(irq_take),
+        .fetch_addr(fetch_addr), .redirect(fetch_redirect),
+        .bus_addr(bus_addr), .bus_rdata(bus_rdata),
         .d_valid(d_valid), .d_pc(d_pc), .d_insn(d_insn), .d_fault(d_fault),
         .d_pred_taken(d_pred_taken)
     );
@@ -190,7 +194,7 @@ module hpm_core #(
 
     wire [31:0] pc4         = x_pc + 32'd4;
     wire [31:0] pc_imm      = x_pc + imm;              // jal and branch target
-    wire [31:0] jalr_target = {alu_sum[31:1], 1'b0};
+    wire [31:0] jalr_target = {alu_sum[31:1], 1'b0};   // xtval of a misaligned jalr (the fetch takes alu_sum)
     wire        br_taken    = is_branch && br_cond;
 
     // LSU
@@ -224,11 +228,11 @@ module hpm_core #(
     //   fault: the load/store access fault (the whole address).
     // They exclude one another (decode is one-hot; an instruction with a
     // fetch fault decodes as nothing), so each class has its own trap
-    // vector, cause and delegation prepared early and the late signals only
-    // select (core_csr).
+    // cause and delegation prepared early (core_csr) and the late signals
+    // only select (one xtvec for every exception, below).
     wire        csr_illegal, sys_illegal, csr_write, irq_pending, wfi_wake;
     wire        csr_ebr, trap_take, trap_to_s;
-    wire [31:0] csr_rdata, csr_wval, ebr_wval, vec_e, vec_l;
+    wire [31:0] csr_rdata, csr_wval, ebr_wval;
     wire [3:0]  irq_code;
     wire        retire;
 
@@ -269,6 +273,9 @@ module hpm_core #(
     wire exc_e_n   = x_go && exc_e_why;
     assign fault_trap_n = x_go && !exc_e_n && lsu_fault;
     wire mem_go_n  = x_go && mem && !exc_e_n && !lsu_misaligned;
+    // a jalr with an aligned target: the bus takes its target (the adder's
+    // sum) in the level of the data address, core_fetch does not see it
+    assign jalr_go_n = x_go && is_jalr && !exc_e_n && !jalr_mis;
 
     reg  [3:0]  code_e;
     reg  [31:0] tval_e;
@@ -321,7 +328,7 @@ module hpm_core #(
         .mret_commit(x_valid && is_mret && !trap_e), .sret_commit(x_valid && is_sret && !trap_e),
         .trap_irq(irq_take), .trap_exc_e(exc_e), .trap_exc_l(exc_l), .trap_fault(fault_trap),
         .code_e(code_e), .code_l(code_l), .code_f(code_f),
-        .vec_i(vec_i), .vec_e(vec_e), .vec_l(vec_l), .vec_f(fault_vector),
+        .vec_i(vec_i), .tvec_m(tvec_m), .tvec_s(tvec_s), .tvec_to_s(tvec_to_s),
         .trap_take(trap_take), .trap_to_s(trap_to_s),
         .mtip(mtip), .msip(msip), .irq_pending(irq_pending), .irq_code(irq_code),
         .wfi_wake(wfi_wake), .mtime(mtime), .lcofi(lcofi), .lcofi_late(lcofi_late),
@@ -345,12 +352,16 @@ module hpm_core #(
     assign x_free = !x_valid || trap_e || exc_l || x_cond;
     assign retire = x_valid && x_cond && !trap_e && !(x_first && (br_mis || jalr_mis));
 
-    // ---- redirects of the fetch from X (one bubble), by lateness:
-    //   early: an early exception (its vector), mret, sret, fence.i;
-    //   late:  jalr (its target, or the trap vector when misaligned), a
-    //          mispredicted branch, a misaligned load/store (trap vector);
-    //   fault: the access fault;
-    //   interrupt: its vector (core_fetch and the bus address select it last).
+    // ---- redirects of the fetch from X (one bubble). The fetch and bus
+    // addresses are prepared as if no interrupt were taken (the *_n
+    // signals); by lateness:
+    //   target_t (core_fetch): mret, sret (xepc), fence.i and a CSR refetch
+    //          (pc+4), a mispredicted branch (its target or pc+4, chosen
+    //          by the prediction);
+    //   jalr:  its target, the adder's sum (in the bus mux's data level);
+    //   exception: every class (early, late, the access fault) to one
+    //          vector, xtvec of the mode its class is delegated to;
+    //   interrupt: its vector (the bus address selects it last).
     // A CSR instruction that writes a CSR of the register file EBR writes the
     // row in its own cycle when rd is x0 (csr_row_now); with an rd it writes
     // rd and refetches pc+4 like fence.i, and the bubble's free write port
@@ -361,15 +372,17 @@ module hpm_core #(
     wire csr_row_2nd = csr_row_wr && rd != 5'd0;
     wire redirect_x = trap_e || xret_fencei;
     assign redirect_l  = x_go && !trap_e && late_why;
-    // the fetch's early and late redirects without the interrupt (which
-    // core_fetch takes last)
     wire csr_row_2nd_n = csr_commit_n && csr_ebr && csr_write && rd != 5'd0;
-    assign redirect_en = exc_e_n || xret_fencei || csr_row_2nd_n;
-    // mret/sret: xepc arrives on register file port 2 (rs2)
-    assign target_en   = exc_e_n ? vec_e : (is_mret || is_sret) ? rs2 : pc4;
-    assign redirect_ln = x_go && !exc_e_n && late_why;
-    assign target_l   = exc_l_why ? vec_l :
-                        is_jalr ? jalr_target : br_taken ? pc_imm : pc4;
+    assign redir_t_n   = xret_fencei || csr_row_2nd_n || (x_go && !exc_e_n && mispredict);
+    // mret/sret: xepc arrives on register file port 2 (rs2); a mispredicted
+    // branch goes to its target if it was predicted not taken, else to pc+4
+    assign target_t    = (is_mret || is_sret) ? rs2 : (is_branch && !x_pred) ? pc_imm : pc4;
+    wire exc_l_n       = x_go && !exc_e_n && exc_l_why;
+    assign trap_n      = exc_e_n || exc_l_n || fault_trap_n;
+    // the class's delegation: early, else the access fault for an aligned
+    // load/store, else late (a misaligned jump target or load/store)
+    wire tvec_sel_s    = exc_e_why ? tvec_to_s[0] : (mem && !lsu_misaligned) ? tvec_to_s[2] : tvec_to_s[1];
+    wire [31:2] tvec_x = tvec_sel_s ? tvec_s : tvec_m;
 
     // write-back
     assign rf_we    = retire && writes_rd && rd != 5'd0;
@@ -435,8 +448,8 @@ module hpm_core #(
     // for the access fault.
     assign bus_we     = lsu_we;
     assign bus_be     = lsu_be;
-    assign bus_addr   = irq_take ? vec_i[31:2] : fault_trap_n ? fault_vector[31:2] :
-                        mem_go_n ? alu_sum[31:2] : fetch_addr;
+    assign bus_addr   = irq_take ? vec_i[31:2] : trap_n ? tvec_x :
+                        (mem_go_n || jalr_go_n) ? alu_sum[31:2] : fetch_addr;
     assign bus_daddr  = alu_sum[31:2];
     assign bus_region = mem_go ? lsu_region : 5'd0;
     assign bus_wdata  = lsu_wdata;
@@ -527,10 +540,9 @@ module hpm_core #(
     wire [HPM_EV_BUS_W-1:0] ev = ev_vec(retire, trap, exc, irq_take,
                                         redirect_x || redirect_l || fault_trap, x_done);   // width checked against EV_W by lint
     // without the interrupt: the *_n signals above
-    wire exc_l_n   = x_go && !exc_e_n && exc_l_why;
-    wire exc_n     = exc_e_n || exc_l_n || fault_trap_n;
+    wire exc_n     = trap_n;
     wire retire_n  = x_valid && x_cond && !exc_e_n && !(x_first && (br_mis || jalr_mis));
-    wire flush_n   = exc_e_n || xret_fencei || redirect_ln || fault_trap_n;
+    wire flush_n   = exc_e_n || xret_fencei || (x_go && !exc_e_n && late_why) || fault_trap_n;
     wire x_done_n  = x_valid && (exc_n || x_cond);
     assign events   = ev;
     assign events_n = ev_vec(retire_n, exc_n, exc_n, 1'b0, flush_n, x_done_n);

@@ -115,6 +115,81 @@
     lw      a5, 0(a0)
     CHECK   s3, 3
     CHECK   s8, 4
+    /* each exception class takes its own delegation (one xtvec select in
+     * hpm_core by class): misaligned jump target (0) and store access
+     * fault (7) delegated; load access fault (5), misaligned load (4),
+     * illegal (2) not */
+    TEST 9
+    li      t0, (1 << 0) | (1 << 7)
+    csrw    medeleg, t0
+    ENTER_MODE PRV_S
+    TRAP_CLEAR
+    la      a0, 2f + 2
+1:  jalr    zero, 0(a0)
+2:  mv      a1, s3
+    mv      a2, s8
+    mv      a3, s7
+    mv      a4, s6
+    ENTER_M_BRK
+    CHECK   a1, 1
+    CHECK   a2, 0
+    la      t0, 2b + 2
+    CHECKR  a3, t0
+    la      t0, 1b
+    CHECKR  a4, t0
+    TEST 10
+    ENTER_MODE PRV_U
+    TRAP_CLEAR
+1:  beq     zero, zero, 2f + 2
+2:  mv      a1, s3
+    mv      a2, s8
+    mv      a3, s7
+    ENTER_M_BRK
+    CHECK   a1, 1
+    CHECK   a2, 0
+    la      t0, 2b + 2
+    CHECKR  a3, t0
+    TEST 11
+    ENTER_MODE PRV_S
+    TRAP_CLEAR
+    li      a0, BAD_ADDR
+    sw      a0, 0(a0)
+    mv      a1, s3
+    mv      a2, s8
+    mv      a3, s7
+    ENTER_M_BRK
+    CHECK   a1, 1
+    CHECK   a2, 7
+    CHECK   a3, BAD_ADDR
+    TEST 12
+    ENTER_MODE PRV_S
+    TRAP_CLEAR
+    li      a0, BAD_ADDR
+    lw      a5, 0(a0)
+    mv      a1, s3
+    mv      a2, s8
+    ENTER_M_BRK
+    CHECK   a1, 3
+    CHECK   a2, 5
+    TEST 13
+    ENTER_MODE PRV_U
+    TRAP_CLEAR
+    la      a0, ddata + 2
+    lw      a5, 0(a0)
+    mv      a1, s3
+    mv      a2, s8
+    ENTER_M_BRK
+    CHECK   a1, 3
+    CHECK   a2, 4
+    TEST 14
+    ENTER_MODE PRV_S
+    TRAP_CLEAR
+    .word   0xffffffff
+    mv      a1, s3
+    mv      a2, s8
+    ENTER_M_BRK
+    CHECK   a1, 3
+    CHECK   a2, 2
     csrw    medeleg, zero
     j       pass
     RVTEST_CODE_END
