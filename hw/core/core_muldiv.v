@@ -81,21 +81,28 @@ module core_muldiv (
     wire [33:0] x = is_mul ? (lo_shl ? {2'b00, prod[15:0], 16'd0} : {{2{prod_neg}}, prod}) :
                     {d_ext, d_ext, d_src} ^ {34{d_inv}};
     // y: the column sum, shifted down a digit when the weight grows (mul);
-    // the partial remainder shifted up by a dividend bit, or not (restore)
+    // the partial remainder (div: h holds it already shifted up by the next
+    // dividend bit, below)
     wire [33:0] y = is_mul ? (m_shift ? {{16{h[33]}}, h[33:16]} : h) :
-                    d_zero ? 34'd0 : d_rest ? h : {h[32:0], l[31]};
+                    d_zero ? 34'd0 : h;
     wire        cin = !is_mul && d_inv;
     wire [33:0] sum = y + x + {33'd0, cin};   // the shared adder
 
-    // h: cleared before a mul's first product and a division's first step;
-    // held while a rem/remu remainder is not negative (restore step)
-    wire h_clr = is_mul ? step[5:1] == 5'd0 : d_first;
+    // h: cleared before a mul's first product; held while a rem/remu
+    // remainder is not negative (restore step). Division steps 0..31 store
+    // the partial remainder r shifted up by the dividend bit the next step
+    // takes (2r + l[30]; 2*0 + |a|[31] at step 0), step 32 and the restore
+    // step r itself: the shift sits in front of h, where each bit's LUT packs
+    // with its flip-flop, instead of in y beside the adder's other inputs
+    // (r fits 33 bits signed, so h[33] is r's sign either way).
+    wire h_clr = is_mul && step[5:1] == 5'd0;
     wire h_en  = is_mul || (is_div && !(d_rest && !h[33]));
+    wire h_shl = is_div && !step[5];                         // steps 0..31
     always @(posedge clk) begin
         if (h_clr)
             h <= 34'd0;
         else if (h_en)
-            h <= sum;
+            h <= d_first ? {33'd0, sum[31]} : h_shl ? {sum[32:0], l[30]} : sum;
     end
     // l: the dividend |a| (step 0), then quotient bits shifting in
     wire l_div = is_div && !d_rest && !d_sign;

@@ -2,7 +2,8 @@
 // HPM unit) on one bus with the firmware EBR (fw), the SPRAM work RAM (ram),
 // CLINT, UART and GPIO.
 // Every target answers a read in the cycle after the request (zero wait
-// states); the read data is selected by the region registered with the request.
+// states); each target's read data is 0 unless it was read in the cycle
+// before, and the read data is their OR.
 // The core's trace port is routed out for the simulated board.
 `include "hpm_map.vh"
 module hpm_soc #(
@@ -95,11 +96,13 @@ module hpm_soc #(
     wire sel_gpio  = !bus_addr[31] && bus_addr[28] &&  bus_addr[12];
     wire sel_clint = !bus_addr[31] && !bus_addr[28] && bus_addr[25];
 
-    localparam [2:0] R_FW = 3'd0, R_RAM = 3'd1, R_CLINT = 3'd2, R_UART = 3'd3, R_GPIO = 3'd4;
-    reg [2:0] rsel;
+    // The targets' read data is 0 in the cycle after a cycle that did not
+    // read them (the RAM and fw by the partial decode of bus_addr, the
+    // devices by their region), so the read data is their OR: one LUT level
+    // per two sources instead of a multiplexer on a registered select.
+    reg rd_fw;
     always @(posedge clk)
-        rsel <= sel_ram ? R_RAM : sel_clint ? R_CLINT : sel_uart ? R_UART :
-                sel_gpio ? R_GPIO : R_FW;
+        rd_fw <= !sel_ram && !sel_clint && !sel_uart && !sel_gpio;
 
     wire [31:0] fw_rdata, ram_rdata, clint_rdata, uart_rdata, gpio_rdata;
 
@@ -109,7 +112,7 @@ module hpm_soc #(
     );
 
     soc_spram u_ram (
-        .clk(clk), .addr(bus_addr[16:2]), .we(bus_region[1] && bus_we),
+        .clk(clk), .addr(bus_addr[16:2]), .re(sel_ram), .we(bus_region[1] && bus_we),
         .we_bank(bus_daddr[16]), .be(bus_be),
         .wdata(bus_wdata), .rdata(ram_rdata)
     );
@@ -132,13 +135,6 @@ module hpm_soc #(
         .leds(leds), .buttons(buttons)
     );
 
-    always @(*) begin
-        case (rsel)
-            R_RAM:   bus_rdata = ram_rdata;
-            R_CLINT: bus_rdata = clint_rdata;
-            R_UART:  bus_rdata = uart_rdata;
-            R_GPIO:  bus_rdata = gpio_rdata;
-            default: bus_rdata = fw_rdata;
-        endcase
-    end
+    always @(*)
+        bus_rdata = ({32{rd_fw}} & fw_rdata) | ram_rdata | clint_rdata | uart_rdata | gpio_rdata;
 endmodule

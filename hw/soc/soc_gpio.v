@@ -24,7 +24,8 @@ module soc_gpio #(
             leds <= 5'd0;
         else if (sel && we && addr == 6'd0 && be0)
             leds <= wdata;
-        case (addr)
+        // 0 after a cycle without a GPIO access (hpm_soc ORs the read data)
+        case (sel ? addr : 6'd63)
             6'd0:    rdata <= {27'd0, leds};
             6'd1:    rdata <= {29'd0, btn_q};
             6'd2:    rdata <= CLOCK_HZ;

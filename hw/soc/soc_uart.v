@@ -104,7 +104,8 @@ module soc_uart #(
             end
         end
 
-        case (reg_idx)
+        // 0 after a cycle without a UART access (hpm_soc ORs the read data)
+        case (sel ? reg_idx : 6'd63)
             6'd0:    rdata <= {24'd0, rx_data};
             6'd1:    rdata <= {29'd0, rx_overrun, rx_valid, tx_busy};
             6'd2:    rdata <= DIV;
