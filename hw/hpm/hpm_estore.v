@@ -2,9 +2,9 @@
 // iCE40 form (docs/hpm.md, "Counting architecture 3"). N counters of W bits
 // (1..64) and their mhpmevent values; the counters' upper parts and the
 // selectors live in one memory of 64 rows x 63 bits (four SB_RAM40_4K):
-// row n the upper W - 8 bits of counter n, row 32 + n bits 62:0 of
-// selector n. Low parts (8 bits), pending carries (pc), full and OF are
-// flip-flops, as in hpm_store (architecture 2).
+// row n the upper W - LW bits of counter n, row 32 + n bits 62:0 of
+// selector n. Low parts (LW bits: 8, or 7 up to 14 counters), pending
+// carries (pc), full and OF are flip-flops, as in hpm_store (architecture 2).
 //
 // The memory has one synchronous read port and one write port, shared by
 //  - a CSR access (take): in the cycle before an access to a counter or
@@ -18,9 +18,12 @@
 //    reads that counter then: the access's write-back flushes it).
 // A take is never followed by a take (the access commits, or trapped and
 // a bubble follows), so the flush pointer visits every counter within 2N
-// cycles, and the carry is in the upper part 2 cycles later: 2N + 2 <= 60
-// cycles, less than the 64 a low part needs to carry again (checked in
-// simulation, with the read-write collisions the schedule rules out).
+// cycles, and its pending carry is cleared at the end of cycle 2N + 2 after
+// the carry at the latest. A low part of LW bits is at most 3 after a carry
+// and adds at most 4 per cycle, so it carries again at least 2^LW / 4
+// cycles later: 2N + 2 < 2^LW / 4, 60 < 64 for 8 bits at N = 29, 30 < 32
+// for 7 bits up to N = 14 (checked in simulation, with the read-write
+// collisions the schedule rules out).
 //
 // Increments arrive a cycle late (hpm_ktable): inc is the previous cycle's,
 // so the value at the start of a cycle adds it (the lane sums exist), and
@@ -30,7 +33,10 @@
 module hpm_estore #(
     parameter integer N  = 29,                // counters (1..29)
     parameter integer W  = 64,                // their width (1..64)
-    parameter integer LL = (W < 8 ? W : 8) + (W < 3 ? 4 - W : 1)   // lane width (hpm_store; do not override)
+    // low part: 8 bits, 7 up to 14 counters (the flush's bound below; do
+    // not override), and its lane width (hpm_store)
+    parameter integer LB = N <= 14 ? 7 : 8,
+    parameter integer LL = (W < LB ? W : LB) + (W < 3 ? 4 - W : 1)
 ) (
     input  wire            clk,
     input  wire            rst,
@@ -50,8 +56,8 @@ module hpm_estore #(
     output reg  [N-1:0]    wrap,              // counter n wrapped in the previous cycle
     output wire [N-1:0]    of
 );
-    localparam integer LW = W < 8 ? W : 8;
-    localparam integer UW = W - LW;           // 0..56
+    localparam integer LW = W < LB ? W : LB;
+    localparam integer UW = W - LW;           // 0..57
     localparam integer UB = UW > 0 ? UW : 1;
     localparam [64:0] MASK65 = (65'd1 << W) - 65'd1;
     localparam [63:0] MASK   = MASK65[63:0];

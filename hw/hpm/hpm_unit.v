@@ -265,8 +265,11 @@ module hpm_unit #(
             wire [31:0] written = ((ctr_we_lo || ctr_we_hi) && IMPL[idx]) ? 32'd1 << idx : 32'd0;
             wire [31:0] inh_n   = inhibit;
             /* verilator lint_on UNUSEDSIGNAL */
-            wire [LL*TN-1:0] tab_inc;
-            hpm_ktable #(.N(TN), .LANE(LL), .EV_W(EV_W), .ROWS(REFILL / 2), .EV_ROM(EV_ROM)) u_table (
+            // hpm_estore's lanes: 7 low bits up to 14 counters, else 8
+            localparam integer LB3 = TN <= 14 ? 7 : 8;
+            localparam integer LL3 = (HPM_WIDTH < LB3 ? HPM_WIDTH : LB3) + (HPM_WIDTH < 3 ? 4 - HPM_WIDTH : 1);
+            wire [LL3*TN-1:0] tab_inc;
+            hpm_ktable #(.N(TN), .LANE(LL3), .EV_W(EV_W), .ROWS(REFILL / 2), .EV_ROM(EV_ROM)) u_table (
                 .clk(clk), .rst(rst), .kind(cls[4:0]), .priv(cls[6:5]), .ev(ev),
                 .on(~inh_n[3 +: TN] & ~written[3 +: TN]), .left(refill_left),
                 .we(csr_we && is_evt && IMPL[idx]), .widx(idx - 5'd3), .sel(sel_new),
