@@ -1,9 +1,11 @@
 // hpm_estore: the counter and selector store of counting architecture 3, the
 // iCE40 form (docs/hpm.md, "Counting architecture 3"). N counters of W bits
 // (1..64) and their mhpmevent values; the counters' upper parts and the
-// selectors live in one memory of 64 rows x 63 bits (four SB_RAM40_4K):
-// row n the upper W - LW bits of counter n, row 32 + n bits 62:0 of
-// selector n. Low parts (LW bits: 8, or 7 up to 14 counters), pending
+// selectors live in one memory of 64 rows x 64 bits (four SB_RAM40_4K):
+// row n bits W-1:LW of counter n at the same bit positions, row 32 + n
+// bits 62:0 of selector n. A row's bit b is written from bit b % 32 of
+// the CSR data, or kept, so one multiplexer per bit serves counter writes,
+// selector writes (legalised by a gate per field) and the flush. Low parts (LW bits: 8, or 7 up to 14 counters), pending
 // carries (pc), full and OF are flip-flops, as in hpm_store (architecture 2).
 //
 // The memory has one synchronous read port and one write port, shared by
@@ -49,10 +51,16 @@ module hpm_estore #(
     input  wire            we_hi,             // ... of its bits 63:32
     input  wire [31:0]     wdata,
     input  wire            sel_we,            // a write of the selector
-    input  wire            sel_we_hi,         // ... of its high half (OF written)
-    input  wire [63:0]     sel_wval,          // the selector after the write, legal
+    input  wire            sel_we_hi,         // ... of its high half (OF: wdata[31])
+    // the selector's legalisation and reset's clear: bit b of the row
+    // written is ANDed with sel_gate[b] (hpm_unit: 0 where a field written,
+    // or EVENT3 merged with the kept half, is not legal, for the
+    // read-only-zero bits, and all of it in reset; all ones in every other
+    // cycle that is not a selector write's commit)
+    input  wire [63:0]     sel_gate,
     output wire [63:0]     ctr_value,         // the counter at the start of this cycle
     output wire [63:0]     sel_value,         // the selector (OF as read)
+    output wire [62:0]     sel_new,           // a selector write's commit: the selector after it
     output reg  [N-1:0]    wrap,              // counter n wrapped in the previous cycle
     output wire [N-1:0]    of
 );
@@ -71,11 +79,11 @@ module hpm_estore #(
     // ---- the memory: synchronous read, one write port. Collisions (a read
     // of the row written in the same cycle) are never used (no_rw_check:
     // no bypass logic; the simulation check below).
-    (* no_rw_check *) reg [62:0] mem [0:63];
+    (* no_rw_check *) reg [63:0] mem [0:63];
     integer i;
     initial
         for (i = 0; i < 64; i = i + 1)
-            mem[i] = 63'd0;
+            mem[i] = 64'd0;
 
     reg  [N*LL-1:0] low;                      // lane n: {CB zeros, low part of counter n}
     /* verilator lint_off UNUSEDSIGNAL */ // bits N and up stay 0
@@ -88,7 +96,7 @@ module hpm_estore #(
     reg             tsel;
     reg  [4:0]      tidx;
     reg  [5:0]      clr_row;                  // the row reset clears
-    reg  [62:0]     rdata;
+    reg  [63:0]     rdata;
 
     wire [5:0]  raddr = take ? {rsel, ridx} : {1'b0, fptr};
     always @(posedge clk)
@@ -119,30 +127,42 @@ module hpm_estore #(
             end
     end
 
-    // one incrementer: the commit's upper part plus its pending carry (or
-    // this cycle's carry; never both), else the flush's plus one. The carry
-    // of this cycle (after the lane add) only selects: the increment of the
-    // memory's output does not wait for it.
-    wire          cin   = tk ? pend || sl[LL-1:LW] != {CB{1'b0}} : 1'b1;
-    wire [UB-1:0] u_inc = rdata[UB-1:0] + {{(UB - 1){1'b0}}, 1'b1};
-    wire [UB-1:0] u_sum = cin ? u_inc : rdata[UB-1:0];
+    // one incrementer: a counter commit's upper part plus its pending carry
+    // (or this cycle's carry; never both), a selector's row as it is, else
+    // the flush's plus one. The carry of this cycle (after the lane add)
+    // only selects: the increment of the memory's output does not wait for it.
+    wire          cin   = tk ? !tsel && (pend || sl[LL-1:LW] != {CB{1'b0}}) : 1'b1;
+    wire [UB-1:0] u_sum = rdata[LW +: UB] + {{(UB - 1){1'b0}}, cin};
+    // the row as kept: the read row, the counter's upper part incremented
+    reg  [63:0]   keep;
+    integer b;
+    always @(*) begin
+        keep = rdata;
+        if (UW > 0)
+            for (b = 0; b < UB; b = b + 1)
+                keep[LW + b] = u_sum[b];
+    end
     /* verilator lint_off UNUSEDSIGNAL */ // zero-extended, then truncated to 64
     wire [63+UB+LW:0] v1 = {64'd0, u_sum, sl[LW-1:0]};
     wire [63+LW:0]    v0 = {64'd0, sl[LW-1:0]};
     /* verilator lint_on UNUSEDSIGNAL */
     assign ctr_value = (UW > 0 ? v1[63:0] : v0[63:0]) & MASK;
     wire [31:0] wrap32 = {{(32 - N){1'b0}}, wrap};
-    assign sel_value = {of_q[tidx] || wrap32[tidx], rdata};
+    assign sel_value = {of_q[tidx] || wrap32[tidx], rdata[62:0]};
     assign of        = of_q[N-1:0];
 
-    // the counter after the commit cycle (the other half from its value;
-    // in a flush cycle no write: its upper part is the flush's sum)
-    /* verilator lint_off UNUSEDSIGNAL */ // bits at and above W are 0
-    wire [63:0] wval = {we_hi ? wdata : ctr_value[63:32], we_lo ? wdata : ctr_value[31:0]} & MASK;
-    /* verilator lint_on UNUSEDSIGNAL */
+    // the row written: each half the CSR data if the commit writes it, else
+    // kept (a counter's upper part with its carry added, a selector's row;
+    // in a flush cycle the flush's sum), gated by the selector's
+    // legalisation and reset (sel_gate). Bits of a counter row at and above W
+    // and below LW are never read.
+    wire        wlo    = we_lo || (sel_we && !sel_we_hi);
+    wire        whi    = we_hi || (sel_we && sel_we_hi);
+    wire [63:0] wrow   = {whi ? wdata : keep[63:32], wlo ? wdata : keep[31:0]} & sel_gate;
+    assign sel_new = wrow[62:0];
     wire        ctr_wb = tk && !tsel && UW > 0;   // a counter's write-back
     // the upper part written (a flush's sum: no counter write then) is all ones
-    wire        wfull  = wval[LW +: UB] == ONES;
+    wire        wfull  = wrow[LW +: UB] == ONES;
     // the flush's write: its carry still pending and the row not taken now
     wire        fw     = fr && pc[fk] && !(take && !rsel && ridx == fk);
 
@@ -151,8 +171,6 @@ module hpm_estore #(
     wire        sel_wr = tk && tsel && sel_we;
     wire        mwe    = rst || ctr_wb || sel_wr || fw;
     wire [5:0]  waddr  = rst ? clr_row : tk ? {tsel, tidx} : {1'b0, fk};
-    wire [62:0] wrow   = rst ? 63'd0 : tsel && tk ? sel_wval[62:0] :
-                                 {{(63 - UB){1'b0}}, wval[LW +: UB]};
     always @(posedge clk)
         if (mwe)
             mem[waddr] <= wrow;
@@ -200,7 +218,7 @@ module hpm_estore #(
             // comes after it (it read OF | wrap) and wins
             if (tk && tsel && sel_we && sel_we_hi)
                 of_q <= ((of_q | {{(32 - N){1'b0}}, wrap}) & ~(32'd1 << tidx)) |
-                        ({31'd0, sel_wval[63]} << tidx);
+                        ({31'd0, wdata[31]} << tidx);
             else if (wrap != {N{1'b0}})
                 of_q <= of_q | {{(32 - N){1'b0}}, wrap};
         end
