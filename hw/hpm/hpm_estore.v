@@ -166,6 +166,15 @@ module hpm_estore #(
     // the flush's write: its carry still pending and the row not taken now
     wire        fw     = fr && pc[fk] && !(take && !rsel && ridx == fk);
 
+    // counter n is the commit's (tdec), its upper part is written (cwb:
+    // the commit's write-back or the flush's)
+    reg  [N-1:0] tdec, cwb;
+    always @(*)
+        for (n = 0; n < N; n = n + 1) begin
+            tdec[n] = tidx == n[4:0];
+            cwb[n]  = (tk && !tsel && tdec[n]) || (fw && fk == n[4:0]);
+        end
+
     // one write: reset's clear, a counter's upper part (write-back or
     // flush), a selector
     wire        sel_wr = tk && tsel && sel_we;
@@ -197,30 +206,22 @@ module hpm_estore #(
                 fk   <= fptr;
                 fptr <= fptr == LAST ? 5'd0 : fptr + 5'd1;
             end
-            if (UW > 0 && carry != {N{1'b0}})
-                pc <= pc | {{(32 - N){1'b0}}, carry};
-            // constant part-selects (hpm_store)
+            // per counter, constant part-selects (hpm_store): a write-back
+            // (commit) or the flush's write of counter n clears its pending
+            // carry (never set together with a carry: the write-back adds
+            // this cycle's) and recomputes full; a carry sets it. OF: set
+            // by a wrap; a write of the high half in the same cycle comes
+            // after it (it read OF | wrap) and wins.
             for (n = 0; n < N; n = n + 1) begin
-                if (fw && fk == n[4:0]) begin
-                    pc[n]   <= 1'b0;
-                    full[n] <= wfull;
-                end
-                if (tk && !tsel && tidx == n[4:0]) begin
-                    if (we_lo)
-                        low[LL * n +: LL] <= {{CB{1'b0}}, wdata[LW-1:0]};
-                    if (UW > 0) begin
-                        pc[n]   <= 1'b0;
+                if (UW > 0) begin
+                    pc[n] <= !cwb[n] && (pc[n] || carry[n]);
+                    if (cwb[n])
                         full[n] <= wfull;
-                    end
                 end
+                if (tk && !tsel && tdec[n] && we_lo)
+                    low[LL * n +: LL] <= {{CB{1'b0}}, wdata[LW-1:0]};
+                of_q[n] <= tk && tsel && sel_we && sel_we_hi && tdec[n] ? wdata[31] : of_q[n] || wrap[n];
             end
-            // OF: set by a wrap; a write of the high half in the same cycle
-            // comes after it (it read OF | wrap) and wins
-            if (tk && tsel && sel_we && sel_we_hi)
-                of_q <= ((of_q | {{(32 - N){1'b0}}, wrap}) & ~(32'd1 << tidx)) |
-                        ({31'd0, wdata[31]} << tidx);
-            else if (wrap != {N{1'b0}})
-                of_q <= of_q | {{(32 - N){1'b0}}, wrap};
         end
     end
 
