@@ -58,8 +58,9 @@ module hpm_estore #(
     // read-only-zero bits, and all of it in reset; all ones in every other
     // cycle that is not a selector write's commit)
     input  wire [63:0]     sel_gate,
-    output wire [63:0]     ctr_value,         // the counter at the start of this cycle
-    output wire [63:0]     sel_value,         // the selector (OF as read)
+    // the commit's counter (its value at the start of this cycle) or
+    // selector (OF as read): one value for both
+    output reg  [63:0]     value,
     output wire [62:0]     sel_new,           // a selector write's commit: the selector after it
     output reg  [N-1:0]    wrap,              // counter n wrapped in the previous cycle
     output wire [N-1:0]    of
@@ -67,8 +68,6 @@ module hpm_estore #(
     localparam integer LW = W < LB ? W : LB;
     localparam integer UW = W - LW;           // 0..57
     localparam integer UB = UW > 0 ? UW : 1;
-    localparam [64:0] MASK65 = (65'd1 << W) - 65'd1;
-    localparam [63:0] MASK   = MASK65[63:0];
     localparam [UB-1:0] ONES = {UB{1'b1}};
     localparam integer CB = LL - LW;          // a lane's carry bits
     localparam [LL-1:0] LANE_TOP = {{CB{1'b1}}, {LW{1'b0}}};
@@ -142,13 +141,17 @@ module hpm_estore #(
             for (b = 0; b < UB; b = b + 1)
                 keep[LW + b] = u_sum[b];
     end
-    /* verilator lint_off UNUSEDSIGNAL */ // zero-extended, then truncated to 64
-    wire [63+UB+LW:0] v1 = {64'd0, u_sum, sl[LW-1:0]};
-    wire [63+LW:0]    v0 = {64'd0, sl[LW-1:0]};
-    /* verilator lint_on UNUSEDSIGNAL */
-    assign ctr_value = (UW > 0 ? v1[63:0] : v0[63:0]) & MASK;
     wire [31:0] wrap32 = {{(32 - N){1'b0}}, wrap};
-    assign sel_value = {of_q[tidx] || wrap32[tidx], rdata[62:0]};
+    // the value read: bits LW up are the row as kept (a selector's: cin is
+    // 0), below LW a counter's low part, a counter's bits from W up 0
+    always @(*) begin
+        value = keep;
+        for (b = 0; b < LW; b = b + 1)
+            value[b] = tsel ? rdata[b] : sl[b];
+        for (b = W; b < 63; b = b + 1)
+            value[b] = tsel && keep[b];
+        value[63] = tsel ? of_q[tidx] || wrap32[tidx] : W == 64 && keep[63];
+    end
     assign of        = of_q[N-1:0];
 
     // the row written: each half the CSR data if the commit writes it, else

@@ -306,10 +306,11 @@ module hpm_unit #(
                 .take(take && IMPL[idx]), .rsel(sel_lo || sel_hi), .ridx(idx - 5'd3),
                 .we_lo(ctr_we_lo && IMPL[idx]), .we_hi(ctr_we_hi && IMPL[idx]), .wdata(csr_wdata),
                 .sel_we(csr_we && is_evt && IMPL[idx]), .sel_we_hi(sel_hi), .sel_gate(sel_gate),
-                .ctr_value(store_val), .sel_value(sel_q), .sel_new(sel_new), .wrap(wr), .of(of)
+                .value(sel_q), .sel_new(sel_new), .wrap(wr), .of(of)
             );
             assign store_wrap = {{(29 - TN){1'b0}}, wr, 3'b000};
-            assign sel_rvalue = sel_q;
+            assign sel_rvalue = sel_q;          // the commit's counter or selector
+            assign store_val  = sel_q;
             assign store_of   = {{(29 - TN){1'b0}}, of | wr, 3'b000};
             reg [TN-1:0] of_q;                  // OF at the start of the previous cycle
             always @(posedge clk)
@@ -395,7 +396,13 @@ module hpm_unit #(
     integer r;
     always @(*) begin
         hpm_rdata = 32'd0;
-        if (HPM_ARCH >= 2) begin
+        if (HPM_ARCH == 3) begin
+            // one value for the commit's counter or selector (hpm_estore)
+            if ((ctr_lo || ctr_hi || sel_lo || sel_hi) && IMPL[idx])
+                hpm_rdata = ctr_hi || sel_hi ? store_val[63:32] : store_val[31:0];
+            if (ctr_lo && (idx == 5'd0 || idx == 5'd2)) hpm_rdata = ctr64[31:0];
+            if (ctr_hi && (idx == 5'd0 || idx == 5'd2)) hpm_rdata = ctr64[63:32];
+        end else if (HPM_ARCH >= 2) begin
             if (idx != 5'd1) begin
                 if (ctr_lo) hpm_rdata = ctr64[31:0];
                 if (ctr_hi) hpm_rdata = ctr64[63:32];
