@@ -131,7 +131,31 @@ module hpm_estore #(
     // the flush's plus one. The carry of this cycle (after the lane add)
     // only selects: the increment of the memory's output does not wait for it.
     wire          cin   = tk ? !tsel && (pend || sl[LL-1:LW] != {CB{1'b0}}) : 1'b1;
-    wire [UB-1:0] u_sum = rdata[LW +: UB] + {{(UB - 1){1'b0}}, cin};
+    // u_sum bit b = row bit ^ (uc[b] && cin), uc[b] the carry into bit b
+    // of the upper part plus one (its bits below b all ones). On the iCE40
+    // an SB_CARRY chain and one SB_LUT4 per bit, packed in one logic cell
+    // with its carry (the LUT's I1/I2 are the carry's I0/I1, I3 its CI):
+    // left to yosys and abc, the sum bits took two or three LUTs each, or
+    // cin went through the carry chain (the board missed 12 MHz). In
+    // simulation the same logic.
+    /* verilator lint_off UNUSEDSIGNAL */ // the last carry
+    wire [UB:0]   uc;
+    /* verilator lint_on UNUSEDSIGNAL */
+    wire [UB-1:0] u_sum;
+    assign uc[0] = 1'b1;
+    genvar g;
+    generate
+        for (g = 0; g < UB; g = g + 1) begin : g_uc
+`ifdef SYNTHESIS
+            SB_CARRY u_c (.CO(uc[g + 1]), .I0(rdata[LW + g]), .I1(1'b0), .CI(uc[g]));
+            SB_LUT4 #(.LUT_INIT(16'h66CC)) u_s (   // O = I1 ^ (I0 & I3)
+                .O(u_sum[g]), .I0(cin), .I1(rdata[LW + g]), .I2(1'b0), .I3(uc[g]));
+`else
+            assign uc[g + 1] = &rdata[LW +: g + 1];
+            assign u_sum[g]  = rdata[LW + g] ^ (uc[g] && cin);
+`endif
+        end
+    endgenerate
     // the row as kept: the read row, the counter's upper part incremented
     reg  [63:0]   keep;
     integer b;
