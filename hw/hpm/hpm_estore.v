@@ -5,8 +5,9 @@
 // row n bits W-1:LW of counter n at the same bit positions, row 32 + n
 // bits 62:0 of selector n. A row's bit b is written from bit b % 32 of
 // the CSR data, or kept, so one multiplexer per bit serves counter writes,
-// selector writes (legalised by a gate per field) and the flush. Low parts (LW bits: 8, or 7 up to 14 counters), pending
-// carries (pc), full and OF are flip-flops, as in hpm_store (architecture 2).
+// selector writes (legalised by a gate per field) and the flush. Low parts
+// (LW bits: 8, or 7 up to 14 counters), pending carries (pc), full and OF
+// are flip-flops, as in hpm_store (architecture 2).
 //
 // The memory has one synchronous read port and one write port, shared by
 //  - a CSR access (take): in the cycle before an access to a counter or
