@@ -31,12 +31,13 @@ HW_SYNTH     := $(BUILD)/synth
 # counts 0, 1, 29 next to the default 29 x 64 (each build costs ~1 min)
 HW_SIM_VARIANTS := 0x64 1x40 29x1 29x8
 HW_SIM_VARIANT_BINS := $(patsubst %,$(BIN)/hpm-sim-%,$(HW_SIM_VARIANTS)) $(BIN)/hpm-sim-v1 \
-  $(BIN)/hpm-sim-v3
+  $(BIN)/hpm-sim-v3 $(BIN)/hpm-sim-v3-10x64
 
 # counting architecture of the simulated board and its variants (docs/hpm.md:
 # 2 = cycle classes + one increment table; same semantics as 1). hpm-sim-v1
 # is the 29 x 64 board with architecture 1, hpm-sim-v3 with architecture 3
-# (the iCE40 form of 2), both kept tested (tests/run.sh hpm).
+# (the iCE40 form of 2), both kept tested (tests/run.sh hpm); hpm-sim-v3-10x64
+# is architecture 3 at the board's size (7-bit low parts up to 14 counters).
 HW_SIM_ARCH := 2
 
 hw_num   = $(word 1,$(subst x, ,$(1)))
@@ -104,6 +105,9 @@ $(BIN)/hpm-sim-v1: $(HW_SIM_DEPS)
 $(BIN)/hpm-sim-v3: $(HW_SIM_DEPS)
 	$(call hw_verilate,$@,$(HW_VDIR)-v3,29,64,3)
 
+$(BIN)/hpm-sim-v3-10x64: $(HW_SIM_DEPS)
+	$(call hw_verilate,$@,$(HW_VDIR)-v3-10x64,10,64,3)
+
 $(BIN)/hpm-sim-%: $(HW_SIM_DEPS)
 	$(call hw_verilate,$@,$(HW_VDIR)-$*,$(call hw_num,$*),$(call hw_width,$*),$(HW_SIM_ARCH),,$(filter 0x64,$*))
 
@@ -119,6 +123,8 @@ lint: $(EV_VH)
 	done
 	@echo "lint hpm_soc HPM 29x64 arch 3, refill events in logic"
 	@$(HW_LINT) --top-module hpm_soc -GHPM_ARCH=3 -GHPM_EV_ROM=0 $(HW_RTL_SRCS)
+	@echo "lint hpm_soc HPM 10x64 arch 3 (7-bit low parts)"
+	@$(HW_LINT) --top-module hpm_soc -GHPM_NUM=10 -GHPM_ARCH=3 $(HW_RTL_SRCS)
 	$(HW_LINT) --top-module icebreaker_top $(HW_BOARD_SRCS) $(HW_BOARD_LINT_SRCS) $(HW_RTL_SRCS)
 
 # ---- synthesis (yosys + nextpnr-ice40); the fw EBR is initialised from the

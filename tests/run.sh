@@ -21,7 +21,9 @@
 #             LCOFI interrupts taken) in lockstep on each variant, every
 #             directed HPM test and HPM_RANDOM_SEEDS random programs on
 #             hpm-sim-v1 and hpm-sim-v3 (counting architectures 1 and 3,
-#             docs/hpm.md), HPM_LCOFI_SEEDS random programs on the default
+#             docs/hpm.md), the subset, hpm_flush10 and the random programs
+#             on hpm-sim-v3-10x64 (architecture 3 at 10 counters: 7-bit low
+#             parts), HPM_LCOFI_SEEDS random programs on the default
 #   random    rvgen seeds S..S+N-1, L instructions each, hpm-sim --lockstep
 #   c         C programs, tests/c/*.c, each printing its result line
 #   uart      hello.elf prints "hello, world" on both runners (the monitor's
@@ -276,6 +278,19 @@ suite_hpm() {
             done
             hpm_random_batch v$a "$vsim" "$HPM_RANDOM_SEEDS"
         done
+        # architecture 3 at the board's size: 7-bit low parts (hpm_estore,
+        # up to 14 counters), their flush at every phase (hpm_flush10)
+        vsim=$BUILD/bin/hpm-sim-v3-10x64
+        CHECK="hpm architecture 3 10x64"
+        if [ ! -x "$vsim" ]; then fail "hpm architecture 3 10x64: missing $vsim (run make sim-variants)"
+        else
+            for t in $HPM_VARIANT_TESTS hpm_flush10; do
+                e=$BUILD/tests/hpm/$t.elf
+                need "$e" || continue
+                hpm_lockstep_sig "$t" v3-10x64 "$vsim" "$e" --hpm-num 10 --hpm-width 64
+            done
+            hpm_random_batch v3-10x64 "$vsim" "$HPM_RANDOM_SEEDS"
+        fi
     fi
     CHECK="hpm random default"
     hpm_random_batch default "$SIM" "$HPM_LCOFI_SEEDS"

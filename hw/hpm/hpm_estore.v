@@ -1,10 +1,13 @@
 // hpm_estore: the counter and selector store of counting architecture 3, the
 // iCE40 form (docs/hpm.md, "Counting architecture 3"). N counters of W bits
 // (1..64) and their mhpmevent values; the counters' upper parts and the
-// selectors live in one memory of 64 rows x 63 bits (four SB_RAM40_4K):
-// row n the upper W - 8 bits of counter n, row 32 + n bits 62:0 of
-// selector n. Low parts (8 bits), pending carries (pc), full and OF are
-// flip-flops, as in hpm_store (architecture 2).
+// selectors live in one memory of 64 rows x 64 bits (four SB_RAM40_4K):
+// row n bits W-1:LW of counter n at the same bit positions, row 32 + n
+// bits 62:0 of selector n. A row's bit b is written from bit b % 32 of
+// the CSR data, or kept, so one multiplexer per bit serves counter writes,
+// selector writes (legalised by a gate per field) and the flush. Low parts
+// (LW bits: 8, or 7 up to 14 counters), pending carries (pc), full and OF
+// are flip-flops, as in hpm_store (architecture 2).
 //
 // The memory has one synchronous read port and one write port, shared by
 //  - a CSR access (take): in the cycle before an access to a counter or
@@ -18,9 +21,12 @@
 //    reads that counter then: the access's write-back flushes it).
 // A take is never followed by a take (the access commits, or trapped and
 // a bubble follows), so the flush pointer visits every counter within 2N
-// cycles, and the carry is in the upper part 2 cycles later: 2N + 2 <= 60
-// cycles, less than the 64 a low part needs to carry again (checked in
-// simulation, with the read-write collisions the schedule rules out).
+// cycles, and its pending carry is cleared at the end of cycle 2N + 2 after
+// the carry at the latest. A low part of LW bits is at most 3 after a carry
+// and adds at most 4 per cycle, so it carries again at least 2^LW / 4
+// cycles later: 2N + 2 < 2^LW / 4, 60 < 64 for 8 bits at N = 29, 30 < 32
+// for 7 bits up to N = 14 (checked in simulation, with the read-write
+// collisions the schedule rules out).
 //
 // Increments arrive a cycle late (hpm_ktable): inc is the previous cycle's,
 // so the value at the start of a cycle adds it (the lane sums exist), and
@@ -30,7 +36,10 @@
 module hpm_estore #(
     parameter integer N  = 29,                // counters (1..29)
     parameter integer W  = 64,                // their width (1..64)
-    parameter integer LL = (W < 8 ? W : 8) + (W < 3 ? 4 - W : 1)   // lane width (hpm_store; do not override)
+    // low part: 8 bits, 7 up to 14 counters (the flush's bound below; do
+    // not override), and its lane width (hpm_store)
+    parameter integer LB = N <= 14 ? 7 : 8,
+    parameter integer LL = (W < LB ? W : LB) + (W < 3 ? 4 - W : 1)
 ) (
     input  wire            clk,
     input  wire            rst,
@@ -43,18 +52,23 @@ module hpm_estore #(
     input  wire            we_hi,             // ... of its bits 63:32
     input  wire [31:0]     wdata,
     input  wire            sel_we,            // a write of the selector
-    input  wire            sel_we_hi,         // ... of its high half (OF written)
-    input  wire [63:0]     sel_wval,          // the selector after the write, legal
-    output wire [63:0]     ctr_value,         // the counter at the start of this cycle
-    output wire [63:0]     sel_value,         // the selector (OF as read)
+    input  wire            sel_we_hi,         // ... of its high half (OF: wdata[31])
+    // the selector's legalisation and reset's clear: bit b of the row
+    // written is ANDed with sel_gate[b] (hpm_unit: 0 where a field written,
+    // or EVENT3 merged with the kept half, is not legal, for the
+    // read-only-zero bits, and all of it in reset; all ones in every other
+    // cycle that is not a selector write's commit)
+    input  wire [63:0]     sel_gate,
+    // the commit's counter (its value at the start of this cycle) or
+    // selector (OF as read): one value for both
+    output reg  [63:0]     value,
+    output wire [62:0]     sel_new,           // a selector write's commit: the selector after it
     output reg  [N-1:0]    wrap,              // counter n wrapped in the previous cycle
     output wire [N-1:0]    of
 );
-    localparam integer LW = W < 8 ? W : 8;
-    localparam integer UW = W - LW;           // 0..56
+    localparam integer LW = W < LB ? W : LB;
+    localparam integer UW = W - LW;           // 0..57
     localparam integer UB = UW > 0 ? UW : 1;
-    localparam [64:0] MASK65 = (65'd1 << W) - 65'd1;
-    localparam [63:0] MASK   = MASK65[63:0];
     localparam [UB-1:0] ONES = {UB{1'b1}};
     localparam integer CB = LL - LW;          // a lane's carry bits
     localparam [LL-1:0] LANE_TOP = {{CB{1'b1}}, {LW{1'b0}}};
@@ -65,11 +79,11 @@ module hpm_estore #(
     // ---- the memory: synchronous read, one write port. Collisions (a read
     // of the row written in the same cycle) are never used (no_rw_check:
     // no bypass logic; the simulation check below).
-    (* no_rw_check *) reg [62:0] mem [0:63];
+    (* no_rw_check *) reg [63:0] mem [0:63];
     integer i;
     initial
         for (i = 0; i < 64; i = i + 1)
-            mem[i] = 63'd0;
+            mem[i] = 64'd0;
 
     reg  [N*LL-1:0] low;                      // lane n: {CB zeros, low part of counter n}
     /* verilator lint_off UNUSEDSIGNAL */ // bits N and up stay 0
@@ -82,7 +96,7 @@ module hpm_estore #(
     reg             tsel;
     reg  [4:0]      tidx;
     reg  [5:0]      clr_row;                  // the row reset clears
-    reg  [62:0]     rdata;
+    reg  [63:0]     rdata;
 
     wire [5:0]  raddr = take ? {rsel, ridx} : {1'b0, fptr};
     always @(posedge clk)
@@ -113,40 +127,87 @@ module hpm_estore #(
             end
     end
 
-    // one incrementer: the commit's upper part plus its pending carry (or
-    // this cycle's carry; never both), else the flush's plus one. The carry
-    // of this cycle (after the lane add) only selects: the increment of the
-    // memory's output does not wait for it.
-    wire          cin   = tk ? pend || sl[LL-1:LW] != {CB{1'b0}} : 1'b1;
-    wire [UB-1:0] u_inc = rdata[UB-1:0] + {{(UB - 1){1'b0}}, 1'b1};
-    wire [UB-1:0] u_sum = cin ? u_inc : rdata[UB-1:0];
-    /* verilator lint_off UNUSEDSIGNAL */ // zero-extended, then truncated to 64
-    wire [63+UB+LW:0] v1 = {64'd0, u_sum, sl[LW-1:0]};
-    wire [63+LW:0]    v0 = {64'd0, sl[LW-1:0]};
+    // one incrementer: a counter commit's upper part plus its pending carry
+    // (or this cycle's carry; never both), a selector's row as it is, else
+    // the flush's plus one. The carry of this cycle (after the lane add)
+    // only selects: the increment of the memory's output does not wait for it.
+    wire          cin   = tk ? !tsel && (pend || sl[LL-1:LW] != {CB{1'b0}}) : 1'b1;
+    // u_sum bit b = row bit ^ (uc[b] && cin), uc[b] the carry into bit b
+    // of the upper part plus one (its bits below b all ones). On the iCE40
+    // an SB_CARRY chain and one SB_LUT4 per bit, packed in one logic cell
+    // with its carry (the LUT's I1/I2 are the carry's I0/I1, I3 its CI):
+    // left to yosys and abc, the sum bits took two or three LUTs each, or
+    // cin went through the carry chain (the board missed 12 MHz). In
+    // simulation the same logic.
+    /* verilator lint_off UNUSEDSIGNAL */ // the last carry
+    wire [UB:0]   uc;
     /* verilator lint_on UNUSEDSIGNAL */
-    assign ctr_value = (UW > 0 ? v1[63:0] : v0[63:0]) & MASK;
+    wire [UB-1:0] u_sum;
+    assign uc[0] = 1'b1;
+    genvar g;
+    generate
+        for (g = 0; g < UB; g = g + 1) begin : g_uc
+`ifdef SYNTHESIS
+            SB_CARRY u_c (.CO(uc[g + 1]), .I0(rdata[LW + g]), .I1(1'b0), .CI(uc[g]));
+            SB_LUT4 #(.LUT_INIT(16'h66CC)) u_s (   // O = I1 ^ (I0 & I3)
+                .O(u_sum[g]), .I0(cin), .I1(rdata[LW + g]), .I2(1'b0), .I3(uc[g]));
+`else
+            assign uc[g + 1] = &rdata[LW +: g + 1];
+            assign u_sum[g]  = rdata[LW + g] ^ (uc[g] && cin);
+`endif
+        end
+    endgenerate
+    // the row as kept: the read row, the counter's upper part incremented
+    reg  [63:0]   keep;
+    integer b;
+    always @(*) begin
+        keep = rdata;
+        if (UW > 0)
+            for (b = 0; b < UB; b = b + 1)
+                keep[LW + b] = u_sum[b];
+    end
     wire [31:0] wrap32 = {{(32 - N){1'b0}}, wrap};
-    assign sel_value = {of_q[tidx] || wrap32[tidx], rdata};
+    // the value read: bits LW up are the row as kept (a selector's: cin is
+    // 0), below LW a counter's low part, a counter's bits from W up 0
+    always @(*) begin
+        value = keep;
+        for (b = 0; b < LW; b = b + 1)
+            value[b] = tsel ? rdata[b] : sl[b];
+        for (b = W; b < 63; b = b + 1)
+            value[b] = tsel && keep[b];
+        value[63] = tsel ? of_q[tidx] || wrap32[tidx] : W == 64 && keep[63];
+    end
     assign of        = of_q[N-1:0];
 
-    // the counter after the commit cycle (the other half from its value;
-    // in a flush cycle no write: its upper part is the flush's sum)
-    /* verilator lint_off UNUSEDSIGNAL */ // bits at and above W are 0
-    wire [63:0] wval = {we_hi ? wdata : ctr_value[63:32], we_lo ? wdata : ctr_value[31:0]} & MASK;
-    /* verilator lint_on UNUSEDSIGNAL */
+    // the row written: each half the CSR data if the commit writes it, else
+    // kept (a counter's upper part with its carry added, a selector's row;
+    // in a flush cycle the flush's sum), gated by the selector's
+    // legalisation and reset (sel_gate). Bits of a counter row at and above W
+    // and below LW are never read.
+    wire        wlo    = we_lo || (sel_we && !sel_we_hi);
+    wire        whi    = we_hi || (sel_we && sel_we_hi);
+    wire [63:0] wrow   = {whi ? wdata : keep[63:32], wlo ? wdata : keep[31:0]} & sel_gate;
+    assign sel_new = wrow[62:0];
     wire        ctr_wb = tk && !tsel && UW > 0;   // a counter's write-back
     // the upper part written (a flush's sum: no counter write then) is all ones
-    wire        wfull  = wval[LW +: UB] == ONES;
+    wire        wfull  = wrow[LW +: UB] == ONES;
     // the flush's write: its carry still pending and the row not taken now
     wire        fw     = fr && pc[fk] && !(take && !rsel && ridx == fk);
+
+    // counter n is the commit's (tdec), its upper part is written (cwb:
+    // the commit's write-back or the flush's)
+    reg  [N-1:0] tdec, cwb;
+    always @(*)
+        for (n = 0; n < N; n = n + 1) begin
+            tdec[n] = tidx == n[4:0];
+            cwb[n]  = (tk && !tsel && tdec[n]) || (fw && fk == n[4:0]);
+        end
 
     // one write: reset's clear, a counter's upper part (write-back or
     // flush), a selector
     wire        sel_wr = tk && tsel && sel_we;
     wire        mwe    = rst || ctr_wb || sel_wr || fw;
     wire [5:0]  waddr  = rst ? clr_row : tk ? {tsel, tidx} : {1'b0, fk};
-    wire [62:0] wrow   = rst ? 63'd0 : tsel && tk ? sel_wval[62:0] :
-                                 {{(63 - UB){1'b0}}, wval[LW +: UB]};
     always @(posedge clk)
         if (mwe)
             mem[waddr] <= wrow;
@@ -173,30 +234,22 @@ module hpm_estore #(
                 fk   <= fptr;
                 fptr <= fptr == LAST ? 5'd0 : fptr + 5'd1;
             end
-            if (UW > 0 && carry != {N{1'b0}})
-                pc <= pc | {{(32 - N){1'b0}}, carry};
-            // constant part-selects (hpm_store)
+            // per counter, constant part-selects (hpm_store): a write-back
+            // (commit) or the flush's write of counter n clears its pending
+            // carry (never set together with a carry: the write-back adds
+            // this cycle's) and recomputes full; a carry sets it. OF: set
+            // by a wrap; a write of the high half in the same cycle comes
+            // after it (it read OF | wrap) and wins.
             for (n = 0; n < N; n = n + 1) begin
-                if (fw && fk == n[4:0]) begin
-                    pc[n]   <= 1'b0;
-                    full[n] <= wfull;
-                end
-                if (tk && !tsel && tidx == n[4:0]) begin
-                    if (we_lo)
-                        low[LL * n +: LL] <= {{CB{1'b0}}, wdata[LW-1:0]};
-                    if (UW > 0) begin
-                        pc[n]   <= 1'b0;
+                if (UW > 0) begin
+                    pc[n] <= !cwb[n] && (pc[n] || carry[n]);
+                    if (cwb[n])
                         full[n] <= wfull;
-                    end
                 end
+                if (tk && !tsel && tdec[n] && we_lo)
+                    low[LL * n +: LL] <= {{CB{1'b0}}, wdata[LW-1:0]};
+                of_q[n] <= tk && tsel && sel_we && sel_we_hi && tdec[n] ? wdata[31] : of_q[n] || wrap[n];
             end
-            // OF: set by a wrap; a write of the high half in the same cycle
-            // comes after it (it read OF | wrap) and wins
-            if (tk && tsel && sel_we && sel_we_hi)
-                of_q <= ((of_q | {{(32 - N){1'b0}}, wrap}) & ~(32'd1 << tidx)) |
-                        ({31'd0, sel_wval[63]} << tidx);
-            else if (wrap != {N{1'b0}})
-                of_q <= of_q | {{(32 - N){1'b0}}, wrap};
         end
     end
 

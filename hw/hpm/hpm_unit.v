@@ -182,8 +182,14 @@ module hpm_unit #(
     // no magnitude compare)
     localparam integer EVB = $clog2(EV_W);
     localparam [(1 << EVB)-1:0] EV_OK = {(1 << EVB){1'b1}} >> ((1 << EVB) - EV_W);
+    function ev_ok(input [9:0] e);
+        ev_ok = e[9:EVB] == 0 && EV_OK[e[EVB-1:0]];
+    endfunction
     function [9:0] ev_legal(input [9:0] e);
-        ev_legal = (e[9:EVB] == 0 && EV_OK[e[EVB-1:0]]) ? e : 10'd0;
+        ev_legal = ev_ok(e) ? e : 10'd0;
+    endfunction
+    function op_ok(input [4:0] f);          // op_legal keeps f
+        op_ok = f == 5'b00001 || f == 5'b00010 || f == 5'b00100;
     endfunction
     /* verilator lint_off UNUSEDSIGNAL */ // bits 59:55 are read-only zero
     wire [63:0] w = evt_w64;
@@ -262,17 +268,38 @@ module hpm_unit #(
             hpm_class #(.EV_W(EV_W)) u_class (
                 .clk(clk), .rst(rst), .ev(ev), .ev_n(ev_n), .priv(priv), .cls(cls)
             );
-            wire [63:0] sel_new = sel_hi ? {evt_legal[63:30], evt_cur[29:0]} :
-                                           {evt_cur[63:40], evt_legal[39:0]};
+            // A selector write's legalisation as a gate per field on the row
+            // hpm_estore writes (the written half from csr_wdata, the other
+            // kept): a written field that is not legal, EVENT3 (which
+            // straddles the halves) when its merged value is not, and the
+            // read-only-zero bits 59:55 become 0; the other bits pass. All
+            // ones in every other cycle (the store also writes counters and
+            // the flush through it) but reset's (the store clears its rows).
+            // (not for an unimplemented selector: the flush may write then)
+            wire evw = csr_we && is_evt && IMPL[idx];
+            wire g_ev0 = !rst && (!evw || sel_hi || ev_ok(w[9:0]));
+            wire g_ev1 = !rst && (!evw || sel_hi || ev_ok(w[19:10]));
+            wire g_ev2 = !rst && (!evw || sel_hi || ev_ok(w[29:20]));
+            wire g_ev3 = !rst && (!evw || ev_ok(ev3_w));
+            wire g_op0 = !rst && (!evw || !sel_hi || op_ok(w[44:40]));
+            wire g_op1 = !rst && (!evw || !sel_hi || op_ok(w[49:45]));
+            wire g_op2 = !rst && (!evw || !sel_hi || op_ok(w[54:50]));
+            wire g_rz  = !rst && !evw;      // bits 59:55, read-only zero
+            wire [63:0] sel_gate = {{4{!rst}}, {5{g_rz}}, {5{g_op2}}, {5{g_op1}}, {5{g_op0}},
+                                    {10{g_ev3}}, {10{g_ev2}}, {10{g_ev1}}, {10{g_ev0}}};
+            wire [62:0] sel_new;                // the selector after the write (hpm_estore)
             /* verilator lint_off UNUSEDSIGNAL */ // bits 2:0 and above 3 + TN: no counter
             wire [31:0] written = ((ctr_we_lo || ctr_we_hi) && IMPL[idx]) ? 32'd1 << idx : 32'd0;
             wire [31:0] inh_n   = inhibit;
             /* verilator lint_on UNUSEDSIGNAL */
-            wire [LL*TN-1:0] tab_inc;
-            hpm_ktable #(.N(TN), .LANE(LL), .EV_W(EV_W), .ROWS(REFILL / 2), .EV_ROM(EV_ROM)) u_table (
+            // hpm_estore's lanes: 7 low bits up to 14 counters, else 8
+            localparam integer LB3 = TN <= 14 ? 7 : 8;
+            localparam integer LL3 = (HPM_WIDTH < LB3 ? HPM_WIDTH : LB3) + (HPM_WIDTH < 3 ? 4 - HPM_WIDTH : 1);
+            wire [LL3*TN-1:0] tab_inc;
+            hpm_ktable #(.N(TN), .LANE(LL3), .EV_W(EV_W), .ROWS(REFILL / 2), .EV_ROM(EV_ROM)) u_table (
                 .clk(clk), .rst(rst), .kind(cls[4:0]), .priv(cls[6:5]), .ev(ev),
                 .on(~inh_n[3 +: TN] & ~written[3 +: TN]), .left(refill_left),
-                .we(csr_we && is_evt && IMPL[idx]), .widx(idx - 5'd3), .sel(sel_new),
+                .we(csr_we && is_evt && IMPL[idx]), .widx(idx - 5'd3), .sel({1'b0, sel_new}),
                 .inc(tab_inc)
             );
             wire [TN-1:0] wr, of;
@@ -281,12 +308,12 @@ module hpm_unit #(
                 .clk(clk), .rst(rst), .inc(tab_inc),
                 .take(take && IMPL[idx]), .rsel(sel_lo || sel_hi), .ridx(idx - 5'd3),
                 .we_lo(ctr_we_lo && IMPL[idx]), .we_hi(ctr_we_hi && IMPL[idx]), .wdata(csr_wdata),
-                .sel_we(csr_we && is_evt && IMPL[idx]), .sel_we_hi(sel_hi),
-                .sel_wval({evt_legal[63], sel_new[62:0]}),
-                .ctr_value(store_val), .sel_value(sel_q), .wrap(wr), .of(of)
+                .sel_we(csr_we && is_evt && IMPL[idx]), .sel_we_hi(sel_hi), .sel_gate(sel_gate),
+                .value(sel_q), .sel_new(sel_new), .wrap(wr), .of(of)
             );
             assign store_wrap = {{(29 - TN){1'b0}}, wr, 3'b000};
-            assign sel_rvalue = sel_q;
+            assign sel_rvalue = sel_q;          // the commit's counter or selector
+            assign store_val  = sel_q;
             assign store_of   = {{(29 - TN){1'b0}}, of | wr, 3'b000};
             reg [TN-1:0] of_q;                  // OF at the start of the previous cycle
             always @(posedge clk)
@@ -376,11 +403,18 @@ module hpm_unit #(
     wire [31:0] cyc_wd = csr_addr[7] ? mcycle[63:32] : mcycle[31:0];
     wire [31:0] ins_wd = csr_addr[7] ? minstret[63:32] : minstret[31:0];
     wire [31:0] sto_wd = csr_addr[7] ? store_val[63:32] : store_val[31:0];
+    // architecture 3: store_val is the committed counter or selector
+    wire [31:0] st3_wd = ctr_hi || sel_hi ? store_val[63:32] : store_val[31:0];
     reg  [31:0] hpm_rdata;
     integer r;
     always @(*) begin
         hpm_rdata = 32'd0;
-        if (HPM_ARCH >= 2) begin
+        if (HPM_ARCH == 3) begin
+            // one value for the commit's counter or selector (hpm_estore)
+            hpm_rdata = ({32{rd_ctr && idx == 5'd0}} & cyc_wd) |
+                        ({32{rd_ctr && idx == 5'd2}} & ins_wd) |
+                        ({32{(rd_ctr || sel_lo || sel_hi) && IMPL[idx]}} & st3_wd);
+        end else if (HPM_ARCH == 2) begin
             hpm_rdata = ({32{rd_ctr && idx == 5'd0}} & cyc_wd) |
                         ({32{rd_ctr && idx == 5'd2}} & ins_wd) |
                         ({32{rd_ctr && IMPL[idx]}} & sto_wd);

@@ -1,0 +1,96 @@
+/* hpm_flush10.S: hpm_flush.S for a board with 10 counters (architecture 3
+ * keeps 7-bit low parts up to 14 counters, docs/hpm.md): counters 3..12
+ * count 4 per cycle (ADD of cycles), so each low part carries every 32
+ * cycles (7 bits) or 64 (8 bits), the counters at spread phases; counter
+ * 4 wraps at 2^64 early, counters 11 and 12 during the run. A block of 20
+ * back-to-back counter and selector accesses (a counter write and a
+ * selector write among them) holds the store's read port every other
+ * cycle for 40 cycles; it runs 64 times, shifted by one cycle each time (a
+ * nop sled), so it meets every counter's carry at every flush phase.
+ * Self-check: counter 3 read before and after the block differs by
+ * 4 x 2 x 21 (every access takes two cycles); lockstep checks every value
+ * read, and hpm-sim-v3-10x64 checks that the flush keeps up (hpm_estore).
+ * Needs HPM_NUM >= 10, HPM_WIDTH = 64. */
+#include "test_macros.h"
+#include "hpm_common.h"
+    .option norelax
+
+#define ALL4_LO SEL_LO(HPM_EV_CYCLES, HPM_EV_CYCLES, HPM_EV_CYCLES, HPM_EV_CYCLES)
+#define ALL4_HI SEL_HI(HPM_EV_CYCLES, OP_ADD, OP_ADD, OP_ADD)
+
+    RVTEST_CODE_BEGIN
+    HPM_QUIET
+    TEST 1                  /* counter n: 4 per cycle, low part (n * 37) mod 256 */
+    li      t0, ALL4_LO
+    li      t1, ALL4_HI
+    .irp n, 3,4,5,6,7,8,9,10,11,12
+    csrw    mhpmevent\n, t0
+    csrw    mhpmevent\n\()h, t1
+    li      t2, (\n * 37) & 0xff
+    csrw    mhpmcounter\n, t2
+    csrw    mhpmcounter\n\()h, zero
+    .endr
+    li      t2, -196
+    csrw    mhpmcounter4, t2
+    csrw    mhpmcounter4h, s1   /* 2^64 - 196: wraps within 49 cycles */
+    csrw    mhpmcounter11h, s1
+    li      t2, -4000
+    csrw    mhpmcounter11, t2   /* wraps after 1000 cycles */
+    csrw    mhpmcounter12h, s1
+    li      t2, -9000
+    csrw    mhpmcounter12, t2
+    csrw    mcountinhibit, zero
+
+    TEST 2
+    li      s6, ALL4_HI
+    li      s2, 0               /* the shift: 0..63 cycles of nops */
+    li      s4, 64
+loop:
+    la      t0, sled_end
+    slli    t1, s2, 2
+    sub     t0, t0, t1
+    jalr    x0, 0(t0)
+    .rept 63
+    nop
+    .endr
+sled_end:
+    csrr    s3, mhpmcounter3
+    csrr    a0, mhpmcounter4
+    csrr    a1, mhpmcounter5h
+    csrr    a2, mhpmcounter6
+    csrr    a3, mhpmevent7
+    csrr    a4, mhpmcounter8
+    csrw    mhpmcounter9, s2    /* a write among the reads */
+    csrr    a5, mhpmcounter10
+    csrr    a6, mhpmcounter11
+    csrr    a7, mhpmcounter12
+    csrr    a0, mhpmevent10h
+    csrr    a1, mhpmcounter4h
+    csrw    mhpmevent8h, s6     /* a selector write (same value) */
+    csrr    a2, mhpmcounter5
+    csrr    a3, mhpmcounter6h
+    csrr    a4, mhpmcounter7
+    csrr    a5, mhpmcounter11h
+    csrr    a6, mhpmcounter12h
+    csrr    a7, mhpmcounter10
+    csrr    a0, mhpmcounter8h
+    csrr    a1, mhpmcounter9
+    csrr    s5, mhpmcounter3
+    sub     s5, s5, s3
+    CHECK   s5, 4 * 2 * 21
+    addi    s2, s2, 1
+    bne     s2, s4, loop
+
+    TEST 3                  /* the wraps happened: OF of 4, 11, 12 */
+    csrr    a0, scountovf
+    SIG     a0
+    li      t0, (1 << 4) | (1 << 11) | (1 << 12)
+    and     a0, a0, t0
+    CHECK   a0, (1 << 4) | (1 << 11) | (1 << 12)
+    csrw    mcountinhibit, s1
+    li      t0, MIP_LCOF
+    csrc    mip, t0
+    j       pass
+    RVTEST_CODE_END
+    .data
+    RVTEST_DATA 4
