@@ -26,8 +26,8 @@ module icebreaker_top #(
     parameter integer UART_BAUD = 1500000,
     parameter integer RST_BITS  = 8,
     // the largest HPM that fits beside the core and meets the clock
-    // (docs/board.md): nine 64-bit mhpmcounters (10 does not fit)
-    parameter integer HPM_NUM   = 9,
+    // (docs/board.md): twenty 64-bit mhpmcounters (21 does not fit)
+    parameter integer HPM_NUM   = 20,
     parameter integer HPM_WIDTH = 64,
     // counting architecture (docs/hpm.md): 3 (the increment table in EBR)
     // meets 12 MHz; 1 (a selector per counter) misses it since the
