@@ -26,7 +26,7 @@ module icebreaker_top #(
     parameter integer UART_BAUD = 1500000,
     parameter integer RST_BITS  = 8,
     // the largest HPM that fits beside the core and meets the clock
-    // (docs/board.md): twenty 64-bit mhpmcounters (21 does not fit)
+    // (docs/board.md): twenty 64-bit mhpmcounters (21 need 5328 LCs)
     parameter integer HPM_NUM   = 20,
     parameter integer HPM_WIDTH = 64,
     // counting architecture (docs/hpm.md): 3 (the increment table in EBR)
