@@ -46,4 +46,38 @@
 	csrr    a0, mhpmcounter\n
 	SIGCHK  a0, \val
 .endm
+/* the flush tests (hpm_flush.S, hpm_flush10.S): the block after FLUSH_SLED
+ * runs once per value of s2 (0..s4-1), after s2 nops, so it meets the
+ * store's flush at every phase; FLUSH_NEXT checks counter 3's delta over the
+ * block (s3 read first) and repeats; FLUSH_WRAPPED checks the OF bits
+ * (mask) of the counters that wrapped and quiets the unit */
+.macro FLUSH_SLED
+flush_loop:
+	la      t0, flush_sled_end
+	slli    t1, s2, 2
+	sub     t0, t0, t1
+	jalr    x0, 0(t0)
+	.rept 63
+	nop
+	.endr
+flush_sled_end:
+.endm
+.macro FLUSH_NEXT delta
+	csrr    s5, mhpmcounter3
+	sub     s5, s5, s3
+	CHECK   s5, \delta
+	addi    s2, s2, 1
+	bne     s2, s4, flush_loop
+.endm
+.macro FLUSH_WRAPPED mask
+	csrr    a0, scountovf
+	SIG     a0
+	li      t0, \mask
+	and     a0, a0, t0
+	CHECK   a0, \mask
+	csrw    mcountinhibit, s1
+	li      t0, MIP_LCOF
+	csrc    mip, t0
+.endm
+
 #endif

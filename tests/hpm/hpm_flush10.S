@@ -45,15 +45,7 @@
     li      s6, ALL4_HI
     li      s2, 0               /* the shift: 0..63 cycles of nops */
     li      s4, 64
-loop:
-    la      t0, sled_end
-    slli    t1, s2, 2
-    sub     t0, t0, t1
-    jalr    x0, 0(t0)
-    .rept 63
-    nop
-    .endr
-sled_end:
+    FLUSH_SLED
     csrr    s3, mhpmcounter3
     csrr    a0, mhpmcounter4
     csrr    a1, mhpmcounter5h
@@ -75,21 +67,10 @@ sled_end:
     csrr    a7, mhpmcounter10
     csrr    a0, mhpmcounter8h
     csrr    a1, mhpmcounter9
-    csrr    s5, mhpmcounter3
-    sub     s5, s5, s3
-    CHECK   s5, 4 * 2 * 21
-    addi    s2, s2, 1
-    bne     s2, s4, loop
+    FLUSH_NEXT (4*2*21)
 
     TEST 3                  /* the wraps happened: OF of 4, 11, 12 */
-    csrr    a0, scountovf
-    SIG     a0
-    li      t0, (1 << 4) | (1 << 11) | (1 << 12)
-    and     a0, a0, t0
-    CHECK   a0, (1 << 4) | (1 << 11) | (1 << 12)
-    csrw    mcountinhibit, s1
-    li      t0, MIP_LCOF
-    csrc    mip, t0
+    FLUSH_WRAPPED ((1<<4)|(1<<11)|(1<<12))
     j       pass
     RVTEST_CODE_END
     .data
