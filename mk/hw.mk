@@ -37,7 +37,7 @@ HW_SIM_VARIANT_BINS := $(patsubst %,$(BIN)/hpm-sim-%,$(HW_SIM_VARIANTS)) $(BIN)/
 # 2 = cycle classes + one increment table; same semantics as 1). hpm-sim-v1
 # is the 29 x 64 board with architecture 1, hpm-sim-v3 with architecture 3
 # (the iCE40 form of 2), both kept tested (tests/run.sh hpm); hpm-sim-v3-10x64
-# is architecture 3 at the board's size (7-bit low parts up to 14 counters).
+# is architecture 3 with 7-bit low parts (used up to 14 counters).
 HW_SIM_ARCH := 2
 
 hw_num   = $(word 1,$(subst x, ,$(1)))

@@ -278,7 +278,7 @@ suite_hpm() {
             done
             hpm_random_batch v$a "$vsim" "$HPM_RANDOM_SEEDS"
         done
-        # architecture 3 at the board's size: 7-bit low parts (hpm_estore,
+        # architecture 3 with 7-bit low parts (hpm_estore,
         # up to 14 counters), their flush at every phase (hpm_flush10)
         vsim=$BUILD/bin/hpm-sim-v3-10x64
         CHECK="hpm architecture 3 10x64"

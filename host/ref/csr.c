@@ -100,6 +100,9 @@ int hpmref_csr(const hpmref *m, uint16_t addr, uint32_t *val)
  * so BASE + 4 * cause never carries past bit 5; BASE keeps only the address
  * bits of the executable regions (fw, ram), the others read 0 */
 #define TVEC_KEEP (HPM_FW_BASE | (HPM_FW_SIZE - 1u) | HPM_RAM_BASE | (HPM_RAM_SIZE - 1u) | 1u)
+/* hw/csr.def's write masks of mtvec/stvec are typed in: they must follow the map */
+_Static_assert(CSR_MTVEC_WMASK == (TVEC_KEEP & ~2u), "hw/csr.def: mtvec wmask is not memmap.def's TVEC_KEEP");
+_Static_assert(CSR_STVEC_WMASK == (TVEC_KEEP & ~2u), "hw/csr.def: stvec wmask is not memmap.def's TVEC_KEEP");
 static uint32_t tvec_legal(uint32_t v)
 {
 	return v & ((v & 1u) ? ~0x3Eu : ~2u) & TVEC_KEEP;

@@ -25,7 +25,7 @@ module core_fetch (
     input  wire        irq_redirect,  // an interrupt: the others are as if none were taken
 
     // bus (shared with the LSU; never both in one cycle)
-    output wire [31:2] fetch_addr,   // word address, unless the access fault, an interrupt or a jalr redirects
+    output wire [31:2] fetch_addr,   // word address, unless an exception, an interrupt or a jalr redirects
     output wire        redirect,     // X redirects (any): D is squashed
     input  wire [31:2] bus_addr,     // what the bus fetches: the next D pc when fetch_now
     input  wire [31:0] bus_rdata,

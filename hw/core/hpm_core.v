@@ -194,7 +194,7 @@ module hpm_core #(
 
     wire [31:0] pc4         = x_pc + 32'd4;
     wire [31:0] pc_imm      = x_pc + imm;              // jal and branch target
-    wire [31:0] jalr_target = {alu_sum[31:1], 1'b0};   // xtval of a misaligned jalr (the fetch takes alu_sum)
+    wire [31:0] jalr_target = {alu_sum[31:1], 1'b0};   // xtval of a misaligned jalr (the bus takes alu_sum)
     wire        br_taken    = is_branch && br_cond;
 
     // LSU
@@ -442,7 +442,8 @@ module hpm_core #(
 
     // ------------------------------------------------------------ bus
     // The memories see bus_addr: the data address in a load/store's first
-    // cycle, else the fetch address; the access fault's vector comes in last.
+    // cycle or a jalr's target, else the fetch address; then an exception's
+    // vector (xtvec of its class's mode), the interrupt's last.
     // Devices and memory writes use the data address and the exact region
     // (bus_region): an address in a region never faults, so they do not wait
     // for the access fault.

@@ -169,7 +169,7 @@ module hpm_unit #(
     // (bits 39:30), which straddles the halves: it is merged with the
     // addressed selector's other half. The other half of evt_w64 is unused.
     /* verilator lint_off UNUSEDSIGNAL */ // only EV3 of the current value
-    wire [63:0] sel_rvalue;                 // architecture 2: hpm_selstore's read port
+    wire [63:0] sel_rvalue;                 // architectures 2 and 3: the addressed selector
     wire [63:0] evt_cur   = HPM_ARCH >= 2 ? (IMPL[idx] ? sel_rvalue : 64'd0) : evt_value[idx];
     /* verilator lint_on UNUSEDSIGNAL */
     wire [9:0]  ev3_w     = sel_hi ? {csr_wdata[7:0], evt_cur[31:30]} : {evt_cur[39:32], csr_wdata[31:30]};
@@ -205,7 +205,7 @@ module hpm_unit #(
     localparam integer TN = HPM_NUM > 0 ? HPM_NUM : 1;     // table columns
     localparam integer LL = (HPM_WIDTH < 8 ? HPM_WIDTH : 8) +      // hpm_store's lane width
                             (HPM_WIDTH < 3 ? 4 - HPM_WIDTH : 1);
-    wire [63:0] store_val;                                 // the addressed counter (hpm_store)
+    wire [63:0] store_val;                                 // the addressed counter (architecture 3: or selector)
     /* verilator lint_off UNUSEDSIGNAL */ // bits 2:0, and all of it in architecture 1
     wire [31:0] store_wrap;                                // bit n: mhpmcounter n wraps
     wire [31:0] store_of;                                  // bit n: OF of mhpmevent n (as read)
@@ -303,17 +303,17 @@ module hpm_unit #(
                 .inc(tab_inc)
             );
             wire [TN-1:0] wr, of;
-            wire [63:0]   sel_q;
+            wire [63:0]   st_value;
             hpm_estore #(.N(TN), .W(HPM_WIDTH)) u_store (
                 .clk(clk), .rst(rst), .inc(tab_inc),
                 .take(take && IMPL[idx]), .rsel(sel_lo || sel_hi), .ridx(idx - 5'd3),
                 .we_lo(ctr_we_lo && IMPL[idx]), .we_hi(ctr_we_hi && IMPL[idx]), .wdata(csr_wdata),
                 .sel_we(csr_we && is_evt && IMPL[idx]), .sel_we_hi(sel_hi), .sel_gate(sel_gate),
-                .value(sel_q), .sel_new(sel_new), .wrap(wr), .of(of)
+                .value(st_value), .sel_new(sel_new), .wrap(wr), .of(of)
             );
             assign store_wrap = {{(29 - TN){1'b0}}, wr, 3'b000};
-            assign sel_rvalue = sel_q;          // the commit's counter or selector
-            assign store_val  = sel_q;
+            assign sel_rvalue = st_value;       // the commit's counter or selector
+            assign store_val  = st_value;
             assign store_of   = {{(29 - TN){1'b0}}, of | wr, 3'b000};
             reg [TN-1:0] of_q;                  // OF at the start of the previous cycle
             always @(posedge clk)
@@ -383,7 +383,7 @@ module hpm_unit #(
     assign lcofi      = HPM_ARCH != 3 && (wrap_bits & ~of_bits) != 32'd0;
     assign lcofi_late = lcofi3;
 
-    // the addressed counter (the write value and architecture 2's read mux)
+    // the addressed counter (the counter write's other half; the trace)
     wire [63:0] ctr64 = idx == 5'd0 ? mcycle : idx == 5'd2 ? minstret :
                         HPM_ARCH >= 2 ? (IMPL[idx] ? store_val : 64'd0) : hpm_value[idx];
 

@@ -95,6 +95,18 @@
     csrw    \csr, t0
     csrr    a0, \csr
     SIGCHK  a0, -1
+    /* one absent counter's bit other than 31 (the lowest) sets the shared
+     * enable too: every absent counter's bit reads 1, the others 0 */
+    neg     t0, a6
+    and     t0, t0, a6
+    li      t1, 0x7fffffff
+    and     t0, t0, t1
+    beqz    t0, 1f                  /* only counter 31 (or none) is absent */
+    csrw    \csr, t0
+    csrr    a0, \csr
+    SIG     a0
+    bne     a0, a6, fail
+1:
     .endr
     /* with bits 0..2 and 31 enabled, hpmcounter3 and hpmcounter31 read
      * from U: legal (and 0) when they do not exist, illegal when they do */

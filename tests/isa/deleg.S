@@ -118,7 +118,7 @@
     /* each exception class takes its own delegation (one xtvec select in
      * hpm_core by class): misaligned jump target (0) and store access
      * fault (7) delegated; load access fault (5), misaligned load (4),
-     * illegal (2) not */
+     * illegal (2), misaligned store (6) not */
     TEST 9
     li      t0, (1 << 0) | (1 << 7)
     csrw    medeleg, t0
@@ -190,6 +190,18 @@
     ENTER_M_BRK
     CHECK   a1, 3
     CHECK   a2, 2
+    /* a misaligned store (6) takes its own class's delegation, not the
+     * store access fault's (7, delegated) */
+    TEST 15
+    ENTER_MODE PRV_S
+    TRAP_CLEAR
+    la      a0, ddata + 2
+    sw      a0, 0(a0)
+    mv      a1, s3
+    mv      a2, s8
+    ENTER_M_BRK
+    CHECK   a1, 3
+    CHECK   a2, 6
     csrw    medeleg, zero
     j       pass
     RVTEST_CODE_END
