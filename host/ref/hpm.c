@@ -28,7 +28,7 @@
 
 /* Cycles a selector write makes the next one wait: the RTL refills one
  * table row per cycle (docs/hpm.md, "Selector writes wait for the refill"). */
-#define HPM_REFILL 48u
+#define HPM_REFILL 144u
 
 /* ---- selector fields ---- */
 #define SEL_OF MHPMEVENT_OF
@@ -231,7 +231,7 @@ void ref_hpm_init(hpmref *m)
 		if (n != 1)
 			refresh(h, n);
 	rebuild_active(h);
-	h->sel_free = HPM_REFILL; /* reset opens a refill window (cycles 0..47) */
+	h->sel_free = HPM_REFILL; /* reset opens a refill window (cycles 0..143) */
 	/* cycles 0 and 1 after reset: bubbles in M-mode */
 	ref_hpm_step(m, HK_RESET, 1, HK_RESET, HK_NUM, PRV_M, PRV_M, 0);
 }

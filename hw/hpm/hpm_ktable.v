@@ -1,27 +1,31 @@
 // hpm_ktable: the increment table of counting architecture 3, the iCE40
-// form of architecture 2 (docs/hpm.md, "Architecture 3"). Row k holds, for
-// every counter n, RESULT2 of selector n on kind k's event vector (3 bits);
-// the rows are indexed by the 5-bit kind (and a copy bit), the privilege filter
-// (MINH/SINH/UINH) is a 3-bit mask per counter in flip-flops. The rows live
-// in a memory with a synchronous read (SB_RAM40_4K on the iCE40, one per 5
-// counters): the row of cycle t arrives in t+1, so every increment reaches
-// the counters one cycle late (hpm_estore adds them a cycle later).
+// form of architecture 2 (docs/hpm.md, "Architecture 3"). Row {priv, k}
+// holds, for every counter n, RESULT2 of selector n on kind k's event vector
+// (3 bits), 0 where the selector's MINH/SINH/UINH inhibits privilege priv:
+// the rows are indexed by the cycle class (and a copy bit), so the mode
+// filter costs no logic per counter. The rows live in a memory with a
+// synchronous read (SB_RAM40_4K on the iCE40, one per 5 counters): the row
+// of cycle t arrives in t+1, so every increment reaches the counters one
+// cycle late (hpm_estore adds them a cycle later).
 //
-// The table is kept twice (rows {copy, kind}), so that the row read in a
-// cycle is never the row written then (a read of a row being written would
-// need bypass logic on the increment path): a selector write that commits
-// in cycle c rewrites its column, one row per cycle, in copy 0 in
-// c+1..c+24 while the rows are read from copy 1, then in copy 1 in
-// c+25..c+48 while they are read from copy 0 (hpm_unit holds any other
-// selector write meanwhile); in those cycles a live evaluator of the new
-// selector on the event bus gives that counter's increment. Reset clears
-// all rows in cycles 0..47, where every selector is 0 and nothing counts.
+// The table is kept twice (rows {copy, priv, kind}), so that the row read in
+// a cycle is never the row written then (a read of a row being written
+// would need bypass logic on the increment path): a selector write that
+// commits in cycle c rewrites its column, one row per cycle, in copy 0 in
+// c+1..c+72 while the rows are read from copy 1, then in copy 1 in
+// c+73..c+144 while they are read from copy 0 (hpm_unit holds any other
+// selector write meanwhile); each copy gets the 72 rows the core can
+// address (privileges U, S, M of kind 0, then of kind 1, ...; privilege 2
+// does not exist). In those cycles a live evaluator of the new selector on
+// the event bus and the privilege gives that counter's increment. Reset
+// clears those rows in cycles 0..143, where every selector is 0 and nothing
+// counts.
 `include "hpm_map.vh"
 module hpm_ktable #(
     parameter integer N    = 1,               // counters (>= 1)
     parameter integer LANE = 9,               // hpm_store's lane width (>= 3)
     parameter integer EV_W = `HPM_EVENTS_BUS_W,
-    parameter integer ROWS = 24,              // kinds refilled per copy (hpm_unit's REFILL / 2)
+    parameter integer ROWS = 72,              // rows refilled per copy, 3 per kind (hpm_unit's REFILL / 2)
     // the refill's event bits: 1 from a ROM (4 EBR, about 100 LUT4 fewer),
     // 0 from a kind decoder and four 32:1 multiplexers in logic
     parameter integer EV_ROM = 1
@@ -32,7 +36,7 @@ module hpm_ktable #(
     input  wire [1:0]      priv,              // this cycle's privilege
     input  wire [EV_W-1:0] ev,                // this cycle's events (the live evaluator)
     input  wire [N-1:0]    on,                // counter n counts in this cycle (mcountinhibit, no write)
-    input  wire [5:0]      left,              // hpm_unit's refill window: cycles left (0: none)
+    input  wire [7:0]      left,              // hpm_unit's refill window: cycles left (0: none)
     input  wire            we,                // a selector write commits in this cycle
     input  wire [4:0]      widx,              // its counter (0..N-1)
     input  wire [63:0]     sel,               // its value after the write (legal)
@@ -45,7 +49,8 @@ module hpm_ktable #(
 `include "hpm_classes.vh"
 /* verilator lint_on UNUSEDPARAM */
     localparam [31:0] R32 = ROWS;
-    localparam [5:0]  R6  = R32[5:0];
+    localparam [7:0]  R8  = R32[7:0];
+    localparam [31:0] K32 = ROWS / 3;         // kinds refilled
     localparam [1:0] PRIV_M = 2'b11, PRIV_S = 2'b01, PRIV_U = 2'b00;
 
 `include "hpm_combine.vh"
@@ -56,15 +61,19 @@ module hpm_ktable #(
                                         combine(f[25:23], {2'b00, v[f[14:10]]}, {2'b00, v[f[19:15]]}));
         end
     endfunction
+    // MINH/SINH/UINH i inhibits privilege p
+    function inhibited(input [2:0] i, input [1:0] p);
+        inhibited = (p == PRIV_M && i[2]) || (p == PRIV_S && i[1]) || (p == PRIV_U && i[0]);
+    endfunction
 
-    // the refilling selector: event indexes and OPs (EV_W <= 32: 5-bit indexes)
+    // the refilling selector: event indexes and OPs (EV_W <= 32: 5-bit
+    // indexes), and its mode filter
     reg  [28:0]    fsel;                      // {op2, op1, op0, e3, e2, e1, e0}
+    reg  [2:0]     finh;                      // {MINH, SINH, UINH}
     reg  [4:0]     fcol;                      // its counter
-    reg  [3*N-1:0] minh;                      // MINH/SINH/UINH of every selector
     reg            clr;                       // the reset window: rows are being cleared
     /* verilator lint_off UNUSEDSIGNAL */ // OF, the OP bits 4:3, the high index bits
     wire [63:0]    s = sel;
-    integer m;
     /* verilator lint_on UNUSEDSIGNAL */
     // the selector of the next cycle (fsel's next value)
     wire [28:0]    fsel_d = we ? {s[52:50], s[47:45], s[42:40], s[34:30], s[24:20], s[14:10], s[4:0]} :
@@ -72,18 +81,17 @@ module hpm_ktable #(
     always @(posedge clk) begin
         if (rst) begin
             fsel <= 29'd0;
+            finh <= 3'd0;
             fcol <= 5'd0;
-            minh <= {3*N{1'b0}};
             clr  <= 1'b1;
         end else begin
-            if (left == 6'd1)
+            if (left == 8'd1)
                 clr <= 1'b0;
             fsel <= fsel_d;
-            if (we)
+            if (we) begin
+                finh <= s[62:60];
                 fcol <= widx;
-            for (m = 0; m < N; m = m + 1)     // constant part-selects (hpm_store)
-                if (we && widx == m[4:0])
-                    minh[3 * m +: 3] <= s[62:60];
+            end
         end
     end
 
@@ -91,16 +99,25 @@ module hpm_ktable #(
     // per cycle of a window: copy 0 while more than ROWS cycles are left
     // (rows read from copy 1), then copy 1; the read and the written row
     // are never the same (no_rw_check: no bypass logic)
-    (* no_rw_check *) reg [3*N-1:0] mem [0:63];
+    (* no_rw_check *) reg [3*N-1:0] mem [0:255];
     reg  [3*N-1:0] row_q;
-    wire           first = left > R6;         // copy 0 is being written
-    reg  [4:0]     kstep;                     // the kind written in this cycle of a window
-    // kstep's next value: 0 after a selector write, then 0..ROWS-1 per copy
-    wire [4:0]     kstep_d = we ? 5'd0 : left == 6'd0 ? kstep : kstep == R6[4:0] - 5'd1 ? 5'd0 :
-                                                       kstep + 5'd1;
-    always @(posedge clk)
+    wire           first = left > R8;         // copy 0 is being written
+    // the row written in this cycle of a window: privileges U, S, M of a
+    // kind, then the next kind, from kind 0 after a selector write and again
+    // for copy 1
+    reg  [4:0]     kstep;
+    reg  [1:0]     pstep;
+    wire           kdone   = pstep == PRIV_M; // the kind's last row
+    // their next values: U of kind 0 outside a window, then U, S, M of
+    // kinds 0..ROWS/3-1 in each copy
+    wire [1:0]     pstep_d = left == 8'd0 || kdone ? PRIV_U : {pstep[0], 1'b1};
+    wire [4:0]     kstep_d = left == 8'd0 ? 5'd0 : !kdone ? kstep :
+                             kstep == K32[4:0] - 5'd1 ? 5'd0 : kstep + 5'd1;
+    always @(posedge clk) begin
         kstep <= rst ? 5'd0 : kstep_d;
-    wire [5:0]     wrow  = {!first, kstep};
+        pstep <= rst ? PRIV_U : pstep_d;
+    end
+    wire [7:0]     wrow  = {!first, pstep, kstep};
 
     /* verilator lint_off UNUSEDSIGNAL */ // events 32..63 do not exist
     function [1023:0] rom_bits(input integer unused);
@@ -147,20 +164,21 @@ module hpm_ktable #(
     endgenerate
     wire [2:0]     rval = combine(fsel[28:26], combine(fsel[22:20], {2'b00, eb[0]}, {2'b00, eb[1]}),
                                                combine(fsel[25:23], {2'b00, eb[2]}, {2'b00, eb[3]}));
-    wire [2:0]     wval = clr ? 3'd0 : rval;
+    // the row's value: 0 in the reset window and where the mode filter
+    // inhibits the row's privilege
+    wire [2:0]     wval = clr || inhibited(finh, pstep) ? 3'd0 : rval;
     always @(posedge clk)
-        row_q <= mem[{first, kind}];
-    // one write port with a 3-bit enable per column (the EBR's bit mask)
+        row_q <= mem[{first, priv, kind}];
     genvar c;
     generate
         for (c = 0; c < N; c = c + 1) begin : g_wcol
             always @(posedge clk)
-                if (left != 6'd0 && (clr || fcol == c[4:0]))
+                if (left != 8'd0 && (clr || fcol == c[4:0]))
                     mem[wrow][3 * c +: 3] <= wval;
         end
     endgenerate
 
-    // ---- this cycle's filters and the live evaluator, for the row of t+1
+    // ---- this cycle's gates and the live evaluator, for the row of t+1
     /* verilator lint_off UNUSEDSIGNAL */ // catalogue indexes above EV_W are never selected
     wire [31:0]    ev32 = {{(32 - EV_W){1'b0}}, ev};
     /* verilator lint_on UNUSEDSIGNAL */
@@ -169,13 +187,10 @@ module hpm_ktable #(
     reg  [2:0]     live_q;
     integer n;
     always @(posedge clk) begin
+        on_q   <= clr ? {N{1'b0}} : on;
         for (n = 0; n < N; n = n + 1)
-            on_q[n] <= on[n] && !clr &&
-                       !((priv == PRIV_M && minh[3 * n + 2]) || (priv == PRIV_S && minh[3 * n + 1]) ||
-                         (priv == PRIV_U && minh[3 * n]));
-        for (n = 0; n < N; n = n + 1)
-            ovr_q[n] <= left != 6'd0 && !clr && fcol == n[4:0];
-        live_q <= result2(fsel, ev32);
+            ovr_q[n] <= left != 8'd0 && !clr && fcol == n[4:0];
+        live_q <= inhibited(finh, priv) ? 3'd0 : result2(fsel, ev32);
     end
 
     genvar g;

@@ -88,17 +88,18 @@ module hpm_unit #(
     // window of REFILL cycles; another one waits in X until it ends
     // (docs/hpm.md, "Selector writes wait for the refill"). The same rule in
     // every architecture; architecture 3 refills one table row per cycle,
-    // each of the table's two copies in turn (24 rows each).
-    // Reset opens a window too (cycles 0..47: architecture 3 clears its table).
-    localparam [5:0] REFILL = 6'd48;
-    reg [5:0] refill_left;
+    // each of the table's two copies in turn (72 rows each: 3 privileges x
+    // 24 kinds). Reset opens a window too (cycles 0..143: architecture 3
+    // clears its table).
+    localparam [7:0] REFILL = 8'd144;
+    reg [7:0] refill_left;
     always @(posedge clk)
         if (rst)                            // architecture 3 clears its table
             refill_left <= REFILL;
         else if (csr_we && is_evt)
             refill_left <= REFILL;
-        else if (refill_left != 6'd0)
-            refill_left <= refill_left - 6'd1;
+        else if (refill_left != 8'd0)
+            refill_left <= refill_left - 8'd1;
     // Every access to a counter or selector 3..31 (mhpmcounter, hpmcounter,
     // mhpmevent, either half, implemented or not) takes two X cycles and
     // commits in the second, a selector write not before the refill window
@@ -106,10 +107,10 @@ module hpm_unit #(
     // architecture 3 reads the access's memory row in the cycle before the
     // commit (hpm_estore: take).
     wire slow      = (ctr_lo || ctr_hi || sel_lo || sel_hi) && idx >= 5'd3;
-    wire sel_wait  = csr_write && is_evt && refill_left != 6'd0;
+    wire sel_wait  = csr_write && is_evt && refill_left != 8'd0;
     assign csr_wait = csr_op && slow && (csr_first || sel_wait);
     /* verilator lint_off UNUSEDSIGNAL */ // architectures 1 and 2 read in the commit cycle
-    wire take      = csr_wait && !(sel_wait && refill_left != 6'd1);
+    wire take      = csr_wait && !(sel_wait && refill_left != 8'd1);
     /* verilator lint_on UNUSEDSIGNAL */
 
     // the counter written, by index (the machine-level spaces only; the user

@@ -308,11 +308,11 @@ static void gen_hpm(void)
 		c = 2; /* --lcofi: more preloads near the wrap */
 	switch (c) {
 	case 7: {
-		/* --lcofi: a selector write that starts a table refill (48 cycles,
+		/* --lcofi: a selector write that starts a table refill (144 cycles,
          * architecture 3 counts the counter live meanwhile; every
          * architecture makes another selector write wait, docs/hpm.md),
          * on a counter preloaded just below its low 8 bits' carry or the
-         * wrap, then after 0..53 idle cycles (every phase of the refill) a
+         * wrap, then after 0..149 idle cycles (every phase of the refill) a
          * second selector write, a counter write or read, OF read,
          * scountovf or mcountinhibit on it */
 		static const unsigned evs[] = { 1, 2, 20, 12, 23 };
@@ -322,7 +322,7 @@ static void gen_hpm(void)
 		ins("csrw mhpmcounter%u, x4", n);
 		ins("li x4, %u", evs[rnd(NELEM(evs))] | (chance(20) ? 2u << 10 : 0u));
 		ins("csrw mhpmevent%u, x4", n);
-		for (unsigned d = rnd(54); d; d--)
+		for (unsigned d = rnd(150); d; d--)
 			ins("addi x0, x0, 0");
 		switch (rnd(7)) {
 		case 0:

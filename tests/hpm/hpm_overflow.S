@@ -188,7 +188,7 @@ irq2:
     SIGCHK  a3, -1
 
     TEST 8                  /* a selector write in the wrapping cycle: OF = 1 wins */
-    .rept 48
+    .rept 144
     nop                     /* TEST 6's selector write's refill window ends */
     .endr
     PRELOAD 3               /* t */
