@@ -50,9 +50,15 @@
  * runs once per value of s2 (0..s4-1), after s2 nops, so it meets the
  * store's flush at every phase; FLUSH_NEXT checks counter 3's delta over the
  * block (s3 read first) and repeats; FLUSH_WRAPPED checks the OF bits
- * (mask) of the counters that wrapped and quiets the unit */
+ * (mask) of the counters that wrapped and quiets the unit. The 128 nops
+ * before the sled keep the block's selector write more than 144 cycles
+ * (the refill window, docs/timing.md) after the previous one, so it never
+ * waits, and keep the phases of the 32- and 64-cycle carries. */
 .macro FLUSH_SLED
 flush_loop:
+	.rept 128
+	nop
+	.endr
 	la      t0, flush_sled_end
 	slli    t1, s2, 2
 	sub     t0, t0, t1
