@@ -37,7 +37,10 @@ HW_SIM_VARIANT_BINS := $(patsubst %,$(BIN)/hpm-sim-%,$(HW_SIM_VARIANTS)) $(BIN)/
 # 2 = cycle classes + one increment table; same semantics as 1). hpm-sim-v1
 # is the 29 x 64 board with architecture 1, hpm-sim-v3 with architecture 3
 # (the iCE40 form of 2), both kept tested (tests/run.sh hpm); hpm-sim-v3-10x64
-# is architecture 3 with 7-bit low parts (used up to 14 counters).
+# is architecture 3 with 7-bit low parts (used up to 14 counters). Each
+# architecture 3 build reads the refill's event bits as the board does at
+# its size (icebreaker_top): hpm-sim-v3 from the logic decoder (EV_ROM = 0),
+# hpm-sim-v3-10x64 from the ROM.
 HW_SIM_ARCH := 2
 
 hw_num   = $(word 1,$(subst x, ,$(1)))
@@ -103,7 +106,7 @@ $(BIN)/hpm-sim-v1: $(HW_SIM_DEPS)
 	$(call hw_verilate,$@,$(HW_VDIR)-v1,29,64,1)
 
 $(BIN)/hpm-sim-v3: $(HW_SIM_DEPS)
-	$(call hw_verilate,$@,$(HW_VDIR)-v3,29,64,3)
+	$(call hw_verilate,$@,$(HW_VDIR)-v3,29,64,3,-GHPM_EV_ROM=0)
 
 $(BIN)/hpm-sim-v3-10x64: $(HW_SIM_DEPS)
 	$(call hw_verilate,$@,$(HW_VDIR)-v3-10x64,10,64,3)

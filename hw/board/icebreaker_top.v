@@ -49,7 +49,7 @@ module icebreaker_top #(
     localparam integer UART_DIV = CLOCK_HZ / UART_BAUD;
     // EBR (30 on the UP5K): firmware 16, register file 4, architecture 3's
     // store 4 and table one per 5 counters; its refill ROM (4) saves about
-    // 100 LUT4 where the EBR are left (up to 10 counters), else the refill
+    // 80 LUT4 where the EBR are left (up to 10 counters), else the refill
     // decodes its events in logic (docs/hpm.md)
     localparam integer HPM_EV_ROM = 24 + (HPM_NUM + 4) / 5 + 4 <= 30 ? 1 : 0;
 

@@ -26,8 +26,8 @@ module hpm_ktable #(
     parameter integer LANE = 9,               // hpm_store's lane width (>= 3)
     parameter integer EV_W = `HPM_EVENTS_BUS_W,
     parameter integer ROWS = 72,              // rows refilled per copy, 3 per kind (hpm_unit's REFILL / 2)
-    // the refill's event bits: 1 from a ROM (4 EBR, about 100 LUT4 fewer),
-    // 0 from a kind decoder and four 32:1 multiplexers in logic
+    // the refill's event bits: 1 from a ROM (4 EBR, about 80 LUT4 fewer),
+    // 0 from a kind decoder and two 32:1 multiplexers in logic
     parameter integer EV_ROM = 1
 ) (
     input  wire            clk,
@@ -135,31 +135,45 @@ module hpm_ktable #(
     localparam [1023:0] ROM_BITS = rom_bits(0);   // kind k's event e at bit {k, e}
 
     // the refill's event bits for the selector's 4 event indexes, of the
-    // kind written in the next cycle, registered (the same timing either way)
-    reg  [3:0]     eb;                        // this cycle's refill row: the 4 events' bits
+    // kind written in this cycle (kstep)
+    wire [3:0]     eb;
     generate
         if (EV_ROM != 0) begin : g_rom
             // kind k's event e at {k, e} of a ROM (four EBR on the iCE40: no
-            // kind decode and no 32:1 event multiplexers in logic)
+            // kind decode and no 32:1 event multiplexers in logic), read a
+            // cycle ahead
             (* rom_style = "block" *) reg rom [0:1023];
+            reg  [3:0] eb_q;
             integer ri;
             initial
                 for (ri = 0; ri < 1024; ri = ri + 1)
                     rom[ri] = ROM_BITS[ri];
             always @(posedge clk) begin
-                eb[0] <= rom[{kstep_d, fsel_d[4:0]}];
-                eb[1] <= rom[{kstep_d, fsel_d[9:5]}];
-                eb[2] <= rom[{kstep_d, fsel_d[14:10]}];
-                eb[3] <= rom[{kstep_d, fsel_d[19:15]}];
+                eb_q[0] <= rom[{kstep_d, fsel_d[4:0]}];
+                eb_q[1] <= rom[{kstep_d, fsel_d[9:5]}];
+                eb_q[2] <= rom[{kstep_d, fsel_d[14:10]}];
+                eb_q[3] <= rom[{kstep_d, fsel_d[19:15]}];
             end
+            assign eb = eb_q;
         end else begin : g_decode
-            wire [31:0] kev = ROM_BITS[32 * kstep_d +: 32];
-            always @(posedge clk) begin
-                eb[0] <= kev[fsel_d[4:0]];
-                eb[1] <= kev[fsel_d[9:5]];
-                eb[2] <= kev[fsel_d[14:10]];
-                eb[3] <= kev[fsel_d[19:15]];
-            end
+            // a kind decoder and two 32:1 event multiplexers (not four): a
+            // kind's three rows take three cycles, so the multiplexers give
+            // events 2 and 3 of this cycle's kind in its first row's cycle
+            // (used at once, and held), and in every other cycle events 0
+            // and 1 of the next cycle's kind, registered (kind 0 of the new
+            // selector in the write's cycle, the next kind in a kind's last
+            // row's)
+            wire        row0 = left != 8'd0 && pstep == PRIV_U;  // a kind's first row
+            wire [31:0] kev  = ROM_BITS[32 * kstep_d +: 32];
+            wire        a    = kev[row0 ? fsel[14:10] : fsel_d[4:0]];
+            wire        b    = kev[row0 ? fsel[19:15] : fsel_d[9:5]];
+            reg  [3:0]  h;                    // the kind's events 0..3 (2 and 3 from its first row)
+            always @(posedge clk)
+                if (row0)
+                    h[3:2] <= {b, a};
+                else
+                    h[1:0] <= {b, a};
+            assign eb = {row0 ? {b, a} : h[3:2], h[1:0]};
         end
     endgenerate
     wire [2:0]     rval = combine(fsel[28:26], combine(fsel[22:20], {2'b00, eb[0]}, {2'b00, eb[1]}),

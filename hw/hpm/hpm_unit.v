@@ -32,7 +32,7 @@ module hpm_unit #(
     // synchronous memory (hpm_ktable, the iCE40 form). Same semantics and timing.
     parameter integer HPM_ARCH   = 1,
     // architecture 3: 1 reads the refill's event bits from a ROM (hpm_ktable
-    // EV_ROM: 4 more EBR, about 100 LUT4 fewer), 0 decodes them in logic
+    // EV_ROM: 4 more EBR, about 80 LUT4 fewer), 0 decodes them in logic
     parameter integer EV_ROM     = 1
 ) (
     input  wire            clk,

@@ -7,6 +7,11 @@
  *    mode, the ecall's X cycle in the old one): bubble + 5 lw (10) + 3 nop +
  *    li + ecall = 16 cycles, 9 instructions retired, 5 loads;
  *  - mcyclecfg / minstretcfg (Smcntrpmf) do the same for mcycle / minstret;
+ *  - seven counters count loads as event 1, 2 or 3, instructions as event
+ *    3 with SINH, and the ADD of cycles, loads, instructions and loads in
+ *    all modes, in U only and in S only: the filter and every event index
+ *    at each privilege (architecture 3 keeps them in its table's rows per
+ *    privilege; docs/hpm.md);
  *  - the top-down partition and its level-2 sums hold under every filter;
  *  - each mcountinhibit bit (CY, IR, HPM3..31) stops exactly its counter.
  * Needs HPM_NUM = 29 (default build only). */
@@ -15,6 +20,8 @@
     .option norelax
 
 #define INH_M (MINH | SINH | UINH)
+#define ADD4_LO SEL_LO(HPM_EV_CYCLES, HPM_EV_LOADS, HPM_EV_INSTRUCTIONS, HPM_EV_LOADS)
+#define ADD4_HI SEL_HI(HPM_EV_LOADS, OP_ADD, OP_ADD, OP_ADD)
 
 /* the block: from M into `mode`, 5 loads and 3 nops there, back to M */
 .macro BLOCK mode
@@ -50,6 +57,33 @@
     SELN    19, HPM_EV_LOADS, MINH
     SELN    20, HPM_EV_LOADS, SINH
     SELN    21, HPM_EV_LOADS, UINH
+    SELN    22, SEL_LO(0, HPM_EV_LOADS, 0, 0)
+    SELN    23, SEL_LO(0, 0, HPM_EV_LOADS, 0)
+    SELN    24, SEL_LO(0, 0, 0, HPM_EV_LOADS), SEL_HI(HPM_EV_LOADS, OP_OR, OP_OR, OP_OR)
+    SELN    25, SEL_LO(0, 0, 0, HPM_EV_INSTRUCTIONS), SEL_HI(HPM_EV_INSTRUCTIONS, OP_OR, OP_OR, OP_OR) | SINH
+    SELN    26, ADD4_LO, ADD4_HI
+    SELN    27, ADD4_LO, ADD4_HI | MINH | SINH  /* U only */
+    SELN    28, ADD4_LO, ADD4_HI | MINH | UINH  /* S only */
+.endm
+/* counters 22..28 after a block: loads (5, all in the block) as event 1, 2
+ * and 3; instructions as event 3 equal instructions as event 0 (SINH both);
+ * the ADD = cycles + instructions + 2 x loads; in U only and S only: the
+ * block's 16 cycles, 9 instructions and 5 loads in that mode (u, s: 35 or 0) */
+.macro FOURCHK u, s
+    CNT     22, 5
+    CNT     23, 5
+    CNT     24, 5
+    csrr    a0, mhpmcounter25
+    csrr    a1, mhpmcounter13
+    CHECKR  a0, a1
+    csrr    a0, mhpmcounter3
+    csrr    a1, mhpmcounter11
+    add     a0, a0, a1
+    addi    a0, a0, 10
+    csrr    a1, mhpmcounter26
+    CHECKR  a1, a0
+    CNT     27, \u
+    CNT     28, \s
 .endm
 .macro ZERO
     csrw    mcountinhibit, s1
@@ -121,6 +155,7 @@
     IDENT   3, 4, 5, 6, 7, 8, 9, 10
     TEST 3
     IDENT   11, 12, 13, 14, 15, 16, 17, 18
+    FOURCHK 35, 0
 
     /* ---- the same block in S ---- */
     TEST 4
@@ -136,6 +171,7 @@
     IDENT   3, 4, 5, 6, 7, 8, 9, 10
     TEST 6
     IDENT   11, 12, 13, 14, 15, 16, 17, 18
+    FOURCHK 0, 35
 
     /* ---- the same block in M (entered with mret to M) ---- */
     TEST 7
@@ -153,6 +189,7 @@
     IDENT   3, 4, 5, 6, 7, 8, 9, 10
     TEST 9
     IDENT   11, 12, 13, 14, 15, 16, 17, 18
+    FOURCHK 0, 0
     csrr    a0, mhpmcounter3
     csrr    a1, mhpmcounter9
     CHECKR  a0, a1
