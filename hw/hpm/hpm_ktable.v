@@ -160,16 +160,21 @@ module hpm_ktable #(
             // kind's three rows take three cycles, so the multiplexers give
             // events 2 and 3 of this cycle's kind in its first row's cycle
             // (used at once, and held), and in every other cycle events 0
-            // and 1 of the next cycle's kind, registered (kind 0 of the new
-            // selector in the write's cycle, the next kind in a kind's last
-            // row's)
+            // and 1 of the next cycle's kind, registered. Their indexes come
+            // from the registered selector only (the written one reaches the
+            // row write through no multiplexer): in the selector write's
+            // cycle events 0 and 1 of kind 0, the window's first, come from
+            // kind 0's vector alone.
             wire        row0 = left != 8'd0 && pstep == PRIV_U;  // a kind's first row
             wire [31:0] kev  = ROM_BITS[32 * kstep_d +: 32];
-            wire        a    = kev[row0 ? fsel[14:10] : fsel_d[4:0]];
-            wire        b    = kev[row0 ? fsel[19:15] : fsel_d[9:5]];
+            wire [31:0] kev0 = ROM_BITS[31:0];
+            wire        a    = kev[row0 ? fsel[14:10] : fsel[4:0]];
+            wire        b    = kev[row0 ? fsel[19:15] : fsel[9:5]];
             reg  [3:0]  h;                    // the kind's events 0..3 (2 and 3 from its first row)
             always @(posedge clk)
-                if (row0)
+                if (we)
+                    h[1:0] <= {kev0[s[14:10]], kev0[s[4:0]]};
+                else if (row0)
                     h[3:2] <= {b, a};
                 else
                     h[1:0] <= {b, a};

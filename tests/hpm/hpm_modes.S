@@ -11,7 +11,9 @@
  *    3 with SINH, and the ADD of cycles, loads, instructions and loads in
  *    all modes, in U only and in S only: the filter and every event index
  *    at each privilege (architecture 3 keeps them in its table's rows per
- *    privilege; docs/hpm.md);
+ *    privilege; docs/hpm.md); one counts instructions, written by its low
+ *    half alone after a selector counting cycles (a table refill that
+ *    mixed in the previous selector's events would count bubbles);
  *  - the top-down partition and its level-2 sums hold under every filter;
  *  - each mcountinhibit bit (CY, IR, HPM3..31) stops exactly its counter.
  * Needs HPM_NUM = 29 (default build only). */
@@ -64,9 +66,12 @@
     SELN    26, ADD4_LO, ADD4_HI
     SELN    27, ADD4_LO, ADD4_HI | MINH | SINH  /* U only */
     SELN    28, ADD4_LO, ADD4_HI | MINH | UINH  /* S only */
+    li      t0, HPM_EV_INSTRUCTIONS
+    csrw    mhpmevent29, t0     /* the low half alone, after event 0 = cycles */
 .endm
-/* counters 22..28 after a block: loads (5, all in the block) as event 1, 2
- * and 3; instructions as event 3 equal instructions as event 0 (SINH both);
+/* counters 22..29 after a block: loads (5, all in the block) as event 1, 2
+ * and 3; instructions as event 3 equal instructions as event 0 (SINH both),
+ * counter 29 (instructions) equals counter 11;
  * the ADD = cycles + instructions + 2 x loads; in U only and S only: the
  * block's 16 cycles, 9 instructions and 5 loads in that mode (u, s: 35 or 0) */
 .macro FOURCHK u, s
@@ -75,6 +80,9 @@
     CNT     24, 5
     csrr    a0, mhpmcounter25
     csrr    a1, mhpmcounter13
+    CHECKR  a0, a1
+    csrr    a0, mhpmcounter29
+    csrr    a1, mhpmcounter11
     CHECKR  a0, a1
     csrr    a0, mhpmcounter3
     csrr    a1, mhpmcounter11
