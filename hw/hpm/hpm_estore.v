@@ -93,10 +93,10 @@ module hpm_estore #(
     // that a counter's select, wh & wl, is two inputs of the LUT that uses it
     // (a 5-bit compare per counter and use took about two LUTs).
     reg  [4:0]      wi;
-    /* verilator lint_off UNUSEDSIGNAL */ // groups of 8 counters that do not exist
+    /* verilator lint_off UNUSEDSIGNAL */ // the bits of counters past N - 1
     reg  [3:0]      wh;
-    /* verilator lint_on UNUSEDSIGNAL */
     reg  [7:0]      wl;
+    /* verilator lint_on UNUSEDSIGNAL */
     reg  [5:0]      clr_row;                  // the row reset clears
     reg  [63:0]     rdata;
 
@@ -116,20 +116,44 @@ module hpm_estore #(
     always @(*)
         wrap = UW > 0 ? carry & full & ~pc : carry;
 
-    // counter wi's lane, pending carry and OF as read (OF | wrap): AND-OR
-    // over the one-hot selects
+    // counter wi's lane, pending carry and OF as read (OF | wrap): an AND-OR
+    // over the one-hot selects. Its first level, counters 2j and 2j + 1 of
+    // a group of 8 in one LUT, (wl & d) | (wl & d), is explicit SB_LUT4
+    // cells on the iCE40 (abc's form of the multiplexer took about 35 LUTs
+    // per bit at 29 counters); wh and the pairs' OR are left to abc.
+    localparam integer MW = LL + 2;           // multiplexed bits per counter
+    localparam integer NP = (N + 1) / 2;      // pairs of counters
+    wire [N-1:0]    ofw = of_q | wrap;        // OF as read
+    reg  [N*MW-1:0] md;                       // counter n's bits at MW*n
+    always @(*)
+        for (n = 0; n < N; n = n + 1)
+            md[MW * n +: MW] = {ofw[n], pc[n], lane[LL * n +: LL]};
+    wire [NP*MW-1:0] mp;                      // pair j's bits at MW*j
+    genvar g, b3;
+    generate
+        for (g = 0; g < NP; g = g + 1) begin : g_pair
+            for (b3 = 0; b3 < MW; b3 = b3 + 1) begin : g_bit
+                // the pair's second counter (none past N - 1: 0)
+                wire s1 = 2 * g + 1 < N ? wl[(2 * g + 1) % 8] : 1'b0;
+                wire d1 = 2 * g + 1 < N ? md[MW * (2 * g + 1 < N ? 2 * g + 1 : 0) + b3] : 1'b0;
+`ifdef SYNTHESIS
+                SB_LUT4 #(.LUT_INIT(16'hF888)) u_p (   // (I0 & I1) | (I2 & I3)
+                    .O(mp[MW * g + b3]), .I0(wl[(2 * g) % 8]), .I1(md[MW * 2 * g + b3]),
+                    .I2(s1), .I3(d1));
+`else
+                assign mp[MW * g + b3] = (wl[(2 * g) % 8] && md[MW * 2 * g + b3]) || (s1 && d1);
+`endif
+            end
+        end
+    endgenerate
     reg  [LL-1:0] sl;
     reg           psel, osel;
+    integer j;
     always @(*) begin
-        sl   = {LL{1'b0}};
-        psel = 1'b0;
-        osel = 1'b0;
-        for (n = 0; n < N; n = n + 1)
-            if (wh[n / 8] && wl[n % 8]) begin
-                sl   = sl | lane[LL * n +: LL];
-                psel = psel || pc[n];
-                osel = osel || of_q[n] || wrap[n];
-            end
+        {osel, psel, sl} = {MW{1'b0}};
+        for (j = 0; j < NP; j = j + 1)
+            if (wh[j / 4])
+                {osel, psel, sl} = {osel, psel, sl} | mp[MW * j +: MW];
     end
 
     // one incrementer: a counter commit's upper part plus its pending carry
@@ -149,7 +173,6 @@ module hpm_estore #(
     /* verilator lint_on UNUSEDSIGNAL */
     wire [UB-1:0] u_sum;
     assign uc[0] = 1'b1;
-    genvar g;
     generate
         for (g = 0; g < UB; g = g + 1) begin : g_uc
 `ifdef SYNTHESIS
@@ -238,7 +261,6 @@ module hpm_estore #(
     genvar b2;
 `endif
     wire [N-1:0]    pc_d, full_d, of_d;
-    wire [N-1:0]    ofw = of_q | wrap;        // OF as read
     wire [N*LW-1:0] low_d;
     generate
         for (g = 0; g < N; g = g + 1) begin : g_ctr
