@@ -16,8 +16,8 @@
 //    back: the written value, or for a counter its own value (upper part
 //    plus a pending carry: a counter access also flushes its counter);
 //  - the flush: in a cycle without a take the flush pointer moves to the
-//    next counter, and if that counter's carry is pending its upper part is
-//    read, then written back plus one in the next cycle (not when a take
+//    next counter and its upper part is read; if its carry is pending in
+//    the next cycle, it is written back plus one then (not when a take
 //    reads that counter then: the access's write-back flushes it).
 // A take is never followed by a take (the access commits, or trapped and
 // a bubble follows), so the flush pointer visits every counter within 2N
@@ -71,8 +71,6 @@ module hpm_estore #(
     localparam integer UB = UW > 0 ? UW : 1;
     localparam [UB-1:0] ONES = {UB{1'b1}};
     localparam integer CB = LL - LW;          // a lane's carry bits
-    localparam [LL-1:0] LANE_TOP = {{CB{1'b1}}, {LW{1'b0}}};
-    localparam [N*LL-1:0] TOPS = {N{LANE_TOP}};
     localparam [31:0] LAST32 = N - 1;
     localparam [4:0]  LAST   = LAST32[4:0];
 
@@ -85,16 +83,20 @@ module hpm_estore #(
         for (i = 0; i < 64; i = i + 1)
             mem[i] = 64'd0;
 
-    reg  [N*LL-1:0] low;                      // lane n: {CB zeros, low part of counter n}
-    /* verilator lint_off UNUSEDSIGNAL */ // bits N and up stay 0
-    reg  [31:0]     pc, full, of_q;
-    /* verilator lint_on UNUSEDSIGNAL */
+    reg  [N*LW-1:0] low;                      // the low part of counter n at bits LW*n
+    reg  [N-1:0]    pc, full, of_q;
     reg  [4:0]      fptr;                     // the counter the flush visits next
-    reg             fr;                       // the flush read counter fk's row in the previous cycle
-    reg  [4:0]      fk;
     reg             tk;                       // take in the previous cycle: this is the commit cycle
     reg             tsel;
-    reg  [4:0]      tidx;
+    // the counter of this cycle: the commit's (tk), else the flush's. Binary
+    // for the addresses, and one-hot by index bits 4:3 (wh) and 2:0 (wl), so
+    // that a counter's select, wh & wl, is two inputs of the LUT that uses it
+    // (a 5-bit compare per counter and use took about two LUTs).
+    reg  [4:0]      wi;
+    /* verilator lint_off UNUSEDSIGNAL */ // the bits of counters past N - 1
+    reg  [3:0]      wh;
+    reg  [7:0]      wl;
+    /* verilator lint_on UNUSEDSIGNAL */
     reg  [5:0]      clr_row;                  // the row reset clears
     reg  [63:0]     rdata;
 
@@ -102,36 +104,63 @@ module hpm_estore #(
     always @(posedge clk)
         rdata <= mem[raddr];
 
-    // ---- low parts: one add of all lanes (hpm_store)
-    wire [N*LL-1:0] sum  = low + inc;
-    wire [N*LL-1:0] tops = sum & TOPS;
+    // ---- low parts: each lane its own add (one carry chain per counter)
+    reg  [N*LL-1:0] lane;                     // lane n: low part n + its increment
     reg  [N-1:0]    carry;
     integer n;
-    always @(*) begin
-        carry = {N{1'b0}};
-        for (n = 0; n < N; n = n + 1)
-            carry[n] = tops[LL * n + LW +: CB] != {CB{1'b0}};
-        wrap = UW > 0 ? carry & full[N-1:0] & ~pc[N-1:0] : carry;
-    end
+    always @(*)
+        for (n = 0; n < N; n = n + 1) begin
+            lane[LL * n +: LL] = {{CB{1'b0}}, low[LW * n +: LW]} + inc[LL * n +: LL];
+            carry[n] = lane[LL * n + LW +: CB] != {CB{1'b0}};
+        end
+    always @(*)
+        wrap = UW > 0 ? carry & full & ~pc : carry;
 
-    // the counter taken: a mux over constant part-selects (hpm_store)
-    reg  [LL-1:0] sl;
-    reg           pend;
-    always @(*) begin
-        sl   = {LL{1'b0}};
-        pend = 1'b0;
+    // counter wi's lane, pending carry and OF as read (OF | wrap): an AND-OR
+    // over the one-hot selects. Its first level, counters 2j and 2j + 1 of
+    // a group of 8 in one LUT, (wl & d) | (wl & d), is explicit SB_LUT4
+    // cells on the iCE40 (abc's form of the multiplexer took about 35 LUTs
+    // per bit at 29 counters); wh and the pairs' OR are left to abc.
+    localparam integer MW = LL + 2;           // multiplexed bits per counter
+    localparam integer NP = (N + 1) / 2;      // pairs of counters
+    wire [N-1:0]    ofw = of_q | wrap;        // OF as read
+    reg  [N*MW-1:0] md;                       // counter n's bits at MW*n
+    always @(*)
         for (n = 0; n < N; n = n + 1)
-            if (tidx == n[4:0]) begin
-                sl   = sum[LL * n +: LL];
-                pend = pc[n];
+            md[MW * n +: MW] = {ofw[n], pc[n], lane[LL * n +: LL]};
+    wire [NP*MW-1:0] mp;                      // pair j's bits at MW*j
+    genvar g, b3;
+    generate
+        for (g = 0; g < NP; g = g + 1) begin : g_pair
+            for (b3 = 0; b3 < MW; b3 = b3 + 1) begin : g_bit
+                // the pair's second counter (none past N - 1: 0)
+                wire s1 = 2 * g + 1 < N ? wl[(2 * g + 1) % 8] : 1'b0;
+                wire d1 = 2 * g + 1 < N ? md[MW * (2 * g + 1 < N ? 2 * g + 1 : 0) + b3] : 1'b0;
+`ifdef SYNTHESIS
+                SB_LUT4 #(.LUT_INIT(16'hF888)) u_p (   // (I0 & I1) | (I2 & I3)
+                    .O(mp[MW * g + b3]), .I0(wl[(2 * g) % 8]), .I1(md[MW * 2 * g + b3]),
+                    .I2(s1), .I3(d1));
+`else
+                assign mp[MW * g + b3] = (wl[(2 * g) % 8] && md[MW * 2 * g + b3]) || (s1 && d1);
+`endif
             end
+        end
+    endgenerate
+    reg  [LL-1:0] sl;
+    reg           psel, osel;
+    integer j;
+    always @(*) begin
+        {osel, psel, sl} = {MW{1'b0}};
+        for (j = 0; j < NP; j = j + 1)
+            if (wh[j / 4])
+                {osel, psel, sl} = {osel, psel, sl} | mp[MW * j +: MW];
     end
 
     // one incrementer: a counter commit's upper part plus its pending carry
     // (or this cycle's carry; never both), a selector's row as it is, else
     // the flush's plus one. The carry of this cycle (after the lane add)
     // only selects: the increment of the memory's output does not wait for it.
-    wire          cin   = tk ? !tsel && (pend || sl[LL-1:LW] != {CB{1'b0}}) : 1'b1;
+    wire          cin   = tk ? !tsel && (psel || sl[LL-1:LW] != {CB{1'b0}}) : 1'b1;
     // u_sum bit b = row bit ^ (uc[b] && cin), uc[b] the carry into bit b
     // of the upper part plus one (its bits below b all ones). On the iCE40
     // an SB_CARRY chain and one SB_LUT4 per bit, packed in one logic cell
@@ -144,7 +173,6 @@ module hpm_estore #(
     /* verilator lint_on UNUSEDSIGNAL */
     wire [UB-1:0] u_sum;
     assign uc[0] = 1'b1;
-    genvar g;
     generate
         for (g = 0; g < UB; g = g + 1) begin : g_uc
 `ifdef SYNTHESIS
@@ -166,7 +194,6 @@ module hpm_estore #(
             for (b = 0; b < UB; b = b + 1)
                 keep[LW + b] = u_sum[b];
     end
-    wire [31:0] wrap32 = {{(32 - N){1'b0}}, wrap};
     // the value read: bits LW up are the row as kept (a selector's: cin is
     // 0), below LW a counter's low part, a counter's bits from W up 0
     always @(*) begin
@@ -175,9 +202,9 @@ module hpm_estore #(
             value[b] = tsel ? rdata[b] : sl[b];
         for (b = W; b < 63; b = b + 1)
             value[b] = tsel && keep[b];
-        value[63] = tsel ? of_q[tidx] || wrap32[tidx] : W == 64 && keep[63];
+        value[63] = tsel ? osel : W == 64 && keep[63];
     end
-    assign of        = of_q[N-1:0];
+    assign of        = of_q;
 
     // the row written: each half the CSR data if the commit writes it, else
     // kept (a counter's upper part with its carry added, a selector's row;
@@ -190,66 +217,105 @@ module hpm_estore #(
     assign sel_new = wrow[62:0];
     wire        ctr_wb = tk && !tsel && UW > 0;   // a counter's write-back
     // the upper part written (a flush's sum: no counter write then) is all ones
+    /* verilator lint_off UNUSEDSIGNAL */ // no upper part (W <= LW): no full
     wire        wfull  = wrow[LW +: UB] == ONES;
-    // the flush's write: its carry still pending and the row not taken now
-    wire        fw     = fr && pc[fk] && !(take && !rsel && ridx == fk);
+    /* verilator lint_on UNUSEDSIGNAL */
+    // the flush's write: no take in the previous cycle (the flush read row
+    // wi then), wi's carry pending now (set before or in that cycle: the
+    // row read has not added it; a write-back of the row in that cycle
+    // cleared it) and the row not taken now
+    wire        fw     = !tk && UW > 0 && psel && !(take && !rsel && ridx == wi);
 
-    // counter n is the commit's (tdec), its upper part is written (cwb:
-    // the commit's write-back or the flush's)
-    reg  [N-1:0] tdec, cwb;
-    always @(*)
-        for (n = 0; n < N; n = n + 1) begin
-            tdec[n] = tidx == n[4:0];
-            cwb[n]  = (tk && !tsel && tdec[n]) || (fw && fk == n[4:0]);
-        end
+    // counter wi's upper part written (cw), its low part (lw), its OF (ow):
+    // gated on wh, so that counter n's is wh-gated & wl[n % 8]
+    wire        sel_wr = tk && tsel && sel_we;
+    wire        cw     = ctr_wb || fw;
+    /* verilator lint_off UNUSEDSIGNAL */ // as wh
+    wire [3:0]  hc     = cw ? wh : 4'd0;
+    wire [3:0]  hl     = tk && !tsel && we_lo ? wh : 4'd0;
+    wire [3:0]  ho     = sel_wr && sel_we_hi ? wh : 4'd0;
+    /* verilator lint_on UNUSEDSIGNAL */
 
     // one write: reset's clear, a counter's upper part (write-back or
     // flush), a selector
-    wire        sel_wr = tk && tsel && sel_we;
     wire        mwe    = rst || ctr_wb || sel_wr || fw;
-    wire [5:0]  waddr  = rst ? clr_row : tk ? {tsel, tidx} : {1'b0, fk};
+    wire [5:0]  waddr  = rst ? clr_row : {tk && tsel, wi};
     always @(posedge clk)
         if (mwe)
             mem[waddr] <= wrow;
 
+    // Per counter, each flip-flop's next state in one LUT of its own, which
+    // takes counter n's select as wh-gated & wl[n % 8], so that the
+    // flip-flop packs with it: left to yosys and abc, full became a
+    // flip-flop with an enable (a cell of its own, the enable in another
+    // LUT) and the selects were LUTs of their own. A write-back (commit) or
+    // the flush's write of counter n clears its pending carry (never set
+    // together with a carry: the write-back adds this cycle's) and
+    // recomputes full; a carry sets it. OF: set by a wrap; a write of the
+    // high half in the same cycle comes after it (it read OF | wrap) and
+    // wins. A low part: the write's data or its lane. On the iCE40
+    // explicit SB_LUT4 cells, in simulation the same logic.
+`ifdef SYNTHESIS
+    localparam [15:0] PC_LUT  = 16'h7770;     // !(I0 & I1) & (I2 | I3)
+    localparam [15:0] MUX_LUT = 16'hF780;     // I0 & I1 ? I2 : I3
+    genvar b2;
+`endif
+    wire [N-1:0]    pc_d, full_d, of_d;
+    wire [N*LW-1:0] low_d;
+    generate
+        for (g = 0; g < N; g = g + 1) begin : g_ctr
+            if (UW > 0) begin : g_up
+`ifdef SYNTHESIS
+                SB_LUT4 #(.LUT_INIT(PC_LUT)) u_pc (
+                    .O(pc_d[g]), .I0(hc[g / 8]), .I1(wl[g % 8]), .I2(pc[g]), .I3(carry[g]));
+                SB_LUT4 #(.LUT_INIT(MUX_LUT)) u_full (
+                    .O(full_d[g]), .I0(hc[g / 8]), .I1(wl[g % 8]), .I2(wfull), .I3(full[g]));
+`else
+                assign pc_d[g]   = !(hc[g / 8] && wl[g % 8]) && (pc[g] || carry[g]);
+                assign full_d[g] = hc[g / 8] && wl[g % 8] ? wfull : full[g];
+`endif
+            end else begin : g_noup
+                assign pc_d[g]   = 1'b0;
+                assign full_d[g] = 1'b0;
+            end
+`ifdef SYNTHESIS
+            SB_LUT4 #(.LUT_INIT(MUX_LUT)) u_of (
+                .O(of_d[g]), .I0(ho[g / 8]), .I1(wl[g % 8]), .I2(wdata[31]), .I3(ofw[g]));
+            for (b2 = 0; b2 < LW; b2 = b2 + 1) begin : g_low
+                SB_LUT4 #(.LUT_INIT(MUX_LUT)) u_low (
+                    .O(low_d[LW * g + b2]), .I0(hl[g / 8]), .I1(wl[g % 8]), .I2(wdata[b2]),
+                    .I3(lane[LL * g + b2]));
+            end
+`else
+            assign of_d[g] = ho[g / 8] && wl[g % 8] ? wdata[31] : ofw[g];
+            assign low_d[LW * g +: LW] = hl[g / 8] && wl[g % 8] ? wdata[LW-1:0] : lane[LL * g +: LW];
+`endif
+        end
+    endgenerate
+
+    wire [4:0]  wi_n   = take ? ridx : fptr;
     always @(posedge clk) begin
         if (rst) begin
-            low     <= {N*LL{1'b0}};
-            pc      <= 32'd0;
-            full    <= 32'd0;
-            of_q    <= 32'd0;
+            low     <= {N*LW{1'b0}};
+            pc      <= {N{1'b0}};
+            full    <= {N{1'b0}};
+            of_q    <= {N{1'b0}};
             fptr    <= 5'd0;
-            fr      <= 1'b0;
             tk      <= 1'b0;
             clr_row <= clr_row + 6'd1;
         end else begin
-            low  <= sum & ~TOPS;
+            low  <= low_d;
+            pc   <= pc_d;
+            full <= full_d;
+            of_q <= of_d;
             tk   <= take;
-            fr   <= 1'b0;
-            if (take) begin
+            wi   <= wi_n;
+            wh   <= 4'd1 << wi_n[4:3];
+            wl   <= 8'd1 << wi_n[2:0];
+            if (take)
                 tsel <= rsel;
-                tidx <= ridx;
-            end else begin
-                fr   <= UW > 0 && pc[fptr];
-                fk   <= fptr;
+            else
                 fptr <= fptr == LAST ? 5'd0 : fptr + 5'd1;
-            end
-            // per counter, constant part-selects (hpm_store): a write-back
-            // (commit) or the flush's write of counter n clears its pending
-            // carry (never set together with a carry: the write-back adds
-            // this cycle's) and recomputes full; a carry sets it. OF: set
-            // by a wrap; a write of the high half in the same cycle comes
-            // after it (it read OF | wrap) and wins.
-            for (n = 0; n < N; n = n + 1) begin
-                if (UW > 0) begin
-                    pc[n] <= !cwb[n] && (pc[n] || carry[n]);
-                    if (cwb[n])
-                        full[n] <= wfull;
-                end
-                if (tk && !tsel && tdec[n] && we_lo)
-                    low[LL * n +: LL] <= {{CB{1'b0}}, wdata[LW-1:0]};
-                of_q[n] <= tk && tsel && sel_we && sel_we_hi && tdec[n] ? wdata[31] : of_q[n] || wrap[n];
-            end
         end
     end
 
@@ -259,7 +325,7 @@ module hpm_estore #(
     always @(posedge clk) begin
         col <= mwe && waddr == raddr;
         if (!rst) begin
-            if (UW > 0 && (carry & pc[N-1:0]) != {N{1'b0}}) begin
+            if (UW > 0 && (carry & pc) != {N{1'b0}}) begin
                 $display("hpm_estore: a carry while one is pending (pc %h, carry %h)", pc, carry);
                 $fatal;
             end
