@@ -63,7 +63,7 @@ module hpm_estore #(
     // selector (OF as read): one value for both
     output reg  [63:0]     value,
     output wire [62:0]     sel_new,           // a selector write's commit: the selector after it
-    output reg  [N-1:0]    wrap,              // counter n wrapped in the previous cycle
+    output wire [N-1:0]    wrap,              // counter n wrapped in the previous cycle
     output wire [N-1:0]    of
 );
     localparam integer LW = W < LB ? W : LB;
@@ -105,31 +105,55 @@ module hpm_estore #(
         rdata <= mem[raddr];
 
     // ---- low parts: each lane its own add (one carry chain per counter)
+    // With LW >= 4 an increment (3 bits, at most 4) is below 2^(LW-1), so
+    // a lane carries where its top bit falls (TOPC): the carry out of its
+    // chain then feeds one LUT only, counter n's pending carry, which
+    // nextpnr places at the chain's end (otherwise a cell of its own passed
+    // the carry out to the wrap, the multiplexer and that LUT).
+    localparam integer TOPC = LW >= 4 ? 1 : 0;
     reg  [N*LL-1:0] lane;                     // lane n: low part n + its increment
-    reg  [N-1:0]    carry;
+    reg  [N-1:0]    carry, cb;                // cb: the bit the multiplexer takes for the carry
     integer n;
     always @(*)
         for (n = 0; n < N; n = n + 1) begin
             lane[LL * n +: LL] = {{CB{1'b0}}, low[LW * n +: LW]} + inc[LL * n +: LL];
-            carry[n] = lane[LL * n + LW +: CB] != {CB{1'b0}};
+            carry[n] = TOPC == 1 ? low[LW * n + LW - 1] && !lane[LL * n + LW - 1]
+                            : lane[LL * n + LW +: CB] != {CB{1'b0}};
+            cb[n]    = TOPC == 1 ? low[LW * n + LW - 1] : carry[n];
         end
-    always @(*)
-        wrap = UW > 0 ? carry & full & ~pc : carry;
+    // a wrap: on the iCE40 one SB_LUT4 per counter (with TOPC and an upper
+    // part), so that OF as read (of_q | wrap) is one LUT more (from the
+    // lane's bits abc made the two three LUTs)
+    genvar g;
+    generate
+        for (g = 0; g < N; g = g + 1) begin : g_wrap
+`ifdef SYNTHESIS
+            if (TOPC == 1 && UW > 0) begin : g_lut
+                SB_LUT4 #(.LUT_INIT(16'h0020)) u_w (   // I0 & !I1 & I2 & !I3
+                    .O(wrap[g]), .I0(low[LW * g + LW - 1]), .I1(lane[LL * g + LW - 1]),
+                    .I2(full[g]), .I3(pc[g]));
+            end else
+`endif
+            begin : g_rtl
+                assign wrap[g] = UW > 0 ? carry[g] && full[g] && !pc[g] : carry[g];
+            end
+        end
+    endgenerate
 
     // counter wi's lane, pending carry and OF as read (OF | wrap): an AND-OR
     // over the one-hot selects. Its first level, counters 2j and 2j + 1 of
     // a group of 8 in one LUT, (wl & d) | (wl & d), is explicit SB_LUT4
     // cells on the iCE40 (abc's form of the multiplexer took about 35 LUTs
     // per bit at 29 counters); wh and the pairs' OR are left to abc.
-    localparam integer MW = LL + 2;           // multiplexed bits per counter
+    localparam integer MW = LW + 3;           // multiplexed bits per counter
     localparam integer NP = (N + 1) / 2;      // pairs of counters
     wire [N-1:0]    ofw = of_q | wrap;        // OF as read
     reg  [N*MW-1:0] md;                       // counter n's bits at MW*n
     always @(*)
         for (n = 0; n < N; n = n + 1)
-            md[MW * n +: MW] = {ofw[n], pc[n], lane[LL * n +: LL]};
+            md[MW * n +: MW] = {ofw[n], pc[n], cb[n], lane[LL * n +: LW]};
     wire [NP*MW-1:0] mp;                      // pair j's bits at MW*j
-    genvar g, b3;
+    genvar b3;
     generate
         for (g = 0; g < NP; g = g + 1) begin : g_pair
             for (b3 = 0; b3 < MW; b3 = b3 + 1) begin : g_bit
@@ -146,7 +170,7 @@ module hpm_estore #(
             end
         end
     endgenerate
-    reg  [LL-1:0] sl;
+    reg  [LW:0]   sl;
     reg           psel, osel;
     integer j;
     always @(*) begin
@@ -160,7 +184,8 @@ module hpm_estore #(
     // (or this cycle's carry; never both), a selector's row as it is, else
     // the flush's plus one. The carry of this cycle (after the lane add)
     // only selects: the increment of the memory's output does not wait for it.
-    wire          cin   = tk ? !tsel && (psel || sl[LL-1:LW] != {CB{1'b0}}) : 1'b1;
+    wire          csel  = TOPC == 1 ? sl[LW] && !sl[LW-1] : sl[LW];
+    wire          cin   = tk ? !tsel && (psel || csel) : 1'b1;
     // u_sum bit b = row bit ^ (uc[b] && cin), uc[b] the carry into bit b
     // of the upper part plus one (its bits below b all ones). On the iCE40
     // an SB_CARRY chain and one SB_LUT4 per bit, packed in one logic cell
@@ -267,7 +292,8 @@ module hpm_estore #(
             if (UW > 0) begin : g_up
 `ifdef SYNTHESIS
                 SB_LUT4 #(.LUT_INIT(PC_LUT)) u_pc (
-                    .O(pc_d[g]), .I0(hc[g / 8]), .I1(wl[g % 8]), .I2(pc[g]), .I3(carry[g]));
+                    .O(pc_d[g]), .I0(hc[g / 8]), .I1(wl[g % 8]), .I2(pc[g]),
+                    .I3(TOPC == 1 ? lane[LL * g + LW] : carry[g]));
                 SB_LUT4 #(.LUT_INIT(MUX_LUT)) u_full (
                     .O(full_d[g]), .I0(hc[g / 8]), .I1(wl[g % 8]), .I2(wfull), .I3(full[g]));
 `else
@@ -325,6 +351,11 @@ module hpm_estore #(
     always @(posedge clk) begin
         col <= mwe && waddr == raddr;
         if (!rst) begin
+            for (i = 0; i < N; i = i + 1)
+                if (inc[LL * i +: LL] > 4) begin
+                    $display("hpm_estore: an increment above 4 (lane %0d: %0d)", i, inc[LL * i +: LL]);
+                    $fatal;
+                end
             if (UW > 0 && (carry & pc) != {N{1'b0}}) begin
                 $display("hpm_estore: a carry while one is pending (pc %h, carry %h)", pc, carry);
                 $fatal;
