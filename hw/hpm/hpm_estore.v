@@ -184,8 +184,24 @@ module hpm_estore #(
     // (or this cycle's carry; never both), a selector's row as it is, else
     // the flush's plus one. The carry of this cycle (after the lane add)
     // only selects: the increment of the memory's output does not wait for it.
-    wire          csel  = TOPC == 1 ? sl[LW] && !sl[LW-1] : sl[LW];
-    wire          cin   = tk ? !tsel && (psel || csel) : 1'b1;
+    // With TOPC the carry is sl[LW] && !sl[LW-1], the latter at the end of
+    // the lane's chain and the multiplexer: it enters the last LUT only
+    // (cin_a, cin_b from the earlier bits), on the board's critical path.
+    wire          cin_a = !tk || (!tsel && psel);
+    wire          cin_b = tk && !tsel && sl[LW];
+    wire          cin;
+    generate
+        if (TOPC == 1) begin : g_cin
+`ifdef SYNTHESIS
+            SB_LUT4 #(.LUT_INIT(16'hAAEE)) u_cin (   // I0 | (I1 & !I3)
+                .O(cin), .I0(cin_a), .I1(cin_b), .I2(1'b0), .I3(sl[LW-1]));
+`else
+            assign cin = cin_a || (cin_b && !sl[LW-1]);
+`endif
+        end else begin : g_cin
+            assign cin = cin_a || cin_b;
+        end
+    endgenerate
     // u_sum bit b = row bit ^ (uc[b] && cin), uc[b] the carry into bit b
     // of the upper part plus one (its bits below b all ones). On the iCE40
     // an SB_CARRY chain and one SB_LUT4 per bit, packed in one logic cell
