@@ -51,7 +51,7 @@ module hpm_ktable #(
     localparam [31:0] R32 = ROWS;
     localparam [7:0]  R8  = R32[7:0];
     localparam [31:0] K32 = ROWS / 3;         // kinds refilled
-    localparam [1:0] PRIV_M = 2'b11, PRIV_S = 2'b01, PRIV_U = 2'b00;
+    localparam [1:0] PRIV_M = 2'b11, PRIV_U = 2'b00;
 
 `include "hpm_combine.vh"
     // RESULT2 of the selector fields f on event vector v (legal indexes < 32)
@@ -60,10 +60,6 @@ module hpm_ktable #(
             result2 = combine(f[28:26], combine(f[22:20], {2'b00, v[f[4:0]]}, {2'b00, v[f[9:5]]}),
                                         combine(f[25:23], {2'b00, v[f[14:10]]}, {2'b00, v[f[19:15]]}));
         end
-    endfunction
-    // MINH/SINH/UINH i inhibits privilege p
-    function inhibited(input [2:0] i, input [1:0] p);
-        inhibited = (p == PRIV_M && i[2]) || (p == PRIV_S && i[1]) || (p == PRIV_U && i[0]);
     endfunction
 
     // the refilling selector: event indexes and OPs (EV_W <= 32: 5-bit
@@ -185,7 +181,7 @@ module hpm_ktable #(
                                                combine(fsel[25:23], {2'b00, eb[2]}, {2'b00, eb[3]}));
     // the row's value: 0 in the reset window and where the mode filter
     // inhibits the row's privilege
-    wire [2:0]     wval = clr || inhibited(finh, pstep) ? 3'd0 : rval;
+    wire [2:0]     wval = clr || mode_inhibited(finh, pstep) ? 3'd0 : rval;
     always @(posedge clk)
         row_q <= mem[{first, priv, kind}];
     genvar c;
@@ -209,7 +205,7 @@ module hpm_ktable #(
         on_q   <= clr ? {N{1'b0}} : on;
         for (n = 0; n < N; n = n + 1)
             ovr_q[n] <= left != 8'd0 && !clr && fcol == n[4:0];
-        live_q <= inhibited(finh, priv) ? 3'd0 : result2(fsel, ev32);
+        live_q <= mode_inhibited(finh, priv) ? 3'd0 : result2(fsel, ev32);
     end
 
     genvar g;

@@ -74,7 +74,5 @@ module hpm_selector #(
     wire [2:0] e2 = {2'b00, ev[ev2]}, e3 = {2'b00, ev[ev3]};
     wire [2:0] r2 = combine(op2, combine(op0, e0, e1), combine(op1, e2, e3));
 
-    wire inhibited = (priv == 2'b11 && inh_q[2]) || (priv == 2'b01 && inh_q[1]) ||
-                     (priv == 2'b00 && inh_q[0]);
-    assign inc = inhibited ? 3'd0 : r2;
+    assign inc = mode_inhibited(inh_q, priv) ? 3'd0 : r2;
 endmodule

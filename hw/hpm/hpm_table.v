@@ -52,8 +52,7 @@ module hpm_table #(
             e1  = {2'b00, v[s[15:10]]};
             e2  = {2'b00, v[s[25:20]]};
             e3  = {2'b00, v[s[35:30]]};
-            inh = (c[6:5] == 2'b11 && s[62]) || (c[6:5] == 2'b01 && s[61]) ||
-                  (c[6:5] == 2'b00 && s[60]);
+            inh = mode_inhibited(s[62:60], c[6:5]);
             row_inc = inh ? 3'd0 : combine(s[52:50], combine(s[42:40], e0, e1),
                                                      combine(s[47:45], e2, e3));
         end

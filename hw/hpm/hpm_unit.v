@@ -59,7 +59,7 @@ module hpm_unit #(
     output wire            lcofi,           // a counter wraps with OF clear: set mip.LCOFIP
     output wire            lcofi_late       // architecture 3: one wrapped in the previous cycle
 );
-    localparam [1:0] PRIV_M = 2'b11, PRIV_S = 2'b01, PRIV_U = 2'b00;
+    localparam [1:0] PRIV_M = 2'b11;
     localparam integer HPM_NDSP = HPM_WIDTH > 32 ? 2 : 1;   // DSPs per mhpmcounter
     localparam [64:0] MASK65   = (65'd1 << HPM_WIDTH) - 65'd1;
     localparam [63:0] HPM_MASK = MASK65[63:0];
@@ -137,10 +137,7 @@ module hpm_unit #(
         end
     end
 
-    function mode_inhibited(input [2:0] inh, input [1:0] p);
-        mode_inhibited = (p == PRIV_M && inh[2]) || (p == PRIV_S && inh[1]) ||
-                         (p == PRIV_U && inh[0]);
-    endfunction
+`include "hpm_combine.vh"
 
     // ------------------------------------------------------ mcycle, minstret
     wire [63:0] mcycle, minstret;
