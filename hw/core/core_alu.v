@@ -14,36 +14,57 @@ module core_alu (
     output wire [31:0] sum_out,     // the adder alone (addresses: short path)
     output wire        taken        // branch condition (valid when cmp)
 );
-    wire [32:0] sum = {1'b0, a} + {1'b0, sub ? ~b : b} + {32'd0, sub};
+    // Everything reads b through the subtractor's inversion: sub is 0 for the
+    // shifts and logic operations and 1 for the branches, so b itself is not
+    // needed (on the chip the inversion joins the operand mux's LUT).
+    wire [31:0] bx  = b ^ {32{sub}};
+    wire [32:0] sum = {1'b0, a} + {1'b0, bx} + {32'd0, sub};
     assign      sum_out = sum[31:0];
-    wire        eq  = a == b;
+    wire        eq  = &(a ^ bx);                    // a == b when sub
     wire        ltu = !sum[32];
-    wire        lt  = (a[31] ^ b[31]) ? a[31] : sum[31];
+    wire        lt  = (a[31] ^ bx[31]) ? sum[31] : a[31];
 
     // one arithmetic right shifter for all shifts: sll shifts the bit-reversed
-    // operand right and reverses the result back
-    wire        left  = funct3 == 3'b001;
-    reg  [31:0] a_rev, sh_rev;
+    // operand right and reverses the result back. Its input is 0 for the
+    // logic operations so that its output can be or-ed with theirs.
+    wire        rshift = funct3[1:0] == 2'b01;
+    reg  [31:0] sh_a;
     integer i;
-    always @(*) for (i = 0; i < 32; i = i + 1) a_rev[i] = a[31 - i];
-    wire [32:0] sh_in = {alt && a[31], left ? a_rev : a};
-    wire [32:0] sh_q  = $signed(sh_in) >>> b[4:0];
-    always @(*) for (i = 0; i < 32; i = i + 1) sh_rev[i] = sh_q[31 - i];
+    always @(*) for (i = 0; i < 32; i = i + 1)
+        sh_a[i] = funct3[2] ? rshift && a[i] : a[31 - i];
+    wire [32:0] sh_in = {alt && a[31], sh_a};
+    /* verilator lint_off UNUSEDSIGNAL */ // bit 32, the sign, unused
+    wire [32:0] sh_q  = $signed(sh_in) >>> bx[4:0];
+    /* verilator lint_on UNUSEDSIGNAL */
 
-    // the result as three levels a LUT4 each: the logic operations in one
-    // LUT per bit, the shift direction, then the operation class
-    wire [31:0] logic_r = funct3[1] ? (funct3[0] ? a & b : a | b) : a ^ b;
-    wire [31:0] shift_r = funct3[2] ? sh_q[31:0] : sh_rev;
-    always @(*) begin
-        if (force_add || funct3 == 3'b000)
-            result = sum[31:0];
-        else if (funct3[1:0] == 2'b01)
-            result = shift_r;
-        else if (funct3[2:1] == 2'b01)
-            result = {31'd0, funct3[0] ? ltu : lt};
-        else
-            result = logic_r;
-    end
+    // the result as three levels a LUT4 each: the logic operations (0 for
+    // the shifts), or-ed with the shifter's output in its direction, then
+    // the sum or that (0 for slt/sltu but bit 0). Explicit LUTs on the
+    // iCE40 (abc's own mapping of the three took about 20 LUTs more).
+    wire        sel_sum = force_add || funct3 == 3'b000;
+    wire        sel_slt = funct3[2:1] == 2'b01;
+    wire [31:0] res_hi;
+    genvar g;
+    generate
+        for (g = 0; g < 32; g = g + 1) begin : g_res
+            wire lg, sl;
+`ifdef SYNTHESIS
+            SB_LUT4 #(.LUT_INIT(16'h8E06)) u_lg (    // f1 ? (f0 ? & : |) : !f0 && ^
+                .O(lg), .I0(a[g]), .I1(bx[g]), .I2(funct3[0]), .I3(funct3[1]));
+            SB_LUT4 #(.LUT_INIT(16'hFFAC)) u_sl (    // (f2 ? I0 : I1) | I3
+                .O(sl), .I0(sh_q[g]), .I1(sh_q[31 - g]), .I2(funct3[2]), .I3(lg));
+            SB_LUT4 #(.LUT_INIT(16'hA0AC)) u_rs (    // I2 ? I0 : !I3 && I1
+                .O(res_hi[g]), .I0(sum[g]), .I1(sl), .I2(sel_sum), .I3(sel_slt));
+`else
+            assign lg = funct3[1] ? (funct3[0] ? a[g] & bx[g] : a[g] | bx[g]) :
+                                    (!funct3[0] && (a[g] ^ bx[g]));
+            assign sl = (funct3[2] ? sh_q[g] : sh_q[31 - g]) | lg;
+            assign res_hi[g] = sel_sum ? sum[g] : !sel_slt && sl;
+`endif
+        end
+    endgenerate
+    always @(*)
+        result = {res_hi[31:1], res_hi[0] || (!sel_sum && sel_slt && (funct3[0] ? ltu : lt))};
 
     assign taken = funct3[2] ? ((funct3[1] ? ltu : lt) ^ funct3[0]) : (eq ^ funct3[0]);
 endmodule
