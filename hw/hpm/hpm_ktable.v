@@ -12,14 +12,17 @@
 // a cycle is never the row written then (a read of a row being written
 // would need bypass logic on the increment path): a selector write that
 // commits in cycle c rewrites its column, one row per cycle, in copy 0 in
-// c+1..c+72 while the rows are read from copy 1, then in copy 1 in
-// c+73..c+144 while they are read from copy 0 (hpm_unit holds any other
-// selector write meanwhile); each copy gets the 72 rows the core can
-// address (privileges U, S, M of kind 0, then of kind 1, ...; privilege 2
-// does not exist). In those cycles a live evaluator of the new selector on
-// the event bus and the privilege gives that counter's increment. Reset
-// clears those rows in cycles 0..143, where every selector is 0 and nothing
-// counts.
+// c+2..c+73 while the rows are read from copy 1, then in copy 1 in
+// c+74..c+145 while they are read from copy 0 (hpm_unit holds any other
+// selector write meanwhile: the next commits in c+145 at the earliest);
+// each copy gets the 72 rows the core can address (privileges U, S, M of
+// kind 0, then of kind 1, ...; privilege 2 does not exist). For the rows
+// read in c+1..c+144 a live evaluator of the new selector on the event bus
+// and the privilege gives that counter's increment. The writes trail the
+// window (c+1..c+144, hpm_unit's refill counter) by a cycle so that a
+// column's write enable is a flip-flop, the same one that selects the live
+// evaluator for that column. Reset clears those rows in cycles 1..144,
+// where every selector is 0 and nothing counts.
 `include "hpm_map.vh"
 module hpm_ktable #(
     parameter integer N    = 1,               // counters (>= 1)
@@ -81,7 +84,7 @@ module hpm_ktable #(
             fcol <= 5'd0;
             clr  <= 1'b1;
         end else begin
-            if (left == 8'd1)
+            if (left == 8'd0)                 // after the window's last row
                 clr <= 1'b0;
             fsel <= fsel_d;
             if (we) begin
@@ -92,24 +95,30 @@ module hpm_ktable #(
     end
 
     // ---- the table: a synchronous read of this cycle's row, one row write
-    // per cycle of a window: copy 0 while more than ROWS cycles are left
-    // (rows read from copy 1), then copy 1; the read and the written row
-    // are never the same (no_rw_check: no bypass logic)
+    // per cycle a cycle behind the window: copy 0 while ROWS cycles or more
+    // are left (rows read from copy 1), then copy 1; the read and the
+    // written row are never the same (no_rw_check: no bypass logic)
     (* no_rw_check *) reg [3*N-1:0] mem [0:255];
     reg  [3*N-1:0] row_q;
-    wire           first = left > R8;         // copy 0 is being written
-    // the row written in this cycle of a window: privileges U, S, M of a
-    // kind, then the next kind, from kind 0 after a selector write and again
-    // for copy 1
+    wire           first = left >= R8;        // copy 0 is being written
+    // bit n clear: column n is written in this cycle, and its row read in
+    // the previous cycle is replaced by the live evaluator's value (live_q,
+    // below); all of them in the reset window. The EBR's write mask (active
+    // low) as it is.
+    reg  [N-1:0]   nwe_q;
+    // the row written in this cycle: privileges U, S, M of a kind, then the
+    // next kind, from kind 0 after a selector write and again for copy 1
+    reg            act;                       // a row is written in this cycle
     reg  [4:0]     kstep;
     reg  [1:0]     pstep;
     wire           kdone   = pstep == PRIV_M; // the kind's last row
     // their next values: U of kind 0 outside a window, then U, S, M of
     // kinds 0..ROWS/3-1 in each copy
-    wire [1:0]     pstep_d = left == 8'd0 || kdone ? PRIV_U : {pstep[0], 1'b1};
-    wire [4:0]     kstep_d = left == 8'd0 ? 5'd0 : !kdone ? kstep :
+    wire [1:0]     pstep_d = !act || kdone ? PRIV_U : {pstep[0], 1'b1};
+    wire [4:0]     kstep_d = !act ? 5'd0 : !kdone ? kstep :
                              kstep == K32[4:0] - 5'd1 ? 5'd0 : kstep + 5'd1;
     always @(posedge clk) begin
+        act   <= !rst && left != 8'd0;
         kstep <= rst ? 5'd0 : kstep_d;
         pstep <= rst ? PRIV_U : pstep_d;
     end
@@ -158,19 +167,15 @@ module hpm_ktable #(
             // (used at once, and held), and in every other cycle events 0
             // and 1 of the next cycle's kind, registered. Their indexes come
             // from the registered selector only (the written one reaches the
-            // row write through no multiplexer): in the selector write's
-            // cycle events 0 and 1 of kind 0, the window's first, come from
-            // kind 0's vector alone.
-            wire        row0 = left != 8'd0 && pstep == PRIV_U;  // a kind's first row
+            // row write through no multiplexer): the cycle after the
+            // selector write, the window's first, writes no row.
+            wire        row0 = act && pstep == PRIV_U;  // a kind's first row
             wire [31:0] kev  = ROM_BITS[32 * kstep_d +: 32];
-            wire [31:0] kev0 = ROM_BITS[31:0];
             wire        a    = kev[row0 ? fsel[14:10] : fsel[4:0]];
             wire        b    = kev[row0 ? fsel[19:15] : fsel[9:5]];
             reg  [3:0]  h;                    // the kind's events 0..3 (2 and 3 from its first row)
             always @(posedge clk)
-                if (we)
-                    h[1:0] <= {kev0[s[14:10]], kev0[s[4:0]]};
-                else if (row0)
+                if (row0)
                     h[3:2] <= {b, a};
                 else
                     h[1:0] <= {b, a};
@@ -188,7 +193,7 @@ module hpm_ktable #(
     generate
         for (c = 0; c < N; c = c + 1) begin : g_wcol
             always @(posedge clk)
-                if (left != 8'd0 && (clr || fcol == c[4:0]))
+                if (!nwe_q[c])
                     mem[wrow][3 * c +: 3] <= wval;
         end
     endgenerate
@@ -198,20 +203,19 @@ module hpm_ktable #(
     wire [31:0]    ev32 = {{(32 - EV_W){1'b0}}, ev};
     /* verilator lint_on UNUSEDSIGNAL */
     reg  [N-1:0]   on_q;
-    reg  [N-1:0]   ovr_q;                     // bit n: column n comes from live_q (n = fcol)
     reg  [2:0]     live_q;
     integer n;
     always @(posedge clk) begin
         on_q   <= clr ? {N{1'b0}} : on;
         for (n = 0; n < N; n = n + 1)
-            ovr_q[n] <= left != 8'd0 && !clr && fcol == n[4:0];
+            nwe_q[n] <= !(left != 8'd0 && (clr || fcol == n[4:0]));
         live_q <= mode_inhibited(finh, priv) ? 3'd0 : result2(fsel, ev32);
     end
 
     genvar g;
     generate
         for (g = 0; g < N; g = g + 1) begin : g_lane
-            wire [2:0] v = ovr_q[g] ? live_q : row_q[3 * g +: 3];
+            wire [2:0] v = !nwe_q[g] ? live_q : row_q[3 * g +: 3];
             assign inc[LANE * g +: LANE] = {{(LANE - 3){1'b0}}, on_q[g] ? v : 3'd0};
         end
     endgenerate
