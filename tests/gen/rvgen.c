@@ -378,11 +378,26 @@ static void gen_hpm(void)
 			ins("addi x0, x0, 0");
 		if (inh)
 			ins("csrc mcountinhibit, x4");
-		if (chance(70))
-			ins("csrr x%d, mhpmcounter%u%s", rreg(), n, rnd(3) ? "" : "h");
-		else {
+		switch (rnd(10)) {
+		case 0:
+		case 1:
 			ins("li x4, 0x%08x", (rnd32() | 0xffu) - rnd(12));
 			ins("csrw mhpmcounter%u, x4", n);
+			break;
+		case 2:
+			/* a read-modify-write of the counter: the store forms
+			 * its data from the value it reads (hpm_estore) */
+			ins("li x4, 0x%08x", rnd(2) ? rnd32() : 1u << rnd(32));
+			ins("%s x%d, mhpmcounter%u%s, x4", rnd(2) ? "csrrs" : "csrrc", rreg(), n,
+			    rnd(3) ? "" : "h");
+			break;
+		case 3:
+			ins("%s x%d, mhpmcounter%u%s, %u", rnd(2) ? "csrrsi" : "csrrci", rreg(), n,
+			    rnd(3) ? "" : "h", 1 + rnd(31));
+			break;
+		default:
+			ins("csrr x%d, mhpmcounter%u%s", rreg(), n, rnd(3) ? "" : "h");
+			break;
 		}
 		break;
 	}
