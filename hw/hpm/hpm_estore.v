@@ -69,7 +69,6 @@ module hpm_estore #(
     localparam integer LW = W < LB ? W : LB;
     localparam integer UW = W - LW;           // 0..57
     localparam integer UB = UW > 0 ? UW : 1;
-    localparam [UB-1:0] ONES = {UB{1'b1}};
     localparam integer CB = LL - LW;          // a lane's carry bits
     localparam [31:0] LAST32 = N - 1;
     localparam [4:0]  LAST   = LAST32[4:0];
@@ -257,10 +256,6 @@ module hpm_estore #(
     wire [63:0] wrow   = {whi ? wdata : keep[63:32], wlo ? wdata : keep[31:0]} & sel_gate;
     assign sel_new = wrow[62:0];
     wire        ctr_wb = tk && !tsel && UW > 0;   // a counter's write-back
-    // the upper part written (a flush's sum: no counter write then) is all ones
-    /* verilator lint_off UNUSEDSIGNAL */ // no upper part (W <= LW): no full
-    wire        wfull  = wrow[LW +: UB] == ONES;
-    /* verilator lint_on UNUSEDSIGNAL */
     // the flush's write: no take in the previous cycle (the flush read row
     // wi then), wi's carry pending now (set before or in that cycle: the
     // row read has not added it; a write-back of the row in that cycle
@@ -275,6 +270,40 @@ module hpm_estore #(
     wire [3:0]  hc     = cw ? wh : 4'd0;
     wire [3:0]  hl     = tk && !tsel && we_lo ? wh : 4'd0;
     wire [3:0]  ho     = sel_wr && sel_we_hi ? wh : 4'd0;
+    /* verilator lint_on UNUSEDSIGNAL */
+
+    // The upper part written (a flush's sum: no counter write then) is all
+    // ones: full takes it a cycle late. In the write cycle the compare's
+    // first level (an AND of 4 bits each, a LUT that packs with its
+    // flip-flop) is registered (wq), in the next the rest of the compare
+    // loads full of the counter written then (hq, lq: its select). This
+    // keeps the compare off the board's critical path (the counter's value,
+    // the core's CSR write data, the row written, full), and is exact:
+    // full is read only by a wrap, when the counter's lane carries, and a
+    // counter whose full a row written in t changes does not carry in t+1.
+    // A CSR write drops the counter's increment of t+1; otherwise the row
+    // changes only by a carry added, of t or pending (the last less than
+    // 2N + 3 cycles back), and the next carry is 2^LW / 4 cycles after it;
+    // a read's write-back without one rewrites the row read (checked in
+    // simulation below).
+    localparam integer NQ = (UB + 3) / 4;
+    reg  [4*NQ-1:0] wpad;                     // the upper part, ones above it
+    reg  [NQ-1:0]   wq;
+    reg  [3:0]      hq;
+    reg  [7:0]      lq;
+    integer q;
+    always @(*) begin
+        wpad = {4*NQ{1'b1}};
+        wpad[UB-1:0] = wrow[LW +: UB];
+    end
+    always @(posedge clk) begin
+        for (q = 0; q < NQ; q = q + 1)
+            wq[q] <= &wpad[4 * q +: 4];
+        hq <= rst ? 4'd0 : hc;
+        lq <= wl;
+    end
+    /* verilator lint_off UNUSEDSIGNAL */ // no upper part (W <= LW): no full
+    wire        wfull  = &wq;
     /* verilator lint_on UNUSEDSIGNAL */
 
     // one write: reset's clear, a counter's upper part (write-back or
@@ -311,10 +340,10 @@ module hpm_estore #(
                     .O(pc_d[g]), .I0(hc[g / 8]), .I1(wl[g % 8]), .I2(pc[g]),
                     .I3(TOPC == 1 ? lane[LL * g + LW] : carry[g]));
                 SB_LUT4 #(.LUT_INIT(MUX_LUT)) u_full (
-                    .O(full_d[g]), .I0(hc[g / 8]), .I1(wl[g % 8]), .I2(wfull), .I3(full[g]));
+                    .O(full_d[g]), .I0(hq[g / 8]), .I1(lq[g % 8]), .I2(wfull), .I3(full[g]));
 `else
                 assign pc_d[g]   = !(hc[g / 8] && wl[g % 8]) && (pc[g] || carry[g]);
-                assign full_d[g] = hc[g / 8] && wl[g % 8] ? wfull : full[g];
+                assign full_d[g] = hq[g / 8] && lq[g % 8] ? wfull : full[g];
 `endif
             end else begin : g_noup
                 assign pc_d[g]   = 1'b0;
@@ -376,6 +405,11 @@ module hpm_estore #(
                 $display("hpm_estore: a carry while one is pending (pc %h, carry %h)", pc, carry);
                 $fatal;
             end
+            for (i = 0; i < N; i = i + 1)
+                if (UW > 0 && hq[i / 8] && lq[i % 8] && carry[i] && full[i] != wfull) begin
+                    $display("hpm_estore: counter %0d carries the cycle after a write that changes its full", i);
+                    $fatal;
+                end
             if (take && tk) begin
                 $display("hpm_estore: two takes in a row");
                 $fatal;
