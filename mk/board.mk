@@ -10,15 +10,15 @@
 #       ice40_generic, the FT2232H channel A; PROG=iceprog for iceprog).
 #       Without a board: one line, non-zero exit.
 # Variables: BOARD (icebreaker, the only board), PROG (openfpgaloader |
-#   iceprog), BOARD_SEED (nextpnr --seed, 2:
-#   the default 26 x 64 meets 12 MHz at seed 2, not at 1; docs/board.md), BOARD_HPM=<num>x<width> (another
+#   iceprog), BOARD_SEED (nextpnr --seed, 1: the default 29 x 64 meets
+#   12 MHz there; docs/board.md), BOARD_HPM=<num>x<width> (another
 #   HPM configuration than the top's default, into build/icebreaker/hpm-<n>x<w>/:
 #   for measurements, docs/board.md), BOARD_ARCH=<1|3> (the counting
 #   architecture, HPM_ARCH; the directory gets a -v<arch> suffix).
 
 BOARD       ?= icebreaker
 PROG        ?= openfpgaloader
-BOARD_SEED  ?= 2
+BOARD_SEED  ?= 1
 BOARD_HPM   ?=
 BOARD_ARCH  ?=
 

@@ -25,10 +25,9 @@ module icebreaker_top #(
     parameter        PLL_HALF   = 1,
     parameter integer UART_BAUD = 1500000,
     parameter integer RST_BITS  = 8,
-    // the largest HPM that fits beside the core and meets the clock
-    // (docs/board.md): 26 64-bit mhpmcounters, 12 MHz met at nextpnr's
-    // seed 2 (the board flow's); 27 fit but reach 11.60 MHz at seed 1
-    parameter integer HPM_NUM   = 26,
+    // the full HPM (docs/board.md): 29 64-bit mhpmcounters beside the
+    // core, 12 MHz met at nextpnr's seed 1 (the board flow's)
+    parameter integer HPM_NUM   = 29,
     parameter integer HPM_WIDTH = 64,
     // counting architecture (docs/hpm.md): 3 (the increment table in EBR)
     // meets 12 MHz; 1 (a selector per counter) misses it since the
