@@ -320,10 +320,10 @@ module hpm_estore #(
     // flip-flop with an enable (a cell of its own, the enable in another
     // LUT) and the selects were LUTs of their own. A write-back (commit) or
     // the flush's write of counter n clears its pending carry (never set
-    // together with a carry: the write-back adds this cycle's) and
-    // recomputes full; a carry sets it. OF: set by a wrap; a write of the
-    // high half in the same cycle comes after it (it read OF | wrap) and
-    // wins. A low part: the write's data or its lane. On the iCE40
+    // together with a carry: the write-back adds this cycle's; a carry
+    // sets it) and loads full in the next cycle (above). OF: set by a
+    // wrap; a write of the high half in the same cycle comes after it (it
+    // read OF | wrap) and wins. A low part: the write's data or its lane. On the iCE40
     // explicit SB_LUT4 cells, in simulation the same logic.
 `ifdef SYNTHESIS
     localparam [15:0] PC_LUT  = 16'h7770;     // !(I0 & I1) & (I2 | I3)

@@ -385,8 +385,9 @@ static void gen_hpm(void)
 			ins("csrw mhpmcounter%u, x4", n);
 			break;
 		case 2:
-			/* a read-modify-write of the counter: the store forms
-			 * its data from the value it reads (hpm_estore) */
+			/* a read-modify-write of the counter: the value read
+			 * is the write data's, and the row written sets full a
+			 * cycle late (hpm_estore) */
 			ins("li x4, 0x%08x", rnd(2) ? rnd32() : 1u << rnd(32));
 			ins("%s x%d, mhpmcounter%u%s, x4", rnd(2) ? "csrrs" : "csrrc", rreg(), n,
 			    rnd(3) ? "" : "h");
