@@ -14,6 +14,8 @@
 #                        top synthesised as the board flow does but with the
 #                        hierarchy kept (-noflatten), LUT4/CARRY/FF per module
 #                        (SYNTH_HPM=<num>x<width>, default 0x32)
+#   make alu-equiv    -> yosys sat: core_alu's word-level form (the simulated
+#                        board) equals its SB_LUT4 form (the chip) for every input
 
 HW_CORE_SRCS := $(wildcard hw/core/*.v)
 HW_HPM_SRCS  := $(wildcard hw/hpm/*.v)
@@ -56,17 +58,19 @@ VERILATOR       ?= verilator
 # firmware monitor until its
 # UART idles (~1 M cycles, no input): another ~8 %, for any program (the
 # model's code is the same whatever it runs). No -march: the binaries run on
-# any x86-64.
+# any x86-64. -fno-inline keeps each module's logic in functions of its own
+# instead of flattening the hierarchy into the top's: the board runs about
+# 15 % faster (docs/BENCHMARKS.md), and a profile names the module.
 HW_SIM_CLANG := $(and $(shell command -v clang++),$(shell command -v llvm-profdata))
 HW_SIM_CXX   := $(if $(HW_SIM_CLANG),clang++,$(CXX))
 HW_PGO_GEN   := $(if $(HW_SIM_CLANG),-fprofile-instr-generate,-fprofile-generate)
 HW_PGO_USE   := $(if $(HW_SIM_CLANG),-fprofile-instr-use=pgo.profdata,-fprofile-use -fprofile-correction -Wno-missing-profile)
 HW_PGO_MERGE := $(if $(HW_SIM_CLANG),llvm-profdata merge -o pgo.profdata pgo.profraw,true)
-HW_VERILATOR_FLAGS := --cc --exe -O3 --x-assign fast --x-initial fast \
+HW_VERILATOR_FLAGS := --cc --exe -O3 -fno-inline --x-assign fast --x-initial fast \
   --top-module hpm_soc -I$(GEN) -Ihw/hpm \
   -CFLAGS "-O2 -I$(abspath $(REF_DIR)) -I$(abspath hw/hpm) -I$(abspath $(GEN))" -LDFLAGS "$(abspath $(REF_LIB))"
 
-.PHONY: sim sim-variants lint synth synth-hpm synth-modules
+.PHONY: sim sim-variants lint synth synth-hpm synth-modules alu-equiv
 
 sim: $(BIN)/hpm-sim $(BIN)/hpm-sim-trace
 sim-variants: $(HW_SIM_VARIANT_BINS)
@@ -141,6 +145,12 @@ HW_FW_HEX := $(FW_MONITOR_HEX)
 HW_EV_W    = $$(sed -n 's/.*HPM_EV_BUS_W = \([0-9]*\);.*/\1/p' $(EV_VH))
 
 synth: $(HW_SYNTH)/core.stat $(HW_SYNTH)/soc.log
+
+alu-equiv:
+	@mkdir -p $(HW_SYNTH)
+	@yosys -q -l $(HW_SYNTH)/alu-equiv.log hw/board/alu_equiv.ys > /dev/null 2>&1 || \
+	  { echo "alu-equiv: core_alu's simulated and chip forms differ ($(HW_SYNTH)/alu-equiv.log)" >&2; exit 1; }
+	@echo "alu-equiv: core_alu's two forms are equal for every input"
 
 $(HW_SYNTH)/core.stat: $(HW_CORE_SRCS) $(EV_VH)
 	@mkdir -p $(@D)

@@ -11,7 +11,7 @@
 # hpm-sim --lockstep, both pass with the same UART output and the same
 # signature or --stats line.
 #   unit      make targets of unit tests (UNIT_TARGETS): test-ref, test-proto,
-#             the short fuzz runs, events-check, isa-gen-check
+#             the short fuzz runs, events-check, isa-gen-check, alu-equiv
 #   isa       directed tests, tests/isa/*.S
 #   hpm       directed HPM tests, tests/hpm/*.S, like isa on the default build;
 #             then, reported as suite hpm-variants: the configuration-probing
