@@ -2,7 +2,8 @@
 # Measures the simulated board, the reference model and the FPGA build; prints
 # docs/BENCHMARKS.md on stdout. Arguments: the workload ELFs (C programs).
 # With --fpga first: only the FPGA sections (make bench-fpga splices them into
-# docs/BENCHMARKS.md).
+# docs/BENCHMARKS.md); with --sim first: only the simulation speed section
+# (make bench-sim).
 # Wall-clock figures are noisy on a 2-core machine: each run is repeated and the
 # best is kept; cycle and instruction counts are exact and deterministic.
 set -euo pipefail
@@ -13,7 +14,9 @@ REPEAT=${BENCH_REPEAT:-3}
 now() { date +%s.%N; }
 
 FPGA_ONLY=
+SIM_ONLY=
 if [ "${1:-}" = --fpga ]; then FPGA_ONLY=1; shift; fi
+if [ "${1:-}" = --sim ]; then SIM_ONLY=1; shift; fi
 
 # stats ELF RUNNER -> "cycles instret"
 stats() {
@@ -45,7 +48,12 @@ best_cpu() {
     echo "$best"
 }
 
-if [ -z "$FPGA_ONLY" ]; then
+speed_elf=$1
+if [ -n "$SIM_ONLY" ]; then
+    read -r speed_c speed_i < <(stats "$speed_elf" hpm-sim)
+fi
+
+if [ -z "$FPGA_ONLY" ] && [ -z "$SIM_ONLY" ]; then
 cat <<HDR
 # Benchmarks
 
@@ -63,7 +71,6 @@ instructions from the RTL; \`hpm-ref --stats\` predicts the same numbers, which
 |---|---:|---:|---:|
 HDR
 
-speed_elf=$1
 for elf in "$@"; do
     name=$(basename "$elf" .elf)
     read -r c i < <(stats "$elf" hpm-sim)
@@ -107,6 +114,9 @@ $(echo "$lcofi_out" | sed -n 's/^lcofi: samples \([0-9]*\) min \([0-9]*\) median
 |---:|---:|
 $(echo "$lcofi_out" | awk '$1 == "lcofi-hist" { printf "| %s | %s |\n", $2, $3 }')
 LCO
+fi
+
+if [ -z "$FPGA_ONLY" ]; then
 
 ts=$(best_cpu "$speed_elf" hpm-sim)
 tr=$(best_time "$speed_elf" hpm-ref)
@@ -141,6 +151,7 @@ board without counters. The boards are built without \`--trace\` (\`hpm-sim
 profile-guided (mk/hw.mk).
 SPD
 fi
+[ -n "$SIM_ONLY" ] && exit 0
 
 core_stat=$BUILD/synth/core.stat
 soc_log=$BUILD/synth/soc.log

@@ -33,6 +33,18 @@ bench-fpga: synth synth-hpm $(BUILD)/icebreaker/report.txt sim-gate
 	  /^## FPGA/ { print new } !skip { print }' docs/BENCHMARKS.md > docs/BENCHMARKS.md.tmp
 	mv docs/BENCHMARKS.md.tmp docs/BENCHMARKS.md
 
+# the simulation speed section alone (bench.sh --sim: the simulated boards
+# with and without counters, each counting architecture, and the reference
+# model), spliced into docs/BENCHMARKS.md in place of its own
+.PHONY: bench-sim
+bench-sim: sim sim-variants $(BIN)/hpm-sim-v1 $(BIN)/hpm-sim-v3 $(BIN)/hpm-ref $(BENCH_SPEED) $(REF_BENCH_BIN)
+	@mkdir -p $(BENCH_BUILD)
+	BUILD=$(BUILD) REF_BENCH=$(REF_BENCH_BIN) bench/bench.sh --sim $(BENCH_SPEED) > $(BENCH_BUILD)/sim.md
+	awk -v f=$(BENCH_BUILD)/sim.md 'BEGIN { while ((getline l < f) > 0) if (new != "" || l != "") new = new l "\n" } \
+	  /^## / { skip = ($$0 ~ /^## Simulation speed/) } \
+	  /^## Simulation speed/ { print new } !skip { print }' docs/BENCHMARKS.md > docs/BENCHMARKS.md.tmp
+	mv docs/BENCHMARKS.md.tmp docs/BENCHMARKS.md
+
 # the board build per HPM configuration and counting architecture
 # (bench/fpga-configs.sh: LC, FF, LUT4, EBR, DSP, Fmax of 0, 2, 8, 16, 29 x 64
 # under architectures 1 and 3); make bench includes it, make bench-configs

@@ -23,18 +23,20 @@ module hpm_selstore #(
     input  wire [N-1:0] set_of,               // counter n wraps in this cycle
     output wire [N-1:0] of
 );
-    reg [N*63-1:0] sel;                       // bits 62:0 of each selector
+    reg [62:0]     sel [0:31];                // bits 62:0 of each selector; N and up unused
     /* verilator lint_off UNUSEDSIGNAL */ // bits N and up stay 0
     reg [31:0]     of_q;
     /* verilator lint_on UNUSEDSIGNAL */
 
+    integer i;
     always @(posedge clk) begin
         if (rst) begin
-            sel  <= {N*63{1'b0}};
+            for (i = 0; i < N; i = i + 1)
+                sel[i] <= 63'd0;
             of_q <= 32'd0;
         end else begin
             if (we)
-                sel[63 * widx +: 63] <= wval[62:0];
+                sel[widx] <= wval[62:0];
             if (we && we_hi)
                 of_q[widx] <= wval[63];
             // a wrap sets OF whatever the write says (after it: wins)
@@ -44,6 +46,6 @@ module hpm_selstore #(
         end
     end
 
-    assign rvalue = {of_q[ridx], sel[63 * ridx +: 63]};
+    assign rvalue = {of_q[ridx], sel[ridx]};
     assign of     = of_q[N-1:0];
 endmodule

@@ -55,7 +55,7 @@ module hpm_store #(
     localparam [N*LL-1:0] TOPS = {N{LANE_TOP}};    // the carry bits of every lane
 
     reg  [N*LL-1:0] low;                      // lane n: {CB zeros, low part of counter n}
-    reg  [N*UB-1:0] upper;
+    reg  [UB-1:0]   upper [0:31];             // an array (one word per access); N and up unused
     /* verilator lint_off UNUSEDSIGNAL */ // bits N and up stay 0
     reg  [31:0]     pc, full;
     /* verilator lint_on UNUSEDSIGNAL */
@@ -77,7 +77,7 @@ module hpm_store #(
         /* verilator lint_on UNUSEDSIGNAL */
         begin
             l  = low[LL * j +: LW];
-            u  = upper[UB * j +: UB] + {{(UB - 1){1'b0}}, pc[j]};
+            u  = upper[j] + {{(UB - 1){1'b0}}, pc[j]};
             t1 = {64'd0, u, l};
             t0 = {64'd0, l};
             value = (UW > 0 ? t1[63:0] : t0[63:0]) & MASK;
@@ -104,12 +104,12 @@ module hpm_store #(
         wrap = UW > 0 ? carry & full[N-1:0] & ~pc[N-1:0] : carry;
     end
 
-    wire [UB-1:0] fsum = upper[UB * fptr +: UB] + {{(UB - 1){1'b0}}, 1'b1};
-
+    localparam [UB-1:0] ONES_1 = ONES - {{(UB - 1){1'b0}}, 1'b1};
     always @(posedge clk) begin
         if (rst) begin
             low   <= {N*LL{1'b0}};
-            upper <= {N*UB{1'b0}};
+            for (n = 0; n < N; n = n + 1)
+                upper[n] <= {UB{1'b0}};
             pc    <= 32'd0;
             full  <= 32'd0;
             fptr  <= 5'd0;
@@ -121,15 +121,15 @@ module hpm_store #(
                 if (carry != {N{1'b0}})
                     pc <= pc | {{(32 - N){1'b0}}, carry};
                 if (pc[fptr]) begin
-                    upper[UB * fptr +: UB] <= fsum;
-                    full[fptr]             <= fsum == ONES;
+                    upper[fptr]            <= upper[fptr] + {{(UB - 1){1'b0}}, 1'b1};
+                    full[fptr]             <= upper[fptr] == ONES_1;   // all ones after the add
                     pc[fptr]               <= 1'b0;
                 end
             end
             if (we) begin
                 low[LL * idx +: LL] <= {{CB{1'b0}}, wval[LW-1:0]};
                 if (UW > 0) begin
-                    upper[UB * idx +: UB] <= wval[LW +: UB];
+                    upper[idx]            <= wval[LW +: UB];
                     full[idx]             <= wval[LW +: UB] == ONES;
                     pc[idx]               <= 1'b0;
                 end
