@@ -105,11 +105,12 @@ module hpm_store #(
     end
 
     localparam [UB-1:0] ONES_1 = ONES - {{(UB - 1){1'b0}}, 1'b1};
+    integer r;
     always @(posedge clk) begin
         if (rst) begin
             low   <= {N*LL{1'b0}};
-            for (n = 0; n < N; n = n + 1)
-                upper[n] <= {UB{1'b0}};
+            for (r = 0; r < N; r = r + 1)
+                upper[r] <= {UB{1'b0}};
             pc    <= 32'd0;
             full  <= 32'd0;
             fptr  <= 5'd0;
