@@ -48,7 +48,7 @@ module hpm_class #(
         else if (ev_n[HPM_EV_STORES])              k_n = K_R_STORE;
         else if (ev_n[HPM_EV_JUMPS])               k_n = ev_n[HPM_EV_FLUSHES] ? K_R_JALR : K_R_JAL;
         else if (ev_n[HPM_EV_BRANCHES])
-            k_n = K_R_BR + {3'd0, ev_n[HPM_EV_BRANCH_MISSES], ev_n[HPM_EV_BRANCHES_TAKEN]};
+            k_n = {K_R_BR[4:2], ev_n[HPM_EV_BRANCH_MISSES], ev_n[HPM_EV_BRANCHES_TAKEN]};
         else if (ev_n[HPM_EV_MUL])                 k_n = K_R_MUL;
         else if (ev_n[HPM_EV_DIV])                 k_n = K_R_DIV;
         else if (ev_n[HPM_EV_CSR_INSTRUCTIONS])    k_n = K_R_CSR;

@@ -9,12 +9,15 @@
 // {priv, kind}: 7 bits, 128 table rows (priv 2 and kinds 24..31 never occur).
 // The kinds are the reference model's segment kinds (host/ref/hpmref_int.h
 // HK_*; HK_RESET and HK_BUB_FE, HK_R_ALU and HK_R_WFI have the same vector
-// and share a kind here).
+// and share a kind here). The branch kinds start at a multiple of 4, so that
+// hpm_class forms them from {miss, taken} without an adder (the class is on
+// the board's event path, docs/board.md "Toward 15 MHz").
 localparam [4:0] K_BUB_FE  = 5'd0,  K_BUB_MISP = 5'd1,  K_BUB_TRAP = 5'd2,
                  K_MEM     = 5'd3,  K_MD_STALL = 5'd4,  K_WFI_WAIT = 5'd5,
                  K_EXC     = 5'd6,  K_IRQ      = 5'd7,  K_R_ALU    = 5'd8,
                  K_R_LOAD  = 5'd9,  K_R_STORE  = 5'd10, K_R_JAL    = 5'd11,
-                 K_R_JALR  = 5'd12, K_R_BR     = 5'd13, // 13..16: + {miss, taken}
+                 K_R_BR    = 5'd12, // 12..15: + {miss, taken}, 4-aligned (no adder)
+                 K_R_JALR  = 5'd16,
                  K_R_MUL   = 5'd17, K_R_DIV    = 5'd18, K_R_CSR    = 5'd19,
                  K_R_FENCE = 5'd20, K_R_FENCEI = 5'd21, K_R_XRET   = 5'd22,
                  K_SEL_WAIT = 5'd23;   // a selector write waiting for a refill
