@@ -20,6 +20,15 @@ bench: all sim-variants $(TEST_C_ELFS) $(BENCH_SPEED) $(BENCH_LCOFI) $(BENCH_CON
 	@cat docs/BENCHMARKS.md
 
 
+# bench_splice(new sections, sections replaced, anchor): docs/BENCHMARKS.md
+# with the "## " sections whose titles match the alternatives of the second
+# argument (an awk regex) left out and the new file's text (its blank lines
+# at the start dropped) in place where the section titled by the third began
+bench_splice = awk -v f=$(1) 'BEGIN { while ((getline l < f) > 0) if (new != "" || l != "") new = new l "\n" } \
+	  /^\#\# / { skip = ($$0 ~ /^\#\# ($(2))/) } \
+	  /^\#\# $(3)/ { print new } !skip { print }' docs/BENCHMARKS.md > docs/BENCHMARKS.md.tmp && \
+	mv docs/BENCHMARKS.md.tmp docs/BENCHMARKS.md
+
 # the FPGA sections alone (core and SoC area, the board build, HPM area):
 # bench.sh --fpga, spliced into docs/BENCHMARKS.md in place of its FPGA
 # sections (from "## FPGA" up to the next section that is not the board's or
@@ -28,22 +37,16 @@ bench: all sim-variants $(TEST_C_ELFS) $(BENCH_SPEED) $(BENCH_LCOFI) $(BENCH_CON
 bench-fpga: synth synth-hpm $(BUILD)/icebreaker/report.txt sim-gate
 	@mkdir -p $(BENCH_BUILD)
 	BUILD=$(BUILD) bench/bench.sh --fpga > $(BENCH_BUILD)/fpga.md
-	awk -v f=$(BENCH_BUILD)/fpga.md 'BEGIN { while ((getline l < f) > 0) if (new != "" || l != "") new = new l "\n" } \
-	  /^## / { skip = ($$0 ~ /^## (FPGA|The board build|HPM area|HPM configurations)/) } \
-	  /^## FPGA/ { print new } !skip { print }' docs/BENCHMARKS.md > docs/BENCHMARKS.md.tmp
-	mv docs/BENCHMARKS.md.tmp docs/BENCHMARKS.md
+	$(call bench_splice,$(BENCH_BUILD)/fpga.md,FPGA|The board build|HPM area|HPM configurations,FPGA)
 
 # the simulation speed section alone (bench.sh --sim: the simulated boards
 # with and without counters, each counting architecture, and the reference
 # model), spliced into docs/BENCHMARKS.md in place of its own
 .PHONY: bench-sim
-bench-sim: sim sim-variants $(BIN)/hpm-sim-v1 $(BIN)/hpm-sim-v3 $(BIN)/hpm-ref $(BENCH_SPEED) $(REF_BENCH_BIN)
+bench-sim: $(BIN)/hpm-sim $(BIN)/hpm-sim-0x64 $(BIN)/hpm-sim-v1 $(BIN)/hpm-sim-v3 $(BIN)/hpm-ref $(BENCH_SPEED) $(REF_BENCH_BIN)
 	@mkdir -p $(BENCH_BUILD)
 	BUILD=$(BUILD) REF_BENCH=$(REF_BENCH_BIN) bench/bench.sh --sim $(BENCH_SPEED) > $(BENCH_BUILD)/sim.md
-	awk -v f=$(BENCH_BUILD)/sim.md 'BEGIN { while ((getline l < f) > 0) if (new != "" || l != "") new = new l "\n" } \
-	  /^## / { skip = ($$0 ~ /^## Simulation speed/) } \
-	  /^## Simulation speed/ { print new } !skip { print }' docs/BENCHMARKS.md > docs/BENCHMARKS.md.tmp
-	mv docs/BENCHMARKS.md.tmp docs/BENCHMARKS.md
+	$(call bench_splice,$(BENCH_BUILD)/sim.md,Simulation speed,Simulation speed)
 
 # the board build per HPM configuration and counting architecture
 # (bench/fpga-configs.sh: LC, FF, LUT4, EBR, DSP, Fmax of 0, 2, 8, 16, 29 x 64
