@@ -10,15 +10,19 @@
 #       ice40_generic, the FT2232H channel A; PROG=iceprog for iceprog).
 #       Without a board: one line, non-zero exit.
 # Variables: BOARD (icebreaker, the only board), PROG (openfpgaloader |
-#   iceprog), BOARD_SEED (nextpnr --seed, 1: the default 29 x 64 meets
-#   12 MHz there; docs/board.md), BOARD_HPM=<num>x<width> (another
+#   iceprog), BOARD_SEEDS (nextpnr --seed values tried in order until one
+#   meets the clock, "1 2 3"; the report names the seed; a miss at one seed
+#   costs one more nextpnr run, docs/board.md), BOARD_SEED=n (that seed
+#   only), BOARD_HPM=<num>x<width> (another
 #   HPM configuration than the top's default, into build/icebreaker/hpm-<n>x<w>/:
 #   for measurements, docs/board.md), BOARD_ARCH=<1|3> (the counting
 #   architecture, HPM_ARCH; the directory gets a -v<arch> suffix).
 
 BOARD       ?= icebreaker
 PROG        ?= openfpgaloader
-BOARD_SEED  ?= 1
+BOARD_SEEDS ?= 1 2 3
+BOARD_SEED  ?=
+board_seeds := $(or $(BOARD_SEED),$(BOARD_SEEDS))
 BOARD_HPM   ?=
 BOARD_ARCH  ?=
 
@@ -79,23 +83,29 @@ $(BOARD_NAME).json: $(HW_RTL_SRCS) $(HW_HPM_INCS) $(HW_BOARD_SRCS) $(EV_VH) $(BO
 BOARD_REPORT_CMD = python3 hw/board/board_report.py --nextpnr $(BOARD_DIR)/nextpnr-report.json \
 	  --log $(BOARD_DIR)/nextpnr.log --stat $(BOARD_DIR)/yosys-stat.txt --top $(BOARD_TOP_V) \
 	  --netlist $(BOARD_NAME).json --icetime $(BOARD_DIR)/icetime.txt \
-	  --hpm "$(BOARD_HPM)" --target-hz $(BOARD_CLOCK_HZ) --seed $(BOARD_SEED)
+	  --hpm "$(BOARD_HPM)" --target-hz $(BOARD_CLOCK_HZ) --seed "$$(cat $(BOARD_DIR)/seed 2>/dev/null)"
 
-# ---- place and route: nextpnr with a fixed seed. The report is written
-# whether or not the clock is met; when nextpnr fails (the design does not
-# fit) the placed design is left empty. The check comes with the next step.
+# ---- place and route: nextpnr at each of the seeds in turn until the clock
+# is met (nextpnr is deterministic for a netlist and a seed, so the build is
+# reproducible; the seed that met is in $(BOARD_DIR)/seed and the report).
+# The report is written whether or not the clock is met (for the last seed
+# tried); when nextpnr fails (the design does not fit) the placed design is
+# left empty. The check comes with the next step.
 $(BOARD_NAME)-pnr.asc: $(BOARD_NAME).json $(BOARD_PCF)
-	@echo "nextpnr-ice40 --up5k --package sg48 --freq $(BOARD_MHZ) --seed $(BOARD_SEED) -> $@"
-	@rm -f $@ $(BOARD_REPORT)
-	@rm -f $(@D)/nextpnr-report.json
-	@nextpnr-ice40 --up5k --package sg48 --pcf $(BOARD_PCF) --json $< --asc $@.tmp \
-	  --freq $(BOARD_MHZ) --seed $(BOARD_SEED) --timing-allow-fail \
-	  --report $(@D)/nextpnr-report.json -l $(@D)/nextpnr.log -q > /dev/null 2>&1; \
-	  rc=$$?; rm -f $(@D)/icetime.txt; \
+	@rm -f $@ $(BOARD_REPORT) $(@D)/seed
+	@for s in $(board_seeds); do \
+	  echo "nextpnr-ice40 --up5k --package sg48 --freq $(BOARD_MHZ) --seed $$s -> $@"; \
+	  rm -f $(@D)/nextpnr-report.json $(@D)/icetime.txt; echo $$s > $(@D)/seed; \
+	  nextpnr-ice40 --up5k --package sg48 --pcf $(BOARD_PCF) --json $< --asc $@.tmp \
+	    --freq $(BOARD_MHZ) --seed $$s --timing-allow-fail \
+	    --report $(@D)/nextpnr-report.json -l $(@D)/nextpnr.log -q > /dev/null 2>&1; \
+	  rc=$$?; \
 	  if [ $$rc -eq 0 ]; then icetime -d up5k -t -r $(@D)/icetime.txt $@.tmp \
 	    > $(@D)/icetime.log 2>&1; fi; \
 	  $(BOARD_REPORT_CMD) > $(BOARD_REPORT).tmp && mv -f $(BOARD_REPORT).tmp $(BOARD_REPORT); \
-	  if [ $$rc -ne 0 ]; then : > $@.tmp; fi
+	  if [ $$rc -ne 0 ]; then : > $@.tmp; break; fi; \
+	  if grep -q '^timing  *met:' $(BOARD_REPORT); then break; fi; \
+	done
 	@mv -f $@.tmp $@
 
 # the report again when only its script changed (nextpnr does not rerun)
