@@ -9,7 +9,9 @@
  * (inc[n][kind], recomputed when its selector changes), so a segment adds
  * inc * len after the mode filter; the wrap is detected on the sum.
  * When no mhpmcounter can count and no cfg filter is set (h->fast), iss.c
- * only bumps mcycle/minstret inline (ref_hpm_step in hpmref_int.h).
+ * only bumps mcycle/minstret inline (ref_hpm_step in hpmref_int.h). The
+ * counter whose selector's refill window is open counts a cycle late; it is
+ * counted apart, segment by segment (lag_count).
  *
  * Counters hold their value at the start of cycle m->cycle: all cycles of the
  * previous steps are counted, those of the current step are counted at its
@@ -148,7 +150,7 @@ static void rebuild_active(hpm_unit *h)
 		h->maxinc[n] = 0;
 		if (n == 1 || (n >= 3 && !implemented(h, n)))
 			continue;
-		if ((h->inhibit >> n) & 1u)
+		if (((h->inhibit >> n) & 1u) || (h->lag_n && n == h->lag_n))
 			continue;
 		unsigned mx = 0;
 		static const unsigned privs[3] = { PRV_U, PRV_S, PRV_M };
@@ -169,7 +171,7 @@ static void rebuild_active(hpm_unit *h)
 		if (n >= 3)
 			hpm_any = 1;
 	}
-	h->fast = !hpm_any && h->cyclecfg == 0 && h->instretcfg == 0;
+	h->fast = !hpm_any && !h->lag_n && h->cyclecfg == 0 && h->instretcfg == 0;
 	rebudget(h);
 }
 
@@ -289,7 +291,50 @@ void ref_hpm_flush(hpmref *m)
 		h->pending = 0;
 	}
 	overflow(m, wrapped);
-	rebudget(h);
+	if (h->lag_n && !h->lag_left) { /* the window is over: counted as usual */
+		h->lag_n = 0;
+		rebuild_active(h);
+	} else {
+		rebudget(h);
+	}
+}
+
+/* Counts `len` cycles of kind `kind` in privilege p for the counter of the
+ * open refill window (docs/hpm.md, "Selector writes wait for the refill"):
+ * inside the window each cycle's increment (its events, the mode filter of
+ * its privilege) is added in the next cycle, where mcountinhibit gates it
+ * and a write of the counter (skip: in this 1-cycle segment) drops it; the
+ * window's first cycle adds nothing (lag_f is 0) and the increment of its
+ * last cycle is never added. After the window, as usual. Returns the
+ * counter's bit if it wraps. */
+static uint32_t lag_count(hpm_unit *h, unsigned kind, uint64_t len, unsigned p, int skip)
+{
+	const unsigned n = h->lag_n;
+	const unsigned d = ((h->inh[n] >> p) & 1u) ? 0 : h->inc[n][kind];
+	const uint64_t k = len < h->lag_left ? len : h->lag_left; /* cycles in the window */
+	unsigned __int128 add = (unsigned __int128)(len - k) * d;
+	if (k) {
+		add += h->lag_f + (unsigned __int128)(k - 1) * d;
+		h->lag_left -= k;
+		h->lag_f = h->lag_left ? d : 0;
+	}
+	if (skip || ((h->inhibit >> n) & 1u) || !add)
+		return 0;
+	const unsigned __int128 v = h->ctr[n] + add;
+	h->ctr[n] = (uint64_t)v & h->mask;
+	return v > h->mask ? 1u << n : 0;
+}
+
+void ref_hpm_lag_step(hpmref *m, unsigned sk, uint64_t stall, unsigned lk, unsigned bk,
+		      unsigned px, unsigned pb)
+{
+	hpm_unit *h = &m->hpm;
+	uint32_t wrapped = lag_count(h, sk, stall, px, 0); /* in cycle order */
+	wrapped |= lag_count(h, lk, 1, px, 0);
+	if (bk != HK_NUM)
+		wrapped |= lag_count(h, bk, 1, pb, 0);
+	if (wrapped)
+		overflow(m, wrapped);
 }
 
 /* Counts one cycle of kind `kind` in the current privilege exactly, for all
@@ -299,6 +344,8 @@ static void count_cycle(hpmref *m, unsigned kind, uint32_t skip)
 {
 	hpm_unit *h = &m->hpm;
 	uint32_t wrapped = 0;
+	if (h->lag_n)
+		wrapped = lag_count(h, kind, 1, m->priv, (skip >> h->lag_n) & 1u);
 	for (unsigned a = 0; a < h->nact; a++) {
 		const unsigned n = h->act[a];
 		unsigned d = h->incp[m->priv][kind][n];
@@ -333,6 +380,26 @@ uint64_t ref_hpm_wfi_wake(hpmref *m, uint64_t t, uint64_t w0, unsigned priv)
 		if (q != UINT64_MAX && q + 1 < w - t)
 			w = t + q + 1;
 	}
+	const unsigned n = h->lag_n; /* a cycle late in its window (lag_count) */
+	if (n && !(h->sel[n] & SEL_OF) && !((h->inhibit >> n) & 1u)) {
+		const unsigned d = ((h->inh[n] >> priv) & 1u) ? 0 : h->inc[n][HK_WFI_WAIT];
+		uint64_t room = h->mask - h->ctr[n], f = h->lag_f, j = 0;
+		for (; j < h->lag_left; j++) { /* cycle t+j adds f, its own increment next */
+			if (f > room) {
+				if (j + 1 < w - t)
+					w = t + j + 1;
+				return w;
+			}
+			room -= f;
+			f = d;
+		}
+		/* then d per cycle: the wrap in cycle t+j+room/d, LCOFIP the cycle after */
+		if (d) {
+			const unsigned __int128 o = (unsigned __int128)j + room / d + 1;
+			if (o < w - t)
+				w = t + (uint64_t)o;
+		}
+	}
 	return w;
 }
 
@@ -357,9 +424,14 @@ uint64_t ref_hpm_csr_wait(hpmref *m, unsigned a, int write, uint64_t t)
 			h->ctr[0] += s;
 		return s;
 	}
+	if (h->lag_n) {
+		uint32_t wrapped = lag_count(h, HK_SEL_WAIT, s, m->priv, 0);
+		if (wrapped)
+			overflow(m, wrapped);
+	}
 	h->hist[m->priv][HK_SEL_WAIT] += s;
 	h->pending += s;
-	if (h->pending > h->budget)
+	if (h->pending > h->budget || h->lag_n)
 		ref_hpm_flush(m);
 	return s;
 }
@@ -459,6 +531,11 @@ uint32_t ref_hpm_write(hpmref *m, unsigned a, uint32_t v)
 				: (start & ~0xFFFFFFFFull) | v;
 		w = sel_legal(h, w);
 		h->sel[n] = of_now ? w | SEL_OF : w;
+		/* its refill window c+1 .. c+144: the counter counts a cycle late
+         * (the window before is over: this write waited for it) */
+		h->lag_n = n;
+		h->lag_left = HPM_REFILL;
+		h->lag_f = 0;
 		refresh(h, n);
 		rebuild_active(h);
 		rebudget(h);

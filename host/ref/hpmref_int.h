@@ -105,6 +105,12 @@ typedef struct hpm_unit {
 	uint64_t pending, budget;
 	uint32_t wrapped;  /* counters that wrapped in the last exact count */
 	uint64_t sel_free; /* first cycle a selector write may commit (refill) */
+	/* The counter of an open refill window counts a cycle late (docs/hpm.md,
+     * "Selector writes wait for the refill"): it is left out of hist and
+     * counted segment by segment in cycle order (ref_hpm_lag_step). */
+	unsigned lag_n;    /* that counter (0: none) */
+	uint64_t lag_left; /* cycles of its window not yet counted */
+	unsigned lag_f;    /* its increment of the last cycle counted, added in the next */
 	unsigned nact;     /* counters that may count, in act[] */
 	uint8_t act[32];
 	uint8_t maxinc[32];          /* largest increment of a counter in one cycle */
@@ -227,6 +233,9 @@ uint32_t ref_hpm_write(hpmref *m, unsigned addr, uint32_t val);
 uint64_t ref_hpm_csr_wait(hpmref *m, unsigned addr, int write, uint64_t t);
 /* Brings every counter up to date (slow path; see hpm_unit.hist). */
 void ref_hpm_flush(hpmref *m);
+/* ref_hpm_step while a refill window's counter counts a cycle late. */
+void ref_hpm_lag_step(hpmref *m, unsigned sk, uint64_t stall, unsigned lk, unsigned bk,
+		      unsigned px, unsigned pb);
 /* wfi entering X in cycle t in privilege priv, woken by MTIP (or never) in
  * cycle w0: returns the earlier wake cycle caused by a counter wrapping
  * while it waits (LCOFIP set the cycle after), if mie.LCOFIE is set. */
@@ -248,12 +257,14 @@ static inline void ref_hpm_step(hpmref *m, unsigned sk, uint64_t stall, unsigned
 			h->ctr[2] += retire;
 		return;
 	}
+	if (__builtin_expect(h->lag_n != 0, 0))
+		ref_hpm_lag_step(m, sk, stall, lk, bk, px, pb);
 	h->hist[px][sk] += stall;
 	h->hist[px][lk]++;
 	if (bk != HK_NUM)
 		h->hist[pb][bk]++;
 	h->pending += stall + 1 + (bk != HK_NUM);
-	if (h->pending > h->budget)
+	if (h->pending > h->budget || h->lag_n)
 		ref_hpm_flush(m);
 }
 

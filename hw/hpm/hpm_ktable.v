@@ -18,7 +18,8 @@
 // each copy gets the 72 rows the core can address (privileges U, S, M of
 // kind 0, then of kind 1, ...; privilege 2 does not exist). For the rows
 // read in c+1..c+144 a live evaluator of the new selector on the event bus
-// and the privilege gives that counter's increment. The writes trail the
+// and the privilege gives that counter's increment, a cycle late (below;
+// docs/hpm.md, "Selector writes wait for the refill"). The writes trail the
 // window (c+1..c+144, hpm_unit's refill counter) by a cycle so that a
 // column's write enable is a flip-flop, the same one that selects the live
 // evaluator for that column. Reset clears those rows in cycles 1..144,
@@ -41,7 +42,7 @@ module hpm_ktable #(
     input  wire [N-1:0]    on,                // counter n counts in this cycle (mcountinhibit, no write)
     input  wire [7:0]      left,              // hpm_unit's refill window: cycles left (0: none)
     input  wire            we,                // a selector write commits in this cycle
-    input  wire [4:0]      widx,              // its counter (0..N-1)
+    input  wire [4:0]      widx,              // its counter (0..N-1; N.. for no counter)
     input  wire [63:0]     sel,               // its value after the write (legal)
     output wire [LANE*N-1:0] inc              // the increments of the previous cycle, in lanes
 );
@@ -57,11 +58,13 @@ module hpm_ktable #(
     localparam [1:0] PRIV_M = 2'b11, PRIV_U = 2'b00;
 
 `include "hpm_combine.vh"
-    // RESULT2 of the selector fields f on event vector v (legal indexes < 32)
-    function [2:0] result2(input [28:0] f, input [31:0] v);
+    // RESULT2 of the selector fields f (their OPs) on its four event bits e
+    /* verilator lint_off UNUSEDSIGNAL */ // the event indexes
+    function [2:0] result2(input [28:0] f, input [3:0] e);
+    /* verilator lint_on UNUSEDSIGNAL */
         begin
-            result2 = combine(f[28:26], combine(f[22:20], {2'b00, v[f[4:0]]}, {2'b00, v[f[9:5]]}),
-                                        combine(f[25:23], {2'b00, v[f[14:10]]}, {2'b00, v[f[19:15]]}));
+            result2 = combine(f[28:26], combine(f[22:20], {2'b00, e[0]}, {2'b00, e[1]}),
+                                        combine(f[25:23], {2'b00, e[2]}, {2'b00, e[3]}));
         end
     endfunction
 
@@ -182,8 +185,7 @@ module hpm_ktable #(
             assign eb = {row0 ? {b, a} : h[3:2], h[1:0]};
         end
     endgenerate
-    wire [2:0]     rval = combine(fsel[28:26], combine(fsel[22:20], {2'b00, eb[0]}, {2'b00, eb[1]}),
-                                               combine(fsel[25:23], {2'b00, eb[2]}, {2'b00, eb[3]}));
+    wire [2:0]     rval = result2(fsel, eb);
     // the row's value: 0 in the reset window and where the mode filter
     // inhibits the row's privilege
     wire [2:0]     wval = clr || mode_inhibited(finh, pstep) ? 3'd0 : rval;
@@ -202,14 +204,24 @@ module hpm_ktable #(
     /* verilator lint_off UNUSEDSIGNAL */ // catalogue indexes above EV_W are never selected
     wire [31:0]    ev32 = {{(32 - EV_W){1'b0}}, ev};
     /* verilator lint_on UNUSEDSIGNAL */
+    // The live evaluator in two stages (the event bus is late): the four
+    // selected event bits and the mode filter of cycle t are registered and
+    // combined in t+1, so live_q holds in t+2 the increment of t. The
+    // refilling column counts a cycle late: nothing for the first row of
+    // the window (the write's cycle, we, counted with the old selector),
+    // and the increment of the window's last cycle is never used.
     reg  [N-1:0]   on_q;
+    reg  [3:0]     lev_q;                     // events e3..e0 of the previous cycle
+    reg            lnone_q;                   // ... counted as 0 (mode filter, the write's cycle)
     reg  [2:0]     live_q;
     integer n;
     always @(posedge clk) begin
-        on_q   <= clr ? {N{1'b0}} : on;
+        on_q    <= clr ? {N{1'b0}} : on;
         for (n = 0; n < N; n = n + 1)
             nwe_q[n] <= !(left != 8'd0 && (clr || fcol == n[4:0]));
-        live_q <= mode_inhibited(finh, priv) ? 3'd0 : result2(fsel, ev32);
+        lev_q   <= {ev32[fsel[19:15]], ev32[fsel[14:10]], ev32[fsel[9:5]], ev32[fsel[4:0]]};
+        lnone_q <= we || mode_inhibited(finh, priv);
+        live_q  <= lnone_q ? 3'd0 : result2(fsel, lev_q);
     end
 
     genvar g;

@@ -209,6 +209,38 @@ module hpm_unit #(
     wire [31:0] store_of;                                  // bit n: OF of mhpmevent n (as read)
     /* verilator lint_on UNUSEDSIGNAL */
     wire        lcofi3;                                    // architecture 3's LCOFI
+    // Architectures 1 and 2: counter n's increment of this cycle (3 bits at
+    // 3n, mode-filtered, before mcountinhibit) and as counted. The counter
+    // whose refill window is open counts a cycle late, as architecture 3's
+    // two-stage live evaluator makes it (docs/hpm.md, "Selector writes wait
+    // for the refill"): in the window the increment of the previous cycle,
+    // none in its first cycle (the write's own counted with the old
+    // selector), and the window's last one is dropped. lag_idx is the last
+    // selector write's index (0 after reset, an unimplemented one: no counter).
+    /* verilator lint_off UNUSEDSIGNAL */ // indexes 0..2 and the unimplemented; architecture 3: unused
+    wire [95:0] inc_now, inc_cnt;
+    wire [95:0] inc_row;                                   // architecture 2: the table's, by counter
+    /* verilator lint_on UNUSEDSIGNAL */
+    generate
+        if (HPM_ARCH != 3) begin : g_lag
+            reg  [4:0] lag_idx;
+            reg  [2:0] lag_inc;
+            always @(posedge clk) begin
+                if (rst)
+                    lag_idx <= 5'd0;
+                else if (csr_we && is_evt)
+                    lag_idx <= idx;
+                lag_inc <= csr_we && is_evt ? 3'd0 : inc_now[3 * lag_idx +: 3];
+            end
+            genvar q;
+            for (q = 0; q < 32; q = q + 1) begin : g_q
+                assign inc_cnt[3 * q +: 3] = refill_left != 8'd0 && lag_idx == q ? lag_inc :
+                                                                                   inc_now[3 * q +: 3];
+            end
+        end else begin : g_nolag
+            assign inc_cnt = inc_now;
+        end
+    endgenerate
     generate
         if (HPM_ARCH == 2 && HPM_NUM > 0) begin : g_arch2
             wire [6:0] cls;
@@ -222,12 +254,19 @@ module hpm_unit #(
             /* verilator lint_off UNUSEDSIGNAL */ // bits 2:0: no selector
             wire [31:0] sel_we  = (csr_we && is_evt) ? (32'd1 << idx) & IMPL : 32'd0;
             /* verilator lint_on UNUSEDSIGNAL */
-            // the increments in hpm_store's lanes (LL bits per counter)
-            wire [LL*TN-1:0] tab_inc;
-            hpm_table #(.N(TN), .LANE(LL)) u_table (
+            // the row's increments, then as counted (inc_cnt) in
+            // hpm_store's lanes (LL bits per counter)
+            wire [3*TN-1:0] tab_inc;
+            hpm_table #(.N(TN), .LANE(3)) u_table (
                 .clk(clk), .rst(rst), .cls(cls), .inc(tab_inc),
                 .we(sel_we[3 +: TN]), .sel(sel_new)
             );
+            assign inc_row = {{(3 * (29 - TN)){1'b0}}, tab_inc, 9'd0};
+            wire [LL*TN-1:0] cnt_inc;
+            genvar l;
+            for (l = 0; l < TN; l = l + 1) begin : g_lane
+                assign cnt_inc[LL * l +: LL] = {{(LL - 3){1'b0}}, inc_cnt[3 * (l + 3) +: 3]};
+            end
             // mcountinhibit gates after the table: immediate, as in
             // architecture 1. Its lane mask is a register written with it.
             reg [LL*TN-1:0] inc_on_mask;
@@ -240,7 +279,7 @@ module hpm_unit #(
                         inc_on_mask[LL * j +: LL] <= {LL{!csr_wdata[3 + j]}};
             wire [TN-1:0] wr;
             hpm_store #(.N(TN), .W(HPM_WIDTH)) u_store (
-                .clk(clk), .rst(rst), .inc(tab_inc & inc_on_mask), .idx(idx - 5'd3),
+                .clk(clk), .rst(rst), .inc(cnt_inc & inc_on_mask), .idx(idx - 5'd3),
                 .we_lo(ctr_we_lo && IMPL[idx]), .we_hi(ctr_we_hi && IMPL[idx]),
                 .wdata(csr_wdata), .rvalue(store_val), .wrap(wr)
             );
@@ -294,10 +333,12 @@ module hpm_unit #(
             localparam integer LB3 = TN <= 14 ? 7 : 8;
             localparam integer LL3 = (HPM_WIDTH < LB3 ? HPM_WIDTH : LB3) + (HPM_WIDTH < 3 ? 4 - HPM_WIDTH : 1);
             wire [LL3*TN-1:0] tab_inc;
+            assign inc_row = 96'd0;
+            // (an unimplemented selector's write, widx N.., leaves no column live)
             hpm_ktable #(.N(TN), .LANE(LL3), .EV_W(EV_W), .ROWS(REFILL / 2), .EV_ROM(EV_ROM)) u_table (
                 .clk(clk), .rst(rst), .kind(cls[4:0]), .priv(cls[6:5]), .ev(ev),
                 .on(~inh_n[3 +: TN] & ~written[3 +: TN]), .left(refill_left),
-                .we(csr_we && is_evt && IMPL[idx]), .widx(idx - 5'd3), .sel({1'b0, sel_new}),
+                .we(csr_we && is_evt), .widx(idx - 5'd3), .sel({1'b0, sel_new}),
                 .inc(tab_inc)
             );
             wire [TN-1:0] wr, of;
@@ -323,6 +364,7 @@ module hpm_unit #(
             assign store_of   = 32'd0;
             assign sel_rvalue = 64'd0;
             assign lcofi3     = 1'b0;
+            assign inc_row    = 96'd0;
         end
     endgenerate
 
@@ -330,20 +372,17 @@ module hpm_unit #(
     generate
         for (n = 0; n < 32; n = n + 1) begin : g_ctr
             if (n >= 3 && n < 3 + HPM_NUM) begin : g_impl
-                /* verilator lint_off UNUSEDSIGNAL */ // architecture 2: the table's instead
-                wire [2:0] sel_inc;             // architecture 1: the selector's increment
-                /* verilator lint_on UNUSEDSIGNAL */
                 if (HPM_ARCH >= 2) begin : g_sel2    // the register lives in hpm_selstore
                     assign evt_value[n] = 64'd0;
                     assign of_bits[n]   = store_of[n];
-                    assign sel_inc      = 3'd0;
-                end else begin : g_sel1
+                    assign inc_now[3 * n +: 3] = inc_row[3 * n +: 3];
+                end else begin : g_sel1             // the selector and its increment
                     hpm_selector #(.EV_W(EV_W)) u_sel (
                         .clk(clk), .rst(rst),
                         .we_lo(csr_we && is_evt && sel_lo && idx == n),
                         .we_hi(csr_we && is_evt && sel_hi && idx == n), .wlegal(evt_legal),
                         .set_of(wrap_bits[n]), .value(evt_value[n]), .of(of_bits[n]),
-                        .ev(ev), .priv(priv), .inc(sel_inc)
+                        .ev(ev), .priv(priv), .inc(inc_now[3 * n +: 3])
                     );
                 end
                 if (HPM_ARCH >= 2) begin : g_v2     // the value lives in hpm_store
@@ -353,12 +392,13 @@ module hpm_unit #(
                     hpm_counter #(
                         .WIDTH(HPM_WIDTH), .DSP(4 + (n - 2) * HPM_NDSP <= DSP_BUDGET ? 1 : 0)
                     ) u_ctr (
-                        .clk(clk), .rst(rst), .inc(inhibit[n] ? 3'd0 : sel_inc),
+                        .clk(clk), .rst(rst), .inc(inhibit[n] ? 3'd0 : inc_cnt[3 * n +: 3]),
                         .we_lo(ctr_we_lo && idx == n), .we_hi(ctr_we_hi && idx == n),
                         .wdata(csr_wdata), .value(hpm_value[n]), .wrap(wrap_bits[n])
                     );
                 end
             end else begin : g_none
+                assign inc_now[3 * n +: 3] = 3'd0;
                 assign hpm_value[n] = 64'd0;
                 assign evt_value[n] = 64'd0;
                 assign of_bits[n]   = 1'b0;

@@ -312,13 +312,15 @@ static void gen_hpm(void)
          * architecture 3 counts the counter live meanwhile; every
          * architecture makes another selector write wait, docs/hpm.md),
          * on a counter preloaded just below its low 8 bits' carry or the
-         * wrap, then after 0..149 idle cycles (every phase of the refill) a
-         * second selector write, a counter write or read, OF read,
-         * scountovf or mcountinhibit on it */
+         * wrap (a 64-bit one too: a wrap inside the window, where the
+         * counter counts a cycle late), then after 0..149 idle cycles
+         * (every phase of the refill) a second selector write, a counter
+         * write or read, OF read, scountovf or mcountinhibit on it */
 		static const unsigned evs[] = { 1, 2, 20, 12, 23 };
-		ins("li x4, 0x%08x", chance(50) ? 0xffffffffu : rnd32());
+		const int top = chance(50);
+		ins("li x4, 0x%08x", top ? 0xffffffffu : rnd32());
 		ins("csrw mhpmcounter%uh, x4", n);
-		ins("li x4, 0x%08x", (rnd32() | 0xffu) - rnd(24));
+		ins("li x4, 0x%08x", (top && chance(50) ? 0xffffffffu : rnd32() | 0xffu) - rnd(24));
 		ins("csrw mhpmcounter%u, x4", n);
 		ins("li x4, %u", evs[rnd(NELEM(evs))] | (chance(20) ? 2u << 10 : 0u));
 		ins("csrw mhpmevent%u, x4", n);

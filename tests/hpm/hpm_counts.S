@@ -6,8 +6,9 @@
  * u still counts cycle u, so every window also holds that one csrw (1 cycle,
  * 1 instruction, 1 csr-instruction, 1 retiring slot).
  * Then: the combining ops on a loop (OR/AND/XOR/ADD in each of op0/op1/op2,
- * chosen so every result differs), WARL legalisation of the selector, and a
- * counter write in the cycle of an event (the write wins).
+ * chosen so every result differs), WARL legalisation of the selector, a
+ * counter write in the cycle of an event (the write wins), and a counter in
+ * its selector's refill window, which counts a cycle late (docs/hpm.md).
  * Needs HPM_NUM = 29, HPM_WIDTH >= 32 (default build only). */
 #include "test_macros.h"
 #include "hpm_common.h"
@@ -299,6 +300,9 @@
     csrw    mhpmevent3h, t0
     li      t1, 100
     li      t2, 7
+    .rept 144
+    nop                             /* the selector write's refill window ends */
+    .endr
     csrw    mhpmcounter3, t1        /* commits in t: its increment (4) is dropped */
     csrr    a0, mhpmcounter3        /* t+1 wait (2), t+2: 102 */
     csrr    a1, mhpmcounter3        /* t+2 (4), t+3 (2), t+4: 108 */
@@ -324,6 +328,35 @@
     SIGCHK  a0, 7
     SIGCHK  a1, 9
     SIGCHK  a2, 15
+
+    /* ---- the refill window c+1 .. c+144 of a selector write committing in
+     * c: its counter counts each cycle's increment in the next cycle,
+     * nothing in c+1, and the increment of c+144 never (docs/hpm.md) ---- */
+    TEST 53                         /* reads and a write in the window */
+    csrw    mhpmevent3h, t0         /* the same selector: commits in c */
+    csrw    mhpmcounter3, t1        /* c+1 (0), c+2: the write drops c+1's (2) */
+    csrr    a0, mhpmcounter3        /* c+2's (4) in c+3, c+4: 104 */
+    csrr    a1, mhpmcounter3        /* c+3's (2), c+4's (4); c+6: 110 */
+    SIGCHK  a0, 104
+    SIGCHK  a1, 110
+    TEST 54                         /* cycles over the window: c+144 is not counted */
+    li      t0, HPM_EV_CYCLES
+    csrw    mhpmevent3h, zero
+    csrw    mhpmevent3, zero        /* counts nothing */
+    .rept 144
+    nop
+    .endr
+    csrw    mhpmcounter3, zero
+    csrr    a0, mcycle              /* m */
+    csrw    mhpmevent3, t0          /* m+1, commits in c = m+2 */
+    .rept 200
+    nop
+    .endr
+    csrr    a1, mcycle              /* u */
+    csrr    a2, mhpmcounter3        /* u+1, u+2: cycles c+1 .. u+1 but c+144 */
+    sub     a1, a1, a0
+    sub     a1, a1, a2              /* u - m - (u - c) = 2 */
+    SIGCHK  a1, 2
     csrw    mcountinhibit, s1
     j       pass
     RVTEST_CODE_END

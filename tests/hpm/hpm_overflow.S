@@ -4,8 +4,10 @@
  * second LCOFIP while OF = 1, a new one once software clears OF; LCOFI
  * delegated to S (mideleg bit 13, sie/sip bit 13); a counter write in the
  * wrapping cycle suppresses the wrap; a selector write in the wrapping cycle
- * loses to the hardware's OF = 1; and the race of a naive lo/hi read of a
- * 64-bit counter across a carry of its low half, which hi-lo-hi avoids.
+ * loses to the hardware's OF = 1; the race of a naive lo/hi read of a
+ * 64-bit counter across a carry of its low half, which hi-lo-hi avoids; and
+ * a wrap in the counter's refill window, a cycle late (docs/hpm.md), its
+ * LCOFI and a wfi it wakes.
  * Needs HPM_NUM >= 2, HPM_WIDTH = 64 (default build only). */
 #include "test_macros.h"
 #include "hpm_common.h"
@@ -245,7 +247,57 @@ irq2:
     SIGCHK  a3, 2
     SIGCHK  a1, 6
     SIGCHK  a0, 8           /* retry: bne t+8 (predicted), addi t+9, hi t+10, t+11, lo t+12, t+13 reads 8 */
+
+    /* ---- in the refill window c+1 .. c+144 of its selector write counter 3
+     * adds each cycle's increment in the next cycle, nothing in c+1: a wrap
+     * comes a cycle late (a counter written in the window would count its
+     * write's cycle, the same count as outside) ---- */
+    TEST 13                 /* the LCOFI one instruction later than in TEST 3 */
+    li      t0, MIP_LCOF
+    csrc    mip, t0
+    csrw    mhpmevent3h, zero   /* OF clear */
+    .rept 144
+    nop                     /* its refill window ends */
+    .endr
+    TRAP_CLEAR
+    csrw    mie, t0
+    csrsi   mstatus, MSTATUS_MIE
+    PRELOAD 5               /* t */
+    csrw    mhpmevent3h, zero   /* t+1, c = t+2: t+3 adds nothing */
+    nop                     /* t+3 */
+    nop                     /* t+4 */
+    nop                     /* t+5: the wrap at its end outside a window */
+    nop                     /* t+6: the wrap at its end */
+irq3:
+    nop                     /* t+7: preempted */
+    csrci   mstatus, MSTATUS_MIE
+    CHECK   s9, 1
+    CHECK   s8, CAUSE_IRQ | 13
+    EXPECT_EPC irq3
+    TEST 14                 /* a wfi in the window, woken by the late wrap */
+    li      t0, MIP_LCOF
+    csrc    mip, t0
+    csrw    mhpmevent3h, zero
+    .rept 144
+    nop
+    .endr
+    TRAP_CLEAR
+    csrw    mie, t0
+    csrsi   mstatus, MSTATUS_MIE
+    PRELOAD 20              /* t */
+    csrw    mhpmevent3h, zero   /* t+1, c = t+2 */
+    wfi                     /* t+3: the wrap at the end of t+21, done in t+22 */
+irq4:
+    nop                     /* preempted */
+    csrci   mstatus, MSTATUS_MIE
+    CHECK   s9, 1
+    CHECK   s8, CAUSE_IRQ | 13
+    EXPECT_EPC irq4
+    csrr    a0, mhpmcounter3
+    SIG     a0
+    li      t0, MIP_LCOF
+    csrc    mip, t0
     j       pass
     RVTEST_CODE_END
     .data
-    RVTEST_DATA 48
+    RVTEST_DATA 52
