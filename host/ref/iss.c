@@ -65,20 +65,25 @@ static uint32_t multiply(unsigned f3, uint32_t a, uint32_t b)
 }
 
 /* Cycle in which a wfi entering X in cycle t completes: the first cycle
- * >= t with (mip & mie) != 0. Only MTIP can change while the core waits. */
+ * >= t with (mip & mie) != 0. Only MTIP and LCOFIP (an overflow's set still
+ * pending, or a counter that wraps while it waits: ref_hpm_wfi_wake) can
+ * change while the core waits. */
 static uint64_t wfi_wake(const hpmref *m, uint64_t t)
 {
 	if (ref_csr_mip(m, t) & m->mie)
 		return t;
+	uint64_t w = 1ull << 62; /* never: beyond any --max-cycles */
+	if ((m->mie & (1u << IRQ_LCOF)) && m->lcof_at > t)
+		w = m->lcof_at;
 	if (m->mie & (1u << IRQ_MTI)) {
 		/* MTIP(t + d) = mtime(t + d - 1) >= mtimecmp; mtime(t - 1) <
 		 * mtimecmp here, so mtime(t) <= mtimecmp */
 		uint64_t now = ref_soc_mtime(m, t);
 		uint64_t d = m->mtimecmp - now + 1;
-		if (d < (1ull << 62) - t)
-			return t + d;
+		if (d < w - t)
+			w = t + d;
 	}
-	return 1ull << 62; /* never: beyond any --max-cycles */
+	return w;
 }
 
 void hpmref_step(hpmref *m, hpm_retire *out)
@@ -433,7 +438,7 @@ void hpmref_step(hpmref *m, hpm_retire *out)
 				r->csr_addr = (uint16_t)csr;
 				/* the HPM unit counts the writing cycle itself (old
                  * settings) before the write */
-				r->csr_val = ref_hpm_owns(csr) ? ref_hpm_write(m, csr, nv)
+				r->csr_val = ref_hpm_owns(csr) ? ref_hpm_write(m, csr, nv, tc)
 							       : ref_csr_write(m, csr, nv, tc);
 				/* xscratch, xepc, xtval live in the register file's EBR: a
                  * write with an rd refetches pc+4, one bubble (docs/timing.md) */

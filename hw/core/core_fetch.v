@@ -55,8 +55,8 @@ module core_fetch (
 
     // The later a redirect is known, the later its mux level: a jalr's
     // target (the address adder), an exception's vector (the access fault:
-    // end of the adder), then the interrupt's (LCOFI from the HPM unit's
-    // adders) come last, in hpm_core's bus mux. The address fetched is the
+    // end of the adder), then the interrupt's (the interrupt decision) come
+    // last, in hpm_core's bus mux. The address fetched is the
     // bus address (a data access never coincides with a fetch): D's pc and
     // the fetch's PMA check take it from there, so these levels exist once.
     assign redirect = irq_redirect || redirect_x || trap_redirect || jalr_redirect;

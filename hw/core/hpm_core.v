@@ -67,8 +67,7 @@ module hpm_core #(
     output wire        ext_csr_first,   // ... in its first X cycle
     output wire        ext_csr_write,   // ... and it writes the CSR
     output wire [31:0] mcounteren,
-    input  wire        lcofi,
-    input  wire        lcofi_late
+    input  wire        lcofi
 );
 /* verilator lint_off UNUSEDPARAM */ // the whole catalogue, not every index is used here
 `include "hpm_events.vh"
@@ -266,8 +265,8 @@ module hpm_core #(
     // its address is in a region (it is not: the access fault) is up to the
     // region selects
     assign mem_go  = x_go && mem && !trap_e && !lsu_misaligned;
-    // The interrupt decision is the latest of the early ones (LCOFI comes
-    // from the HPM unit's counter adders, core_csr), so the fetch and bus
+    // The interrupt decision is the deepest of the early ones (core_csr:
+    // mip & mie, the enables, delegation and priority), so the fetch and bus
     // addresses are prepared as if no interrupt were taken (the *_n
     // signals) and the interrupt's vector comes in at their last mux level.
     wire exc_e_n   = x_go && exc_e_why;
@@ -331,7 +330,7 @@ module hpm_core #(
         .vec_i(vec_i), .tvec_m(tvec_m), .tvec_s(tvec_s), .tvec_to_s(tvec_to_s),
         .trap_take(trap_take), .trap_to_s(trap_to_s),
         .mtip(mtip), .msip(msip), .irq_pending(irq_pending), .irq_code(irq_code),
-        .wfi_wake(wfi_wake), .mtime(mtime), .lcofi(lcofi), .lcofi_late(lcofi_late),
+        .wfi_wake(wfi_wake), .mtime(mtime), .lcofi(lcofi),
         .mcounteren_out(mcounteren),
         .priv(priv),
         .ext_addr(ext_csr_addr), .ext_wdata(ext_csr_wdata), .ext_we(ext_csr_we),
