@@ -93,6 +93,7 @@ void hpmref_step(hpmref *m, hpm_retire *out)
 	const uint64_t t = m->cycle;
 	const uint32_t pc = m->pc;
 	uint32_t insn = 0, cause = 0, tval = 0;
+	unsigned trap_occ = T_OCC_TRAP;
 
 	memset(r, 0, sizeof *r);
 	r->pc = pc;
@@ -224,6 +225,7 @@ void hpmref_step(hpmref *m, hpm_retire *out)
 			} else if (ref_soc_load(m, addr, size, t, &v)) {
 				cause = EXC_LOAD_ACCESS;
 				tval = addr;
+				trap_occ = T_OCC_ACCESS_FAULT;
 				goto trap;
 			}
 			switch (f3) {
@@ -259,6 +261,7 @@ void hpmref_step(hpmref *m, hpm_retire *out)
 			} else if (ref_soc_store(m, addr, size, sv, t)) {
 				cause = EXC_STORE_ACCESS;
 				tval = addr;
+				trap_occ = T_OCC_ACCESS_FAULT;
 				goto trap;
 			}
 			if (UNLIKELY(hit_next)) {
@@ -474,12 +477,14 @@ illegal:
 	cause = EXC_ILLEGAL;
 	tval = insn;
 trap:
+	/* the trap cycle is the last X cycle; a load/store access fault has
+	 * its first cycle before it, a load/store's first cycle (HK_MEM_FIRST) */
 	r->trap = 1;
 	r->cause = cause;
 	r->tval = tval;
-	r->cycle = t;
+	r->cycle = t + trap_occ - 1;
 	ref_csr_trap(m, cause, tval);
-	m->cycle = t + T_OCC_TRAP + T_REDIRECT;
-	ref_hpm_step(m, HK_MEM_FIRST, 0, (cause >> 31) ? HK_IRQ : HK_EXC, HK_BUB_TRAP,
+	m->cycle = t + trap_occ + T_REDIRECT;
+	ref_hpm_step(m, HK_MEM_FIRST, trap_occ - 1, (cause >> 31) ? HK_IRQ : HK_EXC, HK_BUB_TRAP,
 		     r->priv, m->priv, 0);
 }

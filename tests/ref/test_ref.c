@@ -293,11 +293,23 @@ static void test_traps(void)
 	CHECK_EQ(r[2].tval, 0);
 	hpmref_free(m);
 
+	/* an access fault traps in the load/store's second X cycle: entry 3,
+	 * trap 4, bubble 5, the handler enters in 6 */
 	const uint32_t q2[] = { LUI(3, 0x40000000u), LW(4, 3, 0) };
 	m = load(q2, 2, 0);
 	run(m, r, 2);
 	CHECK_EQ(r[1].cause, 5);
 	CHECK_EQ(r[1].tval, 0x40000000u);
+	CHECK_EQ(r[1].cycle, 4);
+	CHECK_EQ(hpmref_cycle(m), 6);
+	hpmref_free(m);
+	const uint32_t q3[] = { LUI(3, 0x40000000u), SW(0, 3, 4) };
+	m = load(q3, 2, 0);
+	run(m, r, 2);
+	CHECK_EQ(r[1].cause, 7);
+	CHECK_EQ(r[1].tval, 0x40000004u);
+	CHECK_EQ(r[1].cycle, 4);
+	CHECK_EQ(hpmref_cycle(m), 6);
 	hpmref_free(m);
 }
 
