@@ -100,7 +100,8 @@ typedef struct hpm_unit {
      * the last flush. No counter can wrap within `budget` cycles of the last
      * flush, so a step only adds to hist until pending exceeds budget; then
      * (at the end of that step) every counter is brought up to date and the
-     * wraps are handled (OF, LCOFIP visible from the next step). */
+     * wraps are handled (OF visible from the next step, LCOFIP two cycles
+     * after the wrap: from the next step, or the cycle after its entry). */
 	uint64_t hist[4][HK_NUM];
 	uint64_t pending, budget;
 	uint8_t last_p, last_k; /* privilege and kind of the last cycle in hist */
