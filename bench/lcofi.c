@@ -4,11 +4,13 @@
  * pseudo-random, 256..1279, so the wraps fall on every phase of the code);
  * the LCOFI handler's first instruction reads the counter. A counter that
  * wrapped at the end of cycle c reads x - c - 1 in a cycle x, and the
- * handler's first instruction is in X two cycles after the interrupt cycle T
- * (T, the bubble, then it: docs/timing.md), so T - c = value - 1: the cycles
- * from the wrap to the interrupt, which is what delays a sample (docs/hpm.md,
- * "Sampling"). The kernels are those of speed.c plus a division loop. Prints
- * the histogram and a summary; the same on every board (lockstep). */
+ * handler's first instruction enters X two cycles after the interrupt cycle
+ * T (T, the bubble, then it: docs/timing.md) and reads the counter at the
+ * start of its second X cycle (a counter read takes two), x = T + 3, so
+ * T - c = value - 2: the cycles from the wrap to the interrupt, which is
+ * what delays a sample (docs/hpm.md, "Sampling"). The kernels are those of
+ * speed.c plus a division loop. Prints the histogram and a summary; the
+ * same on every board (lockstep). */
 #include <stdint.h>
 #include "hpm_lib.h"
 #include "hpm_map.h"
@@ -29,7 +31,7 @@ __asm__(".text\n"
 	"lcofi_entry:\n"
 	"	csrr	tp, mhpmcounter3\n"
 	"	csrw	mscratch, t0\n"
-	"	addi	tp, tp, -1\n"
+	"	addi	tp, tp, -2\n"
 	"	li	t0, " "63" "\n"
 	"	bltu	tp, t0, 1f\n"
 	"	mv	tp, t0\n"

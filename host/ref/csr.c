@@ -6,8 +6,20 @@
 
 uint32_t ref_csr_mip(const hpmref *m, uint64_t t)
 {
-	return m->mip_sw | ((m->msip & 1u) << IRQ_MSI) |
+	const uint32_t lcof = m->lcof_at && t >= m->lcof_at;
+	return m->mip_sw | (lcof << IRQ_LCOF) | ((m->msip & 1u) << IRQ_MSI) |
 	       ((uint32_t)ref_soc_mtip(m, t) << IRQ_MTI);
+}
+
+/* Before a mip/sip write in cycle t: an overflow's LCOFIP seen by t is in
+ * the register the write changes; one set at the end of t (lcof_at = t+1)
+ * stays pending and wins over the write. */
+static void lcof_settle(hpmref *m, uint64_t t)
+{
+	if (m->lcof_at && m->lcof_at <= t) {
+		m->mip_sw |= 1u << IRQ_LCOF;
+		m->lcof_at = 0;
+	}
 }
 
 static int is_counter_shadow(unsigned a) /* cycle..hpmcounter31(h) */
@@ -135,6 +147,7 @@ uint32_t ref_csr_write(hpmref *m, unsigned a, uint32_t v, uint64_t t)
 	case CSR_STVAL: m->stval = v; break;
 	case CSR_SIP: {
 		uint32_t mk = m->mideleg & ((1u << IRQ_SSI) | (1u << IRQ_LCOF));
+		lcof_settle(m, t);
 		m->mip_sw = (m->mip_sw & ~mk) | (v & mk);
 		break;
 	}
@@ -154,7 +167,10 @@ uint32_t ref_csr_write(hpmref *m, unsigned a, uint32_t v, uint64_t t)
 	case CSR_MEPC: m->mepc = v & ~3u; break;
 	case CSR_MCAUSE: m->mcause = v & CAUSE_MASK; break;
 	case CSR_MTVAL: m->mtval = v; break;
-	case CSR_MIP: m->mip_sw = v & MIP_SW_MASK; break;
+	case CSR_MIP:
+		lcof_settle(m, t);
+		m->mip_sw = v & MIP_SW_MASK;
+		break;
 	default:
 		/* everything else ignores writes (misa, satp, pmp*, t*, envcfg,
          * mstatush) */

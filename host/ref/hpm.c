@@ -258,8 +258,13 @@ static unsigned __int128 ctr_sum(const hpm_unit *h, unsigned n)
 	return v;
 }
 
-/* Sets OF of the counters in `wrapped` and LCOFIP if one of them had OF 0. */
-static void overflow(hpmref *m, uint32_t wrapped)
+/* Sets OF of the counters in `wrapped` (counted up to cycle end-1) and, if
+ * one of them had OF 0, LCOFIP: set at the end of the cycle after the wrap,
+ * seen two cycles after it (docs/hpm.md). `late`: the counters whose (first)
+ * wrap is in cycle end-1; the others wrapped by end-2, so their LCOFIP is
+ * seen from `end` on, and no mip/sip write lies between their set and
+ * `end` (cycles of the same step), so it goes straight into mip_sw. */
+static void overflow(hpmref *m, uint32_t wrapped, uint32_t late, uint64_t end)
 {
 	hpm_unit *h = &m->hpm;
 	h->wrapped = wrapped;
@@ -267,30 +272,36 @@ static void overflow(hpmref *m, uint32_t wrapped)
 	for (unsigned n = 3; n < 32; n++)
 		if ((wrapped >> n) & 1u) {
 			if (!(h->sel[n] & SEL_OF))
-				lcof = 1;
+				lcof |= 1u << n;
 			h->sel[n] |= SEL_OF;
 		}
-	if (lcof)
+	if (lcof & ~late)
 		m->mip_sw |= 1u << IRQ_LCOF;
+	else if (lcof && (!m->lcof_at || m->lcof_at > end + 1))
+		m->lcof_at = end + 1;
 }
 
-void ref_hpm_flush(hpmref *m)
+void ref_hpm_flush(hpmref *m, uint64_t end)
 {
 	hpm_unit *h = &m->hpm;
-	uint32_t wrapped = 0;
+	uint32_t wrapped = 0, late = 0;
 	if (h->pending) {
 		for (unsigned a = 0; a < h->nact; a++) {
 			const unsigned n = h->act[a];
 			const unsigned w = n < 3 ? 64 : h->width;
 			unsigned __int128 v = ctr_sum(h, n);
-			if (v >> w)
+			if (v >> w) {
 				wrapped |= 1u << n;
+				/* not wrapped without the last cycle: it wrapped in end-1 */
+				if (!((v - h->incp[h->last_p][h->last_k][n]) >> w))
+					late |= 1u << n;
+			}
 			h->ctr[n] = (uint64_t)v & ctr_mask(h, n);
 		}
 		memset(h->hist, 0, sizeof h->hist);
 		h->pending = 0;
 	}
-	overflow(m, wrapped);
+	overflow(m, wrapped, late, end);
 	if (h->lag_n && !h->lag_left) { /* the window is over: counted as usual */
 		h->lag_n = 0;
 		rebuild_active(h);
@@ -330,17 +341,20 @@ void ref_hpm_lag_step(hpmref *m, unsigned sk, uint64_t stall, unsigned lk, unsig
 {
 	hpm_unit *h = &m->hpm;
 	uint32_t wrapped = lag_count(h, sk, stall, px, 0); /* in cycle order */
-	wrapped |= lag_count(h, lk, 1, px, 0);
-	if (bk != HK_NUM)
-		wrapped |= lag_count(h, bk, 1, pb, 0);
-	if (wrapped)
-		overflow(m, wrapped);
+	uint32_t last = lag_count(h, lk, 1, px, 0);
+	if (bk != HK_NUM) {
+		wrapped |= last;
+		last = lag_count(h, bk, 1, pb, 0);
+	}
+	/* a first wrap in the step's last cycle (m->cycle - 1): LCOFIP pending */
+	if (wrapped | last)
+		overflow(m, wrapped | last, last & ~wrapped, m->cycle);
 }
 
-/* Counts one cycle of kind `kind` in the current privilege exactly, for all
+/* Counts cycle t, of kind `kind` in the current privilege, exactly, for all
  * counters except those in `skip` (written in this cycle: the write wins).
  * hist must be empty (flushed). */
-static void count_cycle(hpmref *m, unsigned kind, uint32_t skip)
+static void count_cycle(hpmref *m, unsigned kind, uint32_t skip, uint64_t t)
 {
 	hpm_unit *h = &m->hpm;
 	uint32_t wrapped = 0;
@@ -357,7 +371,7 @@ static void count_cycle(hpmref *m, unsigned kind, uint32_t skip)
 			wrapped |= 1u << n;
 		h->ctr[n] = v & mask;
 	}
-	overflow(m, wrapped);
+	overflow(m, wrapped, wrapped, t + 1);
 }
 
 uint64_t ref_hpm_wfi_wake(hpmref *m, uint64_t t, uint64_t w0, unsigned priv)
@@ -365,7 +379,7 @@ uint64_t ref_hpm_wfi_wake(hpmref *m, uint64_t t, uint64_t w0, unsigned priv)
 	hpm_unit *h = &m->hpm;
 	if (h->fast || !(m->mie & (1u << IRQ_LCOF)))
 		return w0;
-	ref_hpm_flush(m);
+	ref_hpm_flush(m, t);
 	uint64_t w = w0;
 	for (unsigned a = 0; a < h->nact; a++) {
 		const unsigned n = h->act[a];
@@ -374,28 +388,30 @@ uint64_t ref_hpm_wfi_wake(hpmref *m, uint64_t t, uint64_t w0, unsigned priv)
 		unsigned d = h->incp[priv][HK_WFI_WAIT][n];
 		if (!d)
 			continue;
-		/* first j >= 1 with ctr + d*j > mask: it wraps in cycle t+j-1.
-         * q = j-1 can be 2^64-1 (a 64-bit counter at 0): never wraps in time. */
+		/* first j >= 1 with ctr + d*j > mask: it wraps in cycle t+j-1,
+         * LCOFIP is seen from t+j+1. q = j-1 can be 2^64-1 (a 64-bit
+         * counter at 0): never wraps in time. */
 		uint64_t q = (h->mask - h->ctr[n]) / d;
-		if (q != UINT64_MAX && q + 1 < w - t)
-			w = t + q + 1;
+		if (w - t > 2 && q < w - t - 2)
+			w = t + q + 2;
 	}
 	const unsigned n = h->lag_n; /* a cycle late in its window (lag_count) */
 	if (n && !(h->sel[n] & SEL_OF) && !((h->inhibit >> n) & 1u)) {
 		const unsigned d = ((h->inh[n] >> priv) & 1u) ? 0 : h->inc[n][HK_WFI_WAIT];
 		uint64_t room = h->mask - h->ctr[n], f = h->lag_f, j = 0;
 		for (; j < h->lag_left; j++) { /* cycle t+j adds f, its own increment next */
-			if (f > room) {
-				if (j + 1 < w - t)
-					w = t + j + 1;
+			if (f > room) { /* the wrap in t+j, LCOFIP seen from t+j+2 */
+				if (j + 2 < w - t)
+					w = t + j + 2;
 				return w;
 			}
 			room -= f;
 			f = d;
 		}
-		/* then d per cycle: the wrap in cycle t+j+room/d, LCOFIP the cycle after */
+		/* then d per cycle: the wrap in cycle t+j+room/d, LCOFIP seen two
+		 * cycles later */
 		if (d) {
-			const unsigned __int128 o = (unsigned __int128)j + room / d + 1;
+			const unsigned __int128 o = (unsigned __int128)j + room / d + 2;
 			if (o < w - t)
 				w = t + (uint64_t)o;
 		}
@@ -424,15 +440,18 @@ uint64_t ref_hpm_csr_wait(hpmref *m, unsigned a, int write, uint64_t t)
 			h->ctr[0] += s;
 		return s;
 	}
-	if (h->lag_n) {
-		uint32_t wrapped = lag_count(h, HK_SEL_WAIT, s, m->priv, 0);
-		if (wrapped)
-			overflow(m, wrapped);
+	if (h->lag_n) { /* cycles t .. t+s-1: a first wrap in t+s-1 is pending */
+		const uint32_t wrapped = lag_count(h, HK_SEL_WAIT, s - 1, m->priv, 0);
+		const uint32_t last = lag_count(h, HK_SEL_WAIT, 1, m->priv, 0);
+		if (wrapped | last)
+			overflow(m, wrapped | last, last & ~wrapped, t + s);
 	}
 	h->hist[m->priv][HK_SEL_WAIT] += s;
+	h->last_p = (uint8_t)m->priv;
+	h->last_k = HK_SEL_WAIT;
 	h->pending += s;
 	if (h->pending > h->budget || h->lag_n)
-		ref_hpm_flush(m);
+		ref_hpm_flush(m, t + s);
 	return s;
 }
 
@@ -480,7 +499,7 @@ uint32_t ref_hpm_read(const hpmref *m, unsigned a, unsigned priv)
 	return 0; /* 0x321, 0x322, unimplemented */
 }
 
-uint32_t ref_hpm_write(hpmref *m, unsigned a, uint32_t v)
+uint32_t ref_hpm_write(hpmref *m, unsigned a, uint32_t v, uint64_t t)
 {
 	hpm_unit *h = &m->hpm;
 	const unsigned n = a & 0x1Fu;
@@ -497,8 +516,8 @@ uint32_t ref_hpm_write(hpmref *m, unsigned a, uint32_t v)
 			h->ctr[2]++;
 		h->wrapped = 0;
 	} else {
-		ref_hpm_flush(m);
-		count_cycle(m, HK_R_CSR, live ? 1u << n : 0);
+		ref_hpm_flush(m, t);
+		count_cycle(m, HK_R_CSR, live ? 1u << n : 0, t);
 	}
 
 	if (is_ctr) {

@@ -100,9 +100,11 @@ typedef struct hpm_unit {
      * the last flush. No counter can wrap within `budget` cycles of the last
      * flush, so a step only adds to hist until pending exceeds budget; then
      * (at the end of that step) every counter is brought up to date and the
-     * wraps are handled (OF, LCOFIP visible from the next step). */
+     * wraps are handled (OF visible from the next step, LCOFIP two cycles
+     * after the wrap: from the next step, or the cycle after its entry). */
 	uint64_t hist[4][HK_NUM];
 	uint64_t pending, budget;
+	uint8_t last_p, last_k; /* privilege and kind of the last cycle in hist */
 	uint32_t wrapped;  /* counters that wrapped in the last exact count */
 	uint64_t sel_free; /* first cycle a selector write may commit (refill) */
 	/* The counter of an open refill window counts a cycle late (docs/hpm.md,
@@ -141,6 +143,10 @@ struct hpmref {
 	uint32_t mtvec, mepc, mcause, mtval, mscratch;
 	uint32_t stvec, sepc, scause, stval, sscratch;
 	uint32_t mie, mip_sw; /* mip_sw: the software-writable mip bits */
+	/* An overflow sets LCOFIP at the end of the cycle after the wrap: seen
+	 * from lcof_at (0: none), after a mip/sip write in lcof_at - 1 (hpm.c,
+	 * docs/hpm.md "Overflow and LCOFI") */
+	uint64_t lcof_at;
 	uint32_t medeleg, mideleg, mcounteren, scounteren;
 
 	/* CLINT: mtime(t) = t + mtime_off (mod 2^64) */
@@ -224,28 +230,32 @@ uint32_t ref_hpm_read(const hpmref *m, unsigned addr, unsigned priv);
 /* Writes an HPM CSR from a retiring CSR instruction in cycle t: counts cycle
  * t first (old settings; the written counter's increment is dropped), then
  * writes. Returns the value after the write (retire record csr_val). */
-uint32_t ref_hpm_write(hpmref *m, unsigned addr, uint32_t val);
+uint32_t ref_hpm_write(hpmref *m, unsigned addr, uint32_t val, uint64_t t);
 /* A CSR instruction on addr entering X in cycle t (write: it writes the
  * CSR): the cycles it waits before its commit cycle, counted here in the
  * current privilege. 1 for a counter or selector 3..31 (every access takes
  * two X cycles), for a selector write also until its previous write's
  * refill ends, whose window the write starts; 0 otherwise (docs/timing.md). */
 uint64_t ref_hpm_csr_wait(hpmref *m, unsigned addr, int write, uint64_t t);
-/* Brings every counter up to date (slow path; see hpm_unit.hist). */
-void ref_hpm_flush(hpmref *m);
-/* ref_hpm_step while a refill window's counter counts a cycle late. */
+/* Brings every counter up to date (slow path; see hpm_unit.hist); hist holds
+ * the cycles before `end`. */
+void ref_hpm_flush(hpmref *m, uint64_t end);
+/* ref_hpm_step while a refill window's counter counts a cycle late; m->cycle
+ * is already the step's end. */
 void ref_hpm_lag_step(hpmref *m, unsigned sk, uint64_t stall, unsigned lk, unsigned bk,
 		      unsigned px, unsigned pb);
-/* wfi entering X in cycle t in privilege priv, woken by MTIP (or never) in
- * cycle w0: returns the earlier wake cycle caused by a counter wrapping
- * while it waits (LCOFIP set the cycle after), if mie.LCOFIE is set. */
+/* wfi entering X in cycle t in privilege priv, woken by MTIP, a pending
+ * LCOFIP (or never) in cycle w0: returns the earlier wake cycle caused by a
+ * counter wrapping while it waits (LCOFIP seen two cycles after the wrap),
+ * if mie.LCOFIE is set. */
 uint64_t ref_hpm_wfi_wake(hpmref *m, uint64_t t, uint64_t w0, unsigned priv);
 
 #pragma GCC visibility pop
 
 /* One step's cycles: `stall` cycles of kind sk, then the last X cycle of kind
  * lk (both in px), then a bubble of kind bk in pb if bk != HK_NUM.
- * retire: the instruction retires (minstret's fast path). */
+ * retire: the instruction retires (minstret's fast path). m->cycle is
+ * already the step's end (the next entry). */
 static inline void ref_hpm_step(hpmref *m, unsigned sk, uint64_t stall, unsigned lk,
 				unsigned bk, unsigned px, unsigned pb, unsigned retire)
 {
@@ -261,11 +271,16 @@ static inline void ref_hpm_step(hpmref *m, unsigned sk, uint64_t stall, unsigned
 		ref_hpm_lag_step(m, sk, stall, lk, bk, px, pb);
 	h->hist[px][sk] += stall;
 	h->hist[px][lk]++;
-	if (bk != HK_NUM)
+	h->last_p = (uint8_t)px;
+	h->last_k = (uint8_t)lk;
+	if (bk != HK_NUM) {
 		h->hist[pb][bk]++;
+		h->last_p = (uint8_t)pb;
+		h->last_k = (uint8_t)bk;
+	}
 	h->pending += stall + 1 + (bk != HK_NUM);
 	if (h->pending > h->budget || h->lag_n)
-		ref_hpm_flush(m);
+		ref_hpm_flush(m, m->cycle); /* m->cycle: the step's end */
 }
 
 #endif

@@ -65,20 +65,25 @@ static uint32_t multiply(unsigned f3, uint32_t a, uint32_t b)
 }
 
 /* Cycle in which a wfi entering X in cycle t completes: the first cycle
- * >= t with (mip & mie) != 0. Only MTIP can change while the core waits. */
+ * >= t with (mip & mie) != 0. Only MTIP and LCOFIP (an overflow's set still
+ * pending, or a counter that wraps while it waits: ref_hpm_wfi_wake) can
+ * change while the core waits. */
 static uint64_t wfi_wake(const hpmref *m, uint64_t t)
 {
 	if (ref_csr_mip(m, t) & m->mie)
 		return t;
+	uint64_t w = 1ull << 62; /* never: beyond any --max-cycles */
+	if ((m->mie & (1u << IRQ_LCOF)) && m->lcof_at > t)
+		w = m->lcof_at;
 	if (m->mie & (1u << IRQ_MTI)) {
 		/* MTIP(t + d) = mtime(t + d - 1) >= mtimecmp; mtime(t - 1) <
 		 * mtimecmp here, so mtime(t) <= mtimecmp */
 		uint64_t now = ref_soc_mtime(m, t);
 		uint64_t d = m->mtimecmp - now + 1;
-		if (d < (1ull << 62) - t)
-			return t + d;
+		if (d < w - t)
+			w = t + d;
 	}
-	return 1ull << 62; /* never: beyond any --max-cycles */
+	return w;
 }
 
 void hpmref_step(hpmref *m, hpm_retire *out)
@@ -88,6 +93,7 @@ void hpmref_step(hpmref *m, hpm_retire *out)
 	const uint64_t t = m->cycle;
 	const uint32_t pc = m->pc;
 	uint32_t insn = 0, cause = 0, tval = 0;
+	unsigned trap_occ = T_OCC_TRAP;
 
 	memset(r, 0, sizeof *r);
 	r->pc = pc;
@@ -219,6 +225,7 @@ void hpmref_step(hpmref *m, hpm_retire *out)
 			} else if (ref_soc_load(m, addr, size, t, &v)) {
 				cause = EXC_LOAD_ACCESS;
 				tval = addr;
+				trap_occ = T_OCC_ACCESS_FAULT;
 				goto trap;
 			}
 			switch (f3) {
@@ -254,6 +261,7 @@ void hpmref_step(hpmref *m, hpm_retire *out)
 			} else if (ref_soc_store(m, addr, size, sv, t)) {
 				cause = EXC_STORE_ACCESS;
 				tval = addr;
+				trap_occ = T_OCC_ACCESS_FAULT;
 				goto trap;
 			}
 			if (UNLIKELY(hit_next)) {
@@ -433,7 +441,7 @@ void hpmref_step(hpmref *m, hpm_retire *out)
 				r->csr_addr = (uint16_t)csr;
 				/* the HPM unit counts the writing cycle itself (old
                  * settings) before the write */
-				r->csr_val = ref_hpm_owns(csr) ? ref_hpm_write(m, csr, nv)
+				r->csr_val = ref_hpm_owns(csr) ? ref_hpm_write(m, csr, nv, tc)
 							       : ref_csr_write(m, csr, nv, tc);
 				/* xscratch, xepc, xtval live in the register file's EBR: a
                  * write with an rd refetches pc+4, one bubble (docs/timing.md) */
@@ -469,12 +477,14 @@ illegal:
 	cause = EXC_ILLEGAL;
 	tval = insn;
 trap:
+	/* the trap cycle is the last X cycle; a load/store access fault has
+	 * its first cycle before it, a load/store's first cycle (HK_MEM_FIRST) */
 	r->trap = 1;
 	r->cause = cause;
 	r->tval = tval;
-	r->cycle = t;
+	r->cycle = t + trap_occ - 1;
 	ref_csr_trap(m, cause, tval);
-	m->cycle = t + T_OCC_TRAP + T_REDIRECT;
-	ref_hpm_step(m, HK_MEM_FIRST, 0, (cause >> 31) ? HK_IRQ : HK_EXC, HK_BUB_TRAP,
+	m->cycle = t + trap_occ + T_REDIRECT;
+	ref_hpm_step(m, HK_MEM_FIRST, trap_occ - 1, (cause >> 31) ? HK_IRQ : HK_EXC, HK_BUB_TRAP,
 		     r->priv, m->priv, 0);
 }

@@ -14,6 +14,7 @@
 #define T_OCC_DIV_FAULT 1u /* HPMREF_FAULT_DIV_LATENCY: one more for div/rem */
 #define T_OCC_CSR 1u
 #define T_OCC_TRAP 1u /* exception or interrupt */
+#define T_OCC_ACCESS_FAULT 2u /* load/store access fault: traps in its second X cycle */
 #define T_REDIRECT 1u /* bubble after a redirect from X */
 
 /* The storage-only CSRs (mscratch mepc mtval sscratch sepc stval) are kept in

@@ -80,8 +80,7 @@ module core_csr #(
 
     // time(h), and the HPM unit's overflow interrupt
     input  wire [63:0] mtime,
-    input  wire        lcofi,        // a counter wraps in this cycle: set mip.LCOFIP
-    input  wire        lcofi_late,   // one wrapped in the previous cycle (HPM_ARCH 3)
+    input  wire        lcofi,        // a counter wrapped in the previous cycle: set mip.LCOFIP
     output wire [31:0] mcounteren_out,
 
     output reg  [1:0]  priv,
@@ -139,8 +138,9 @@ module core_csr #(
     wire [31:0] mstatus = {9'd0, st_tsr, st_tw, st_tvm, 2'b00, st_mprv, 4'd0, st_mpp,
                            2'b00, st_spp, st_mpie, 1'b0, st_spie, 1'b0, st_mie, 1'b0, st_sie, 1'b0};
     wire [31:0] sstatus = {23'd0, st_spp, 2'b00, st_spie, 3'b000, st_sie, 1'b0};
-    // lcofi_late: a counter wrapped in the previous cycle (LCOFIP is set from then)
-    wire [13:0] mip     = {lcofip || lcofi_late, 1'b0, 1'b0, 1'b0, seip, 1'b0, mtip, 1'b0, stip, 1'b0,
+    // LCOFIP is read from its flip-flop only (no path from the HPM unit's
+    // adders to the interrupt decision): a wrap in cycle c is seen from c+2
+    wire [13:0] mip     = {lcofip, 1'b0, 1'b0, 1'b0, seip, 1'b0, mtip, 1'b0, stip, 1'b0,
                            msip, 1'b0, ssip, 1'b0};
 
     // ------------------------------------------------------------- read mux
@@ -312,10 +312,6 @@ module core_csr #(
             scause_irq <= 1'b0; scause_code <= 4'd0;
             mcen_q     <= 32'd0; scen_q <= 32'd0;
         end else begin
-            // set by the HPM unit a cycle late; a mip/sip write in this
-            // cycle (below) wins, it already read LCOFIP as set
-            if (lcofi_late)
-                lcofip <= 1'b1;
             if (trap_take) begin
                 if (trap_to_s) begin
                     scause_irq  <= trap_irq;
@@ -373,7 +369,8 @@ module core_csr #(
                     default: ;
                 endcase
             end
-            // the HPM unit's overflow wins over a software clear in the same cycle
+            // the HPM unit's overflow wins over a software clear in the same
+            // cycle (which read LCOFIP as 0: the set would be lost otherwise)
             if (lcofi)
                 lcofip <= 1'b1;
         end

@@ -15,8 +15,8 @@ module core_fetch (
 
     // from X: a redirect to target_x (mret/sret, fence.i, a CSR refetch, a
     // mispredicted branch); the others are selected in hpm_core's bus mux,
-    // by lateness: a jalr (the address adder), an exception (the access
-    // fault: the whole address), an interrupt
+    // by lateness: a jalr (the address adder), an exception (a misaligned
+    // address: the adder's low bits), an interrupt
     input  wire        x_free,       // X is empty or finishes this cycle
     input  wire        redirect_x,
     input  wire [31:0] target_x,
@@ -54,9 +54,10 @@ module core_fetch (
     wire [31:0] d_next = d_pc + (d_pred_taken ? (is_jal ? imm_j : imm_b) : 32'd4);
 
     // The later a redirect is known, the later its mux level: a jalr's
-    // target (the address adder), an exception's vector (the access fault:
-    // end of the adder), then the interrupt's (LCOFI from the HPM unit's
-    // adders) come last, in hpm_core's bus mux. The address fetched is the
+    // target (the address adder), an exception's vector (a misaligned
+    // address: the adder's low bits; the access fault is a register), then
+    // the interrupt's (the interrupt decision) come last, in hpm_core's bus
+    // mux. The address fetched is the
     // bus address (a data access never coincides with a fetch): D's pc and
     // the fetch's PMA check take it from there, so these levels exist once.
     assign redirect = irq_redirect || redirect_x || trap_redirect || jalr_redirect;

@@ -67,16 +67,15 @@ module hpm_core #(
     output wire        ext_csr_first,   // ... in its first X cycle
     output wire        ext_csr_write,   // ... and it writes the CSR
     output wire [31:0] mcounteren,
-    input  wire        lcofi,
-    input  wire        lcofi_late
+    input  wire        lcofi
 );
 /* verilator lint_off UNUSEDPARAM */ // the whole catalogue, not every index is used here
 `include "hpm_events.vh"
 /* verilator lint_on UNUSEDPARAM */
 
     // ------------------------------------------------------------ F / D
-    wire        x_free, redirect_l, fault_trap, fetch_redirect;
-    wire        irq_take, redir_t_n, trap_n, fault_trap_n, jalr_go_n;
+    wire        x_free, redirect_l, fetch_redirect;
+    wire        irq_take, redir_t_n, trap_n, jalr_go_n;
     wire [31:0] target_t;
     wire [31:2] tvec_m, tvec_s;
     wire [2:0]  tvec_to_s;
@@ -225,7 +224,8 @@ module hpm_core #(
     //          checks);
     //   late:  a misaligned jalr/branch target or load/store address (the low
     //          bits of the adder, the branch comparison);
-    //   fault: the load/store access fault (the whole address).
+    //   fault: the load/store access fault (the whole address), registered:
+    //          it traps in the load/store's second X cycle.
     // They exclude one another (decode is one-hot; an instruction with a
     // fetch fault decodes as nothing), so each class has its own trap
     // cause and delegation prepared early (core_csr) and the late signals
@@ -259,19 +259,27 @@ module hpm_core #(
     // a mul/div has no late exception, so x_free is 0 exactly when this holds
     // (and for a waiting HPM CSR access, which holds its operands the same way)
     assign md_hold = x_valid && !trap_e && ((is_mul || is_div) ? !md_last : csr_wait);
-    assign fault_trap = x_go && !trap_e && lsu_fault;       // lsu_fault excludes misaligned
+    // The access fault is found at the end of the first X cycle (the PMA
+    // check of the whole address) and registered: the load/store traps in
+    // its second X cycle, 2 cycles + redirect (docs/timing.md). Its first
+    // cycle is a load/store's first cycle that accesses nothing (the address
+    // is in no region: bus_region 0). fault_trap is 1 only in that second
+    // cycle, in which X holds the load/store (x_valid).
+    reg fault_trap;
+    always @(posedge clk)
+        fault_trap <= !rst && x_go && !trap_e && lsu_fault;   // lsu_fault excludes misaligned
     wire exc       = exc_e || exc_l || fault_trap;
     wire trap      = irq_take || exc;
     // the data access of a load/store's first cycle, unless it traps; whether
     // its address is in a region (it is not: the access fault) is up to the
     // region selects
     assign mem_go  = x_go && mem && !trap_e && !lsu_misaligned;
-    // The interrupt decision is the latest of the early ones (LCOFI comes
-    // from the HPM unit's counter adders, core_csr), so the fetch and bus
+    // The interrupt decision is the deepest of the early ones (core_csr:
+    // mip & mie, the enables, delegation and priority), so the fetch and bus
     // addresses are prepared as if no interrupt were taken (the *_n
     // signals) and the interrupt's vector comes in at their last mux level.
+    // The access fault needs no such form: it is a register.
     wire exc_e_n   = x_go && exc_e_why;
-    assign fault_trap_n = x_go && !exc_e_n && lsu_fault;
     wire mem_go_n  = x_go && mem && !exc_e_n && !lsu_misaligned;
     // a jalr with an aligned target: the bus takes its target (the adder's
     // sum) in the level of the data address, core_fetch does not see it
@@ -296,8 +304,10 @@ module hpm_core #(
 
     // xtval of a trap, as two levels: a value chosen by early signals (0,
     // the pc, the instruction, or the jal/branch target), then the address
-    // adder's sum for a misaligned jalr (bit 0 cleared) or load/store and
-    // the access fault, the only ones that are neither early nor branches
+    // adder's sum for a misaligned jalr (bit 0 cleared) or load/store, the
+    // only ones that are neither early nor branches. The access fault's
+    // xtval (the address) is the sum of the load/store's first cycle, which
+    // wb2_val loads then and holds (below).
     reg  [31:0] tval_early;
     always @(*) begin
         if (irq_take)       tval_early = 32'd0;
@@ -309,7 +319,6 @@ module hpm_core #(
     end
     wire        tval_sum  = !irq_take && !exc_e && !is_branch;
     wire [31:0] trap_tval = tval_sum ? {alu_sum[31:1], alu_sum[0] && !is_jalr} : tval_early;
-    wire [31:0] exc_tval = exc_e ? tval_e : exc_l ? tval_l : alu_sum;
 
     // a CSR, mret or sret instruction can only trap early: its commit does
     // not wait for the adder
@@ -331,26 +340,25 @@ module hpm_core #(
         .vec_i(vec_i), .tvec_m(tvec_m), .tvec_s(tvec_s), .tvec_to_s(tvec_to_s),
         .trap_take(trap_take), .trap_to_s(trap_to_s),
         .mtip(mtip), .msip(msip), .irq_pending(irq_pending), .irq_code(irq_code),
-        .wfi_wake(wfi_wake), .mtime(mtime), .lcofi(lcofi), .lcofi_late(lcofi_late),
+        .wfi_wake(wfi_wake), .mtime(mtime), .lcofi(lcofi),
         .mcounteren_out(mcounteren),
         .priv(priv),
         .ext_addr(ext_csr_addr), .ext_wdata(ext_csr_wdata), .ext_we(ext_csr_we),
         .ext_hit(ext_csr_hit), .ext_rdata(ext_csr_rdata), .ext_wval(ext_csr_wval)
     );
 
-    // completion of the instruction in X. Traps happen only in the first X
-    // cycle, where no load/store completes, so an instruction retires
-    // without waiting for the access fault. The access fault does not free X
-    // either: the faulting load/store stays in X, invalid (x_valid is
-    // cleared), for the bubble cycle after it; only x_valid, not the loads of
-    // the X registers, waits for the address adder.
+    // completion of the instruction in X. Every trap but the access fault
+    // happens in the first X cycle, where no load/store completes; the
+    // access fault (a register) traps in the second, where the load/store
+    // would complete, and stops its retire. No late signal decides whether
+    // an instruction retires or frees X.
     wire x_cond = (is_load || is_store) ? x_cnt == 6'd1 :
                   (is_mul || is_div) ? md_last :
                   is_wfi ? wfi_wake :
                   is_csr ? !csr_wait : 1'b1;
     wire x_done = x_valid && (trap || x_cond);
     assign x_free = !x_valid || trap_e || exc_l || x_cond;
-    assign retire = x_valid && x_cond && !trap_e && !(x_first && (br_mis || jalr_mis));
+    assign retire = x_valid && x_cond && !trap_e && !fault_trap && !(x_first && (br_mis || jalr_mis));
 
     // ---- redirects of the fetch from X (one bubble). The fetch and bus
     // addresses are prepared as if no interrupt were taken (the *_n
@@ -378,10 +386,10 @@ module hpm_core #(
     // branch goes to its target if it was predicted not taken, else to pc+4
     assign target_t    = (is_mret || is_sret) ? rs2 : (is_branch && !x_pred) ? pc_imm : pc4;
     wire exc_l_n       = x_go && !exc_e_n && exc_l_why;
-    assign trap_n      = exc_e_n || exc_l_n || fault_trap_n;
-    // the class's delegation: early, else the access fault for an aligned
-    // load/store, else late (a misaligned jump target or load/store)
-    wire tvec_sel_s    = exc_e_why ? tvec_to_s[0] : (mem && !lsu_misaligned) ? tvec_to_s[2] : tvec_to_s[1];
+    assign trap_n      = exc_e_n || exc_l_n || fault_trap;
+    // the class's delegation: early, else the access fault (its second
+    // cycle), else late (a misaligned jump target or load/store)
+    wire tvec_sel_s    = exc_e_why ? tvec_to_s[0] : fault_trap ? tvec_to_s[2] : tvec_to_s[1];
     wire [31:2] tvec_x = tvec_sel_s ? tvec_s : tvec_m;
 
     // write-back
@@ -396,7 +404,9 @@ module hpm_core #(
     // in its cycle and the CSR row in the next. Both next cycles are X
     // bubbles (the trap's redirect, the CSR's refetch), so the port is free.
     // A CSR instruction with rd = x0 writes the row in its own cycle
-    // (rf_wdata is then the CSR's new value).
+    // (rf_wdata is then the CSR's new value). A load/store's first cycle
+    // loads its address (trap_tval is the adder's sum then), which the
+    // access fault's trap in the second cycle holds for its xtval.
     reg        wb2_v;
     reg [2:0]  wb2_row;        // {csr[9], csr[1:0]}
     reg [31:0] wb2_val;
@@ -405,13 +415,12 @@ module hpm_core #(
             wb2_v <= 1'b0;
         else
             wb2_v <= trap_take || csr_row_2nd;
-        if (trap_take) begin
+        if (trap_take)
             wb2_row <= {!trap_to_s, 2'b11};
-            wb2_val <= trap_tval;
-        end else begin
+        else
             wb2_row <= {x_insn[29], x_insn[21:20]};
-            wb2_val <= ebr_wval;
-        end
+        if (!fault_trap)
+            wb2_val <= (trap_take || mem) ? trap_tval : ebr_wval;
     end
     assign wp_we   = rf_we || csr_row_now || trap_take || wb2_v;
     assign wp_addr = wb2_v ? {1'b1, wb2_row[2], 2'b00, wb2_row[1:0]} :
@@ -427,9 +436,7 @@ module hpm_core #(
         end else begin
             x_first <= x_free;
             x_cnt   <= x_free ? 6'd0 : x_cnt + 6'd1;
-            if (fault_trap)
-                x_valid <= 1'b0;
-            else if (x_free)
+            if (x_free)
                 x_valid <= d_valid && !fetch_redirect;
             if (x_free) begin
                 x_pc    <= d_pc;
@@ -463,7 +470,7 @@ module hpm_core #(
     assign trace_priv      = priv;
     assign trace_trap      = trap;
     assign trace_cause     = {irq_take, 27'd0, irq_take ? irq_code : exc_code};
-    assign trace_tval      = irq_take ? 32'd0 : exc_tval;
+    assign trace_tval      = irq_take ? 32'd0 : exc_e ? tval_e : exc_l ? tval_l : wb2_val;
     assign trace_rd_we     = rf_we;
     assign trace_rd        = rd;
     assign trace_rd_val    = rf_wdata;
@@ -542,8 +549,8 @@ module hpm_core #(
                                         redirect_x || redirect_l || fault_trap, x_done);   // width checked against EV_W by lint
     // without the interrupt: the *_n signals above
     wire exc_n     = trap_n;
-    wire retire_n  = x_valid && x_cond && !exc_e_n && !(x_first && (br_mis || jalr_mis));
-    wire flush_n   = exc_e_n || xret_fencei || (x_go && !exc_e_n && late_why) || fault_trap_n;
+    wire retire_n  = x_valid && x_cond && !exc_e_n && !fault_trap && !(x_first && (br_mis || jalr_mis));
+    wire flush_n   = exc_e_n || xret_fencei || (x_go && !exc_e_n && late_why) || fault_trap;
     wire x_done_n  = x_valid && (exc_n || x_cond);
     assign events   = ev;
     assign events_n = ev_vec(retire_n, exc_n, exc_n, 1'b0, flush_n, x_done_n);

@@ -31,8 +31,9 @@ module hpm_class #(
 /* verilator lint_on UNUSEDPARAM */
 `include "hpm_classes.vh"
 
-    // The interrupt comes last in the core (LCOFI), so the kind is decoded
-    // from ev_n and an interrupt cycle's kind selected at the end.
+    // The interrupt decision is the core's deepest early signal (hpm_core),
+    // so the kind is decoded from ev_n and an interrupt cycle's kind
+    // selected at the end.
     reg [4:0] k_n;
     wire [4:0] k = ev[HPM_EV_INTERRUPTS] ? K_IRQ : k_n;
     always @(*) begin

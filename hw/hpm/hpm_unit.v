@@ -56,8 +56,7 @@ module hpm_unit #(
     input  wire            csr_write,       // ... and it writes
     output wire            csr_wait,        // it waits in X (docs/timing.md)
 
-    output wire            lcofi,           // a counter wraps with OF clear: set mip.LCOFIP
-    output wire            lcofi_late       // architecture 3: one wrapped in the previous cycle
+    output wire            lcofi            // a counter wrapped with OF clear in the previous cycle: set mip.LCOFIP
 );
     localparam [1:0] PRIV_M = 2'b11;
     localparam integer HPM_NDSP = HPM_WIDTH > 32 ? 2 : 1;   // DSPs per mhpmcounter
@@ -298,7 +297,7 @@ module hpm_unit #(
             // the wrap of t-1. Its OF is read as set from t on (OF | wrap),
             // it sets OF at the end of t (a selector write in t wins), and
             // LCOFI, when OF was clear at the start of t-1, goes to the core
-            // in t, which shows LCOFIP as set from t on (core_csr). Counter
+            // in t, which sets LCOFIP at the end of t (core_csr). Counter
             // and selector values are read from hpm_estore's memory in the
             // commit cycle of a CSR access (the row read in the cycle before).
             wire [6:0] cls;
@@ -416,10 +415,14 @@ module hpm_unit #(
         end
     endfunction
 
-    // LCOFI: a wrap while OF is still clear; architecture 3 finds it a
-    // cycle late (core_csr shows LCOFIP as set from then; docs/hpm.md)
-    assign lcofi      = HPM_ARCH != 3 && (wrap_bits & ~of_bits) != 32'd0;
-    assign lcofi_late = lcofi3;
+    // LCOFI: a wrap while OF is still clear, signalled in the cycle after
+    // the wrap in every architecture (architecture 3 finds it then, 1 and 2
+    // register it); core_csr sets LCOFIP at the end of that cycle, so it is
+    // seen two cycles after the wrap (docs/hpm.md, "Overflow and LCOFI")
+    reg lcofi_q;
+    always @(posedge clk)
+        lcofi_q <= !rst && (wrap_bits & ~of_bits) != 32'd0;
+    assign lcofi = HPM_ARCH == 3 ? lcofi3 : lcofi_q;
 
     // the addressed counter (the counter write's other half; the trace)
     wire [63:0] ctr64 = idx == 5'd0 ? mcycle : idx == 5'd2 ? minstret :

@@ -191,7 +191,8 @@
     and     a1, a1, t0
     SIGCHK  a1, 0
     SIG     a2
-    /* a wrap in the cycle of a mip clear: LCOFIP ends up set */
+    /* mip clears in the wrap cycle and in the next one (where the overflow
+     * sets LCOFIP): LCOFIP ends up set */
     TEST 8
     csrwi   mcountinhibit, 8        /* frozen while set up (HPM_WIDTH 1 wraps every 2 cycles) */
     li      t0, HPM_EV_CYCLES
@@ -203,10 +204,13 @@
     csrc    mip, t0
     csrwi   mcountinhibit, 0        /* ... counting from the next cycle, */
     csrrc   a1, mip, t0             /* ... which wraps */
+    csrrc   a3, mip, t0             /* LCOFIP set at the end of this one */
     csrr    a2, mip
     and     a1, a1, t0
     and     a2, a2, t0
+    and     a3, a3, t0
     SIGCHK  a1, 0
+    CHECK   a3, 0
     SIGCHK  a2, LCOF
     /* the LCOFI interrupt, delegated, taken in S from U (scause 0x8000000d) */
     TEST 9

@@ -194,6 +194,29 @@
     csrr    t0, mhpmcounter4
     CHECKR  t0, a4
 
+    /* ---- G: a load and a store access fault through the M handler.
+     * Each spends its first X cycle as any load/store does (cycles,
+     * mem-stall-cycles, topdown-be-bound, topdown-mem-bound; it accesses
+     * nothing) and traps in its second (exceptions, flushes,
+     * machine-clears, then the bubble); neither retires. The handler has
+     * no stall cycle and no load/store (docs/timing.md) ---- */
+    TEST 11
+    ZERO_ALL
+    TRAP_CLEAR
+    li      t4, BAD_ADDR
+    START
+    lw      t1, 0(t4)
+    sw      t1, 0(t4)
+    STOP
+    CHECK   s9, 2
+    CNT     5, 0            /* loads */
+    CNT     6, 0            /* stores */
+    CNT     15, 2           /* mem-stall-cycles: the first X cycle of each */
+    CNT     17, 2           /* exceptions */
+    CNT     25, 2           /* be-bound: the same two cycles */
+    CNT     27, 4           /* machine-clears: trap cycle + bubble each */
+    CNT     29, 2           /* mem-bound */
+
     /* ---- the combining ops, on counter 3 over block A. Per cycle of A:
      * load 1st X: cyc; load 2nd X: cyc instr load; addi: cyc instr;
      * bnez: cyc instr branch; bubble: cyc; STOP: cyc instr ---- */

@@ -1,13 +1,14 @@
 /* hpm_overflow.S: overflow of a 64-bit counter to the cycle (docs/hpm.md):
- * the exact wrap cycle and OF, mip.LCOFIP and scountovf; the LCOFI interrupt
+ * the exact wrap cycle and OF, mip.LCOFIP (seen two cycles after the wrap)
+ * and scountovf; the LCOFI interrupt
  * taken before the exact instruction (mepc) and counted by `interrupts`; no
  * second LCOFIP while OF = 1, a new one once software clears OF; LCOFI
  * delegated to S (mideleg bit 13, sie/sip bit 13); a counter write in the
  * wrapping cycle suppresses the wrap; a selector write in the wrapping cycle
  * loses to the hardware's OF = 1; the race of a naive lo/hi read of a
  * 64-bit counter across a carry of its low half, which hi-lo-hi avoids; and
- * a wrap in the counter's refill window, a cycle late (docs/hpm.md), its
- * LCOFI and a wfi it wakes.
+ * a wfi woken by LCOFIP; and a wrap in the counter's refill window, a cycle
+ * late (docs/hpm.md), its LCOFI and a wfi it wakes.
  * Needs HPM_NUM >= 2, HPM_WIDTH = 64 (default build only). */
 #include "test_macros.h"
 #include "hpm_common.h"
@@ -37,19 +38,22 @@
     csrr    a1, mhpmevent3h /* t+1, t+2 */
     csrr    a2, mhpmevent3h /* t+3, t+4 */
     csrr    a3, mip         /* t+5 */
-    csrr    a4, mip         /* t+6: LCOFIP */
-    csrr    a5, mhpmevent3h /* t+7, t+8: OF */
-    csrr    a6, mhpmcounter3    /* t+9, t+10: 4 */
-    csrr    a7, mhpmcounter3h   /* t+11, t+12: 0 */
+    csrr    a4, mip         /* t+6: LCOFIP set at its end */
+    csrr    a7, mip         /* t+7: LCOFIP */
+    csrr    a5, mhpmevent3h /* t+8, t+9: OF */
+    csrr    a6, mhpmcounter3    /* t+10, t+11: 5 */
     SIGCHK  a1, 0
     SIGCHK  a2, 0
     li      t0, MIP_LCOF
     and     a3, a3, t0
     SIGCHK  a3, 0
     and     a4, a4, t0
-    SIGCHK  a4, MIP_LCOF
+    SIGCHK  a4, 0
+    and     a7, a7, t0
+    SIGCHK  a7, MIP_LCOF
     SIGCHK  a5, OF
-    SIGCHK  a6, 4
+    SIGCHK  a6, 5
+    csrr    a7, mhpmcounter3h
     SIGCHK  a7, 0
     csrr    a0, scountovf
     SIGCHK  a0, 8
@@ -64,7 +68,7 @@
     csrr    a0, scountovf
     SIGCHK  a0, 0
 
-    TEST 3                  /* LCOFI taken before the instruction entering X after the wrap */
+    TEST 3                  /* LCOFI taken by the first instruction entering X two cycles after the wrap or later */
     TRAP_CLEAR
     li      t0, MIP_LCOF
     csrw    mie, t0
@@ -73,8 +77,9 @@
     nop                     /* t+1 */
     nop                     /* t+2 */
     nop                     /* t+3 */
+    nop                     /* t+4: executes (LCOFIP set at its end) */
 irq1:
-    nop                     /* t+4: preempted */
+    nop                     /* t+5: preempted */
     csrci   mstatus, MSTATUS_MIE
     CHECK   s9, 1
     CHECK   s8, CAUSE_IRQ | 13
@@ -109,6 +114,7 @@ irq1:
     TRAP_CLEAR
     csrsi   mstatus, MSTATUS_MIE
     PRELOAD 3
+    nop
     nop
     nop
     nop
@@ -202,11 +208,14 @@ irq2:
     csrc    mip, t0
     csrw    mhpmevent3h, zero
 
-    TEST 9                  /* an overflow in the cycle of a mip clear: LCOFIP stays set */
+    TEST 9                  /* mip clears in the wrap cycle and in the next one, where the overflow sets LCOFIP: it stays set */
     PRELOAD 2
     li      t0, MIP_LCOF    /* t+1 */
     csrc    mip, t0         /* t+2 wraps */
-    csrr    a0, mip
+    csrrc   a1, mip, t0     /* t+3: reads LCOFIP 0, which is set at its end */
+    csrr    a0, mip         /* t+4 */
+    and     a1, a1, t0
+    CHECK   a1, 0
     and     a0, a0, t0
     SIGCHK  a0, MIP_LCOF
     csrc    mip, t0
@@ -248,11 +257,44 @@ irq2:
     SIGCHK  a1, 6
     SIGCHK  a0, 8           /* retry: bne t+8 (predicted), addi t+9, hi t+10, t+11, lo t+12, t+13 reads 8 */
 
+    /* ---- wfi woken by LCOFIP (mie.LCOFIE, mstatus.MIE clear: no
+     * interrupt), which is seen two cycles after the wrap ---- */
+    .rept 144
+    nop                     /* TEST 9's selector write's refill window ends */
+    .endr
+    TEST 13                 /* the wrap in the wfi's first cycle */
+    csrci   mstatus, MSTATUS_MIE
+    li      t0, MIP_LCOF
+    csrw    mie, t0
+    csrr    a0, mcycle      /* s */
+    PRELOAD 1               /* s+1 .. s+5 = t: wrap at the end of t+1 */
+    wfi                     /* t+1, t+2, completes in t+3 */
+    csrr    a1, mcycle      /* t+4 = s+9 */
+    sub     a1, a1, a0
+    SIGCHK  a1, 9
+    csrw    mhpmevent3h, zero
+    li      t0, MIP_LCOF
+    csrc    mip, t0
+    .rept 144
+    nop                     /* that write's refill window ends */
+    .endr
+    TEST 14                 /* wfi entering X in the cycle after the wrap */
+    csrr    a0, mcycle      /* s */
+    PRELOAD 1               /* s+5 = t */
+    nop                     /* t+1: wraps */
+    wfi                     /* t+2, completes in t+3 */
+    csrr    a1, mcycle      /* t+4 = s+9 */
+    sub     a1, a1, a0
+    SIGCHK  a1, 9
+    csrw    mie, zero
+    csrw    mhpmevent3h, zero
+
     /* ---- in the refill window c+1 .. c+144 of its selector write counter 3
      * adds each cycle's increment in the next cycle, nothing in c+1: a wrap
      * comes a cycle late (a counter written in the window would count its
-     * write's cycle, the same count as outside) ---- */
-    TEST 13                 /* the LCOFI one instruction later than in TEST 3 */
+     * write's cycle, the same count as outside), and its LCOFIP is seen two
+     * cycles after that late wrap ---- */
+    TEST 15                 /* the LCOFI one instruction later than in TEST 3 */
     li      t0, MIP_LCOF
     csrc    mip, t0
     csrw    mhpmevent3h, zero   /* OF clear */
@@ -262,19 +304,20 @@ irq2:
     TRAP_CLEAR
     csrw    mie, t0
     csrsi   mstatus, MSTATUS_MIE
-    PRELOAD 5               /* t */
-    csrw    mhpmevent3h, zero   /* t+1, c = t+2: t+3 adds nothing */
-    nop                     /* t+3 */
-    nop                     /* t+4 */
-    nop                     /* t+5: the wrap at its end outside a window */
+    PRELOAD 5               /* t: 2^64 - 5 from t+1 */
+    csrw    mhpmevent3h, zero   /* t+1 (2^64 - 4), c = t+2 (2^64 - 3): t+3 adds nothing */
+    nop                     /* t+3 = c+1: 2^64 - 3 */
+    nop                     /* t+4: adds t+3's 1, 2^64 - 2 */
+    nop                     /* t+5: 2^64 - 1 (outside a window: the wrap at its end) */
     nop                     /* t+6: the wrap at its end */
+    nop                     /* t+7: executes (LCOFIP set at its end) */
 irq3:
-    nop                     /* t+7: preempted */
+    nop                     /* t+8: preempted */
     csrci   mstatus, MSTATUS_MIE
     CHECK   s9, 1
     CHECK   s8, CAUSE_IRQ | 13
     EXPECT_EPC irq3
-    TEST 14                 /* a wfi in the window, woken by the late wrap */
+    TEST 16                 /* a wfi in the window, woken by the late wrap */
     li      t0, MIP_LCOF
     csrc    mip, t0
     csrw    mhpmevent3h, zero
@@ -284,9 +327,11 @@ irq3:
     TRAP_CLEAR
     csrw    mie, t0
     csrsi   mstatus, MSTATUS_MIE
-    PRELOAD 20              /* t */
-    csrw    mhpmevent3h, zero   /* t+1, c = t+2 */
-    wfi                     /* t+3: the wrap at the end of t+21, done in t+22 */
+    PRELOAD 20              /* t: 2^64 - 20 from t+1 */
+    csrw    mhpmevent3h, zero   /* t+1 (2^64 - 19), c = t+2 (2^64 - 18) */
+    wfi                     /* t+3 = c+1 adds nothing; t+4 .. t+21 add 18: the
+                             * wrap at the end of t+21, LCOFIP set at the end
+                             * of t+22, the wfi completes in t+23 */
 irq4:
     nop                     /* preempted */
     csrci   mstatus, MSTATUS_MIE

@@ -195,9 +195,33 @@
     ecall
     TEND    24, 1 + 2 + 19
     EXPECT_TRAP 11
+    /* a load/store access fault traps in its second X cycle (the first
+     * accesses nothing): 2 cycles + redirect to the handler, 3; a
+     * misaligned one traps in its first, 2; none retires */
+    li      a4, BAD_ADDR
+    TRAP_CLEAR
+    TSTART
+    lw      a3, 0(a4)
+    TEND    27, 1 + 3 + 19
+    EXPECT_TRAP 5
+    TRAP_CLEAR
+    TSTART
+    sb      a3, 1(a4)
+    TEND    28, 1 + 3 + 19
+    EXPECT_TRAP 7
+    TRAP_CLEAR
+    TSTART
+    lh      a3, 1(s0)
+    TEND    29, 1 + 2 + 19
+    EXPECT_TRAP 4
+    TRAP_CLEAR
+    ISTART
+    sw      a3, 0(a4)
+    IEND    30, 1 + 17
+    EXPECT_TRAP 7
     j       pass
     RVTEST_CODE_END
     .data
     .balign 4
 tbuf:   .word 0x80402010, 0, 0, 0, 0
-    RVTEST_DATA 30
+    RVTEST_DATA 34

@@ -293,11 +293,23 @@ static void test_traps(void)
 	CHECK_EQ(r[2].tval, 0);
 	hpmref_free(m);
 
+	/* an access fault traps in the load/store's second X cycle: entry 3,
+	 * trap 4, bubble 5, the handler enters in 6 */
 	const uint32_t q2[] = { LUI(3, 0x40000000u), LW(4, 3, 0) };
 	m = load(q2, 2, 0);
 	run(m, r, 2);
 	CHECK_EQ(r[1].cause, 5);
 	CHECK_EQ(r[1].tval, 0x40000000u);
+	CHECK_EQ(r[1].cycle, 4);
+	CHECK_EQ(hpmref_cycle(m), 6);
+	hpmref_free(m);
+	const uint32_t q3[] = { LUI(3, 0x40000000u), SW(0, 3, 4) };
+	m = load(q3, 2, 0);
+	run(m, r, 2);
+	CHECK_EQ(r[1].cause, 7);
+	CHECK_EQ(r[1].tval, 0x40000004u);
+	CHECK_EQ(r[1].cycle, 4);
+	CHECK_EQ(hpmref_cycle(m), 6);
 	hpmref_free(m);
 }
 
@@ -1289,18 +1301,20 @@ static void test_hpm_overflow(void)
 	E(&p, NOP);
 	E(&p, NOP);                     /* t+1..t+3: 253, 254, 255 */
 	E(&p, CSRR(6, CSR_MIP));        /* t+4: wraps in this cycle: 0 */
-	E(&p, CSRR(7, CSR_MIP));        /* t+5: LCOFIP */
-	E(&p, CSRR(8, 0x723));          /* t+6, t+7: OF (two cycles) */
-	E(&p, CSRR(9, 0xB03));          /* t+8, t+9: 4 */
-	E(&p, CSRR(10, CSR_SCOUNTOVF)); /* t+10: 8 */
-	E(&p, CSRR(11, 0xB83));         /* t+11, t+12: 0 */
+	E(&p, CSRR(7, CSR_MIP));        /* t+5: 0, LCOFIP set at its end */
+	E(&p, CSRR(19, CSR_MIP));       /* t+6: LCOFIP */
+	E(&p, CSRR(8, 0x723));          /* t+7, t+8: OF (two cycles) */
+	E(&p, CSRR(9, 0xB03));          /* t+9, t+10: 5 */
+	E(&p, CSRR(10, CSR_SCOUNTOVF)); /* t+11: 8 */
+	E(&p, CSRR(11, 0xB83));         /* t+12, t+13: 0 */
 	/* a wrap while OF = 1 raises no LCOFIP */
 	E(&p, CSRRW(0, CSR_MIP, 0));
 	E(&p, ADDI(5, 0, 254));
 	E(&p, CSRRW(0, 0xB03, 5)); /* u: 254 */
 	E(&p, NOP);
 	E(&p, NOP);               /* u+2 wraps */
-	E(&p, CSRR(12, CSR_MIP)); /* 0 */
+	E(&p, NOP);
+	E(&p, CSRR(12, CSR_MIP)); /* u+4: 0 */
 	/* a selector write in the wrap cycle: the hardware's OF wins */
 	E(&p, CSRRW(0, 0x723, 0));   /* OF = 0 */
 	for (int i = 0; i < 144; i++) /* its refill window */
@@ -1313,13 +1327,15 @@ static void test_hpm_overflow(void)
 	E(&p, CSRRW(0, 0x723, 0)); /* v+3 (254), v+4 wraps: OF stays 1 */
 	E(&p, CSRR(13, 0x723));    /* 0x80000000 */
 	E(&p, CSRR(14, CSR_MIP));  /* LCOFIP (OF was 0) */
-	/* a mip write clearing LCOFIP in the wrap cycle: the hardware set wins */
+	/* mip writes clearing LCOFIP in the wrap cycle and in the next one,
+	 * whose end the hardware sets it at: the hardware set wins */
 	E(&p, CSRRW(0, 0x723, 0)); /* OF = 0 */
 	E(&p, ADDI(5, 0, 254));
 	E(&p, CSRRW(0, 0xB03, 5)); /* 254 */
 	E(&p, NOP);                /* 255 */
+	E(&p, CSRRW(0, CSR_MIP, 0)); /* wraps */
 	unsigned k_mipw = p.n;
-	E(&p, CSRRW(0, CSR_MIP, 0)); /* wraps: LCOFIP stays 1 */
+	E(&p, CSRRW(0, CSR_MIP, 0)); /* LCOFIP set at its end: stays 1 */
 	E(&p, CSRR(18, CSR_MIP));
 	/* a counter write in the wrap cycle suppresses the wrap */
 	E(&p, CSRRW(0, 0x723, 0));
@@ -1352,9 +1368,10 @@ static void test_hpm_overflow(void)
 	CHECK_EQ(run_to(m, A(k_div), 100), 0);
 	CHECK_EQ(hpmref_reg(m, 18), 1u << 13);
 	CHECK_EQ(hpmref_reg(m, 6), 0);
-	CHECK_EQ(hpmref_reg(m, 7), 1u << 13);
+	CHECK_EQ(hpmref_reg(m, 7), 0);
+	CHECK_EQ(hpmref_reg(m, 19), 1u << 13);
 	CHECK_EQ(hpmref_reg(m, 8), 0x80000000u);
-	CHECK_EQ(hpmref_reg(m, 9), 4);
+	CHECK_EQ(hpmref_reg(m, 9), 5);
 	CHECK_EQ(hpmref_reg(m, 10), 8);
 	CHECK_EQ(hpmref_reg(m, 11), 0);
 	CHECK_EQ(hpmref_reg(m, 12), 0);
@@ -1377,8 +1394,8 @@ static void test_hpm_overflow(void)
 	hpmref_free(m);
 
 	/* wfi woken by LCOFIP (mie.LCOFIE, mstatus.MIE = 0): counter 3 (cycles,
-     * 8 bits) = 250 at the wfi's entry e wraps in e+5; the wfi completes in
-     * e+6; mhpmcounter4 counts wfi-cycles (6). */
+     * 8 bits) = 250 at the wfi's entry e wraps in e+5; LCOFIP is seen from
+     * e+7, where the wfi completes; mhpmcounter4 counts wfi-cycles (7). */
 	pfill(&p);
 	CSRW(&p, CSR_MIE, 1u << 13);
 	E(&p, ADDI(4, 0, HPM_EV_CYCLES));
@@ -1395,11 +1412,11 @@ static void test_hpm_overflow(void)
 	run_to(m, A(k_wfi), 100);
 	uint64_t e = hpmref_cycle(m);
 	hpmref_step(m, &r);
-	CHECK_EQ(r.cycle, e + 6);
+	CHECK_EQ(r.cycle, e + 7);
 	hpmref_step(m, &r);
 	hpmref_step(m, &r);
-	CHECK_EQ(hpmref_reg(m, 6), 6);
-	CHECK_EQ(hpmref_reg(m, 7), 4); /* 0 at e+6; read in e+10 (two-cycle reads) */
+	CHECK_EQ(hpmref_reg(m, 6), 7);
+	CHECK_EQ(hpmref_reg(m, 7), 5); /* 0 at e+6; read in e+11 (two-cycle reads) */
 	hpmref_free(m);
 }
 
