@@ -882,6 +882,17 @@ suite_board() {
     if grep -q '^timing *FAIL: 1 SB_MAC16 with a combinational path through it.*mac (top output the unregistered 16x16 product' "$d/comb-dsp.txt"; then
         pass "board: the timing check fails an unregistered SB_MAC16 multiplier: $(sed -n 's/^timing *//p' "$d/comb-dsp.txt" | cut -c1-100)"
     else fail "board: an unregistered SB_MAC16 multiplier passes the timing check: $(grep -m1 '^timing' "$d/comb-dsp.txt" || head -n 2 "$d/comb-dsp.txt" | tr '\n' '|')"; fi
+    # CLOCK_HZ (the timing target, the clock the SoC reports) must be what
+    # the PLL settings make: a top whose DIVF disagrees fails the check
+    CHECK="board pll fail"
+    sed 's/\(parameter \[6:0\] *PLL_DIVF *= *\)[0-9]*.d[0-9]*/\17'"'"'d63/' hw/board/icebreaker_top.v > "$d/pll-top.v"
+    python3 hw/board/board_report.py --nextpnr "$bdir/nextpnr-report.json" --log "$bdir/nextpnr.log" \
+        --stat "$bdir/yosys-stat.txt" --top "$d/pll-top.v" --netlist "$bdir/icebreaker.json" \
+        --target-hz "$(sed -n 's/.*parameter integer CLOCK_HZ *= *\([0-9]*\).*/\1/p' hw/board/icebreaker_top.v)" \
+        > "$d/pll.txt" 2>&1
+    if ! cmp -s hw/board/icebreaker_top.v "$d/pll-top.v" && grep -q '^timing *FAIL: the PLL makes 12 MHz, not CLOCK_HZ' "$d/pll.txt"; then
+        pass "board: the timing check fails a PLL that does not make CLOCK_HZ: $(sed -n 's/^timing *//p' "$d/pll.txt" | cut -c1-80)"
+    else fail "board: a PLL (DIVF 63) that does not make CLOCK_HZ passes the check: $(grep -m1 '^timing' "$d/pll.txt" || head -n 2 "$d/pll.txt" | tr '\n' '|')"; fi
     CHECK="board utilization"
     n=0
     for r in LC EBR SPRAM DSP PLL; do grep -Eq "^$r +[0-9]+ +[0-9]+" "$rep" 2>/dev/null && n=$((n + 1)); done

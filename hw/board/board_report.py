@@ -31,6 +31,23 @@ def top_param(text, name):
     return int(m.group(1)) if m else None
 
 
+def pll_hz(top):
+    """The SB_PLL40 output the top's PLL_* parameters make from the 12 MHz
+    oscillator, and why it is illegal ("" if it is not): PFD 10..133 MHz,
+    VCO 533..1066 MHz (iCE40 sysCLOCK PLL, SIMPLE feedback)."""
+    divr, divf, divq = (top_param(top, k) for k in ("PLL_DIVR", "PLL_DIVF", "PLL_DIVQ"))
+    if None in (divr, divf, divq):
+        return 0, "PLL_DIVR/DIVF/DIVQ not found in the top"
+    pfd = 12e6 / (divr + 1)
+    vco = pfd * (divf + 1)
+    out = vco / 2 ** divq / (2 if top_param(top, "PLL_HALF") else 1)
+    if not 10e6 <= pfd <= 133e6:
+        return out, "PLL PFD %.3g MHz outside 10..133 MHz" % (pfd / 1e6)
+    if not 533e6 <= vco <= 1066e6:
+        return out, "PLL VCO %.4g MHz outside 533..1066 MHz" % (vco / 1e6)
+    return out, ""
+
+
 # the clock inputs of the iCE40 cells that have registers
 CLOCK_PORTS = {"SB_RAM40_4K": ("RCLK", "WCLK"), "SB_SPRAM256KA": ("CLOCK",),
                "SB_MAC16": ("CLK",)}
@@ -178,6 +195,11 @@ def main():
     if not failed and comb:
         failed = "%d SB_MAC16 with a combinational path through it, untimed by nextpnr, e.g. %s (%s)" % (
             len(comb), comb[0][0], comb[0][1])
+    pll_out, pll_bad = pll_hz(top)
+    if not failed and pll_bad:
+        failed = pll_bad
+    if not failed and round(pll_out) != a.target_hz:
+        failed = "the PLL makes %.6g MHz, not CLOCK_HZ %g MHz" % (pll_out / 1e6, target)
     met = achieved >= target and not failed
 
     util = rep.get("utilization", {})

@@ -17,9 +17,9 @@
 module icebreaker_top #(
     parameter        FW_HEX     = "",
     // the core clock and the PLL settings that make it (must agree)
-    parameter integer CLOCK_HZ  = 12000000,
+    parameter integer CLOCK_HZ  = 15000000,
     parameter [3:0]  PLL_DIVR   = 4'd0,
-    parameter [6:0]  PLL_DIVF   = 7'd63,
+    parameter [6:0]  PLL_DIVF   = 7'd79,
     parameter [2:0]  PLL_DIVQ   = 3'd5,
     parameter [2:0]  PLL_FILTER = 3'd1,
     parameter        PLL_HALF   = 1,
