@@ -13,8 +13,9 @@
 
 /* counter 3 = all-ones - k + 1 ... at the start of cycle t+1 it is 2^64 - k
  * (the csrw commits in t); it wraps at the end of t+k. A counter or
- * selector access takes two X cycles (the first a wait) and reads at the
- * start of the second (docs/timing.md). */
+ * selector read takes three X cycles (two waits) and reads at the start of
+ * the second; a write takes four and writes at the end of the fourth
+ * (docs/timing.md). */
 .macro PRELOAD k
     csrw    mhpmcounter3h, s1
     li      t0, -(\k)
@@ -30,15 +31,15 @@
     SELN    3, HPM_EV_CYCLES, 0
     SELN    4, HPM_EV_INTERRUPTS, 0
 
-    TEST 1                  /* the wrap cycle: the end of t+5 */
-    PRELOAD 5               /* csrw lo commits in cycle t */
-    csrr    a1, mhpmevent3h /* t+1, t+2 */
-    csrr    a2, mhpmevent3h /* t+3, t+4 */
-    csrr    a3, mip         /* t+5 */
-    csrr    a4, mip         /* t+6: LCOFIP */
-    csrr    a5, mhpmevent3h /* t+7, t+8: OF */
-    csrr    a6, mhpmcounter3    /* t+9, t+10: 4 */
-    csrr    a7, mhpmcounter3h   /* t+11, t+12: 0 */
+    TEST 1                  /* the wrap cycle: the end of t+7 */
+    PRELOAD 7               /* csrw lo commits in cycle t */
+    csrr    a1, mhpmevent3h /* t+1 .. t+3, reads at t+2 */
+    csrr    a2, mhpmevent3h /* t+4 .. t+6, reads at t+5 */
+    csrr    a3, mip         /* t+7 */
+    csrr    a4, mip         /* t+8: LCOFIP */
+    csrr    a5, mhpmevent3h /* t+9 .. t+11, reads at t+10: OF */
+    csrr    a6, mhpmcounter3    /* t+12 .. t+14, reads at t+13: 5 */
+    csrr    a7, mhpmcounter3h   /* t+15 .. t+17, reads at t+16: 0 */
     SIGCHK  a1, 0
     SIGCHK  a2, 0
     li      t0, MIP_LCOF
@@ -47,7 +48,7 @@
     and     a4, a4, t0
     SIGCHK  a4, MIP_LCOF
     SIGCHK  a5, OF
-    SIGCHK  a6, 4
+    SIGCHK  a6, 5
     SIGCHK  a7, 0
     csrr    a0, scountovf
     SIGCHK  a0, 8
@@ -91,7 +92,7 @@ irq1:
     .rept 10
     nop                     /* t+1 .. t+10 */
     .endr
-    csrr    a6, mhpmcounter3    /* t+11, t+12: wrapped at the end of t+3: 8 */
+    csrr    a6, mhpmcounter3    /* t+11 .. t+13, reads at t+12: wrapped at the end of t+3: 8 */
     csrci   mstatus, MSTATUS_MIE
     CHECK   s9, 0
     csrr    a0, mip
@@ -173,10 +174,10 @@ irq2:
 
     TEST 7                  /* a counter write in the wrapping cycle: no wrap */
     csrw    mhpmcounter3h, s1
-    li      t0, -2
-    csrw    mhpmcounter3, t0    /* t: all-ones - 1 from t+1, all-ones from t+2 ... */
-    csrw    mhpmcounter3, zero  /* t+1, t+2: would wrap; the write wins */
-    csrr    a0, mhpmcounter3    /* t+3, t+4: 1 */
+    li      t0, -4
+    csrw    mhpmcounter3, t0    /* t: all-ones - 3 from t+1, all-ones from t+4 ... */
+    csrw    mhpmcounter3, zero  /* t+1 .. t+4: would wrap at the end of t+4; the write wins */
+    csrr    a0, mhpmcounter3    /* t+5 .. t+7, reads at t+6: 1 */
     csrr    a1, mhpmevent3h
     csrr    a2, mip
     csrr    a3, mhpmcounter3h
@@ -191,9 +192,9 @@ irq2:
     .rept 144
     nop                     /* TEST 6's selector write's refill window ends */
     .endr
-    PRELOAD 3               /* t */
+    PRELOAD 5               /* t */
     nop                     /* t+1 */
-    csrw    mhpmevent3h, zero   /* t+2, t+3 wraps */
+    csrw    mhpmevent3h, zero   /* t+2 .. t+5, t+5 wraps */
     csrr    a0, mhpmevent3h
     SIGCHK  a0, OF
     li      t0, MIP_LCOF
@@ -218,19 +219,19 @@ irq2:
     csrw    mhpmcounter3h, t0
     li      t0, -3
     csrw    mhpmcounter3, t0    /* t */
-    csrr    a0, mhpmcounter3    /* t+1, t+2: 0xfffffffe */
-    csrr    a1, mhpmcounter3h   /* t+3 (carry at its end), t+4: 6 */
+    csrr    a0, mhpmcounter3    /* t+1 .. t+3 (carry at its end), reads at t+2: 0xfffffffe */
+    csrr    a1, mhpmcounter3h   /* t+4 .. t+6, reads at t+5: 6 */
     SIGCHK  a0, 0xfffffffe
     SIGCHK  a1, 6
-    TEST 11                 /* naive hi-then-lo: (5, 0x00000001), 2^32 too small */
+    TEST 11                 /* naive hi-then-lo: (5, 0x00000002), 2^32 too small */
     li      t0, 5
     csrw    mhpmcounter3h, t0
     li      t0, -2
     csrw    mhpmcounter3, t0    /* t */
-    csrr    a1, mhpmcounter3h   /* t+1, t+2 (carry at its end): 5 */
-    csrr    a0, mhpmcounter3    /* t+3, t+4: 1 */
+    csrr    a1, mhpmcounter3h   /* t+1 .. t+3, reads at t+2 (carry at its end): 5 */
+    csrr    a0, mhpmcounter3    /* t+4 .. t+6, reads at t+5: 2 */
     SIGCHK  a1, 5
-    SIGCHK  a0, 1
+    SIGCHK  a0, 2
     TEST 12                 /* hi-lo-hi: the first try sees hi change, the retry is right */
     li      a3, 0
     li      t0, 5
@@ -238,13 +239,13 @@ irq2:
     li      t0, -4
     csrw    mhpmcounter3, t0    /* t */
 1:  addi    a3, a3, 1           /* t+1 */
-    csrr    a1, mhpmcounter3h   /* t+2, t+3: 5 */
-    csrr    a0, mhpmcounter3    /* t+4 (carry at its end), t+5: 0 */
-    csrr    a2, mhpmcounter3h   /* t+6, t+7: 6 */
+    csrr    a1, mhpmcounter3h   /* t+2 .. t+4 (carry at the end of t+4), reads at t+3: 5 */
+    csrr    a0, mhpmcounter3    /* t+5 .. t+7, reads at t+6: 1 */
+    csrr    a2, mhpmcounter3h   /* t+8 .. t+10, reads at t+9: 6 */
     bne     a1, a2, 1b
     SIGCHK  a3, 2
     SIGCHK  a1, 6
-    SIGCHK  a0, 8           /* retry: bne t+8 (predicted), addi t+9, hi t+10, t+11, lo t+12, t+13 reads 8 */
+    SIGCHK  a0, 12          /* retry: bne t+11 (predicted), addi t+12, hi t+13 .. t+15, lo t+16 .. t+18 reads 12 at t+17 */
     j       pass
     RVTEST_CODE_END
     .data
