@@ -380,15 +380,6 @@ module hpm_unit #(
         end
     endgenerate
 
-    // a counter's word for the read mux: index 0 mcycle, 2 minstret
-    function [31:0] ctr_word(input integer i, input hi);
-        reg [63:0] v;
-        begin
-            v = i == 0 ? mcycle : i == 2 ? minstret : hpm_value[i];
-            ctr_word = hi ? v[63:32] : v[31:0];
-        end
-    endfunction
-
     // LCOFI: a wrap while OF is still clear; architecture 3 finds it a
     // cycle late (core_csr shows LCOFIP as set from then; docs/hpm.md)
     assign lcofi      = HPM_ARCH != 3 && (wrap_bits & ~of_bits) != 32'd0;
@@ -416,36 +407,33 @@ module hpm_unit #(
     wire [31:0] sto_wd = csr_addr[7] ? store_val[63:32] : store_val[31:0];
     // architecture 3: store_val is the taken counter or selector (hpm_estore)
     wire [31:0] st3_wd = ctr_hi || sel_hi ? store_val[63:32] : store_val[31:0];
-    reg  [31:0] hpm_rdata;
+    // hpm_rdata: the one-cycle counters (mcycle, minstret, their shadows);
+    // slow_rdata: a counter or selector 3..31, which goes only to rd_q
+    // (below): no path from a counter's value to the core's rd and write
+    // data in one cycle
+    reg  [31:0] hpm_rdata, slow_rdata;
     integer r;
     always @(*) begin
-        hpm_rdata = 32'd0;
-        if (ph[1])
-            hpm_rdata = 32'd0;                      // after the read cycle: rd_q
-        else if (HPM_ARCH == 3) begin
+        hpm_rdata  = ({32{rd_ctr && idx == 5'd0}} & cyc_wd) |
+                     ({32{rd_ctr && idx == 5'd2}} & ins_wd);
+        slow_rdata = 32'd0;
+        if (HPM_ARCH == 3) begin
             // one value for the taken counter or selector (hpm_estore)
-            hpm_rdata = ({32{rd_ctr && idx == 5'd0}} & cyc_wd) |
-                        ({32{rd_ctr && idx == 5'd2}} & ins_wd) |
-                        ({32{(rd_ctr || sel_lo || sel_hi) && IMPL[idx]}} & st3_wd);
+            slow_rdata = {32{(rd_ctr || sel_lo || sel_hi) && IMPL[idx]}} & st3_wd;
         end else if (HPM_ARCH == 2) begin
-            hpm_rdata = ({32{rd_ctr && idx == 5'd0}} & cyc_wd) |
-                        ({32{rd_ctr && idx == 5'd2}} & ins_wd) |
-                        ({32{rd_ctr && IMPL[idx]}} & sto_wd);
+            slow_rdata = {32{rd_ctr && IMPL[idx]}} & sto_wd;
             if (IMPL[idx]) begin                  // mhpmevent3..(h)
-                if (sel_lo) hpm_rdata = evt_cur[31:0];
-                if (sel_hi) hpm_rdata = evt_cur[63:32];
+                if (sel_lo) slow_rdata = evt_cur[31:0];
+                if (sel_hi) slow_rdata = evt_cur[63:32];
             end
         end else begin
-            for (r = 0; r < 32; r = r + 1) begin
-                if (idx == r[4:0] && r != 1) begin    // the counters; 1 is time (the core's)
-                    if (ctr_lo) hpm_rdata = hpm_rdata | ctr_word(r, 1'b0);
-                    if (ctr_hi) hpm_rdata = hpm_rdata | ctr_word(r, 1'b1);
+            for (r = 3; r < 32; r = r + 1)
+                if (idx == r[4:0]) begin
+                    if (ctr_lo) slow_rdata = slow_rdata | hpm_value[r][31:0];
+                    if (ctr_hi) slow_rdata = slow_rdata | hpm_value[r][63:32];
+                    if (IMPL[r] && sel_lo) slow_rdata = slow_rdata | evt_value[r][31:0];
+                    if (IMPL[r] && sel_hi) slow_rdata = slow_rdata | evt_value[r][63:32];
                 end
-                if (idx == r[4:0] && IMPL[r]) begin   // mhpmevent3..(h)
-                    if (sel_lo) hpm_rdata = hpm_rdata | evt_value[r][31:0];
-                    if (sel_hi) hpm_rdata = hpm_rdata | evt_value[r][63:32];
-                end
-            end
         end
     end
     // the read cycle's value of a counter or selector 3..31, for its
@@ -454,7 +442,7 @@ module hpm_unit #(
     reg  [31:0] rd_q;
     always @(posedge clk)
         if (rd_cyc)
-            rd_q <= hpm_rdata;
+            rd_q <= slow_rdata;
         else if (!(csr_wait && ph[1]))
             rd_q <= 32'd0;
     always @(*) begin
