@@ -324,9 +324,10 @@ module hpm_estore #(
     // the flush's write of counter n clears its pending carry (never set
     // together with a carry: the write-back adds this cycle's; a carry
     // sets it) and loads full in the next cycle (above). OF: set by a
-    // wrap; a write of the high half in the same cycle comes after it (it
-    // read OF | wrap) and wins. A low part: the write's data or its lane. On the iCE40
-    // explicit SB_LUT4 cells, in simulation the same logic.
+    // wrap; a write of the high half in the same cycle comes after it (the
+    // wrap found now is of the previous cycle) and wins. A low part: the
+    // write's data or its lane. On the iCE40 explicit SB_LUT4 cells, in
+    // simulation the same logic.
 `ifdef SYNTHESIS
     localparam [15:0] PC_LUT  = 16'h7770;     // !(I0 & I1) & (I2 | I3)
     localparam [15:0] MUX_LUT = 16'hF780;     // I0 & I1 ? I2 : I3
