@@ -421,7 +421,29 @@ uint64_t ref_hpm_wfi_wake(hpmref *m, uint64_t t, uint64_t w0, unsigned priv)
 
 /* ---- CSRs ---- */
 
-uint64_t ref_hpm_csr_wait(hpmref *m, unsigned a, int write, uint64_t t)
+void ref_hpm_wait(hpmref *m, uint64_t s, uint64_t end)
+{
+	hpm_unit *h = &m->hpm;
+	if (h->fast) {
+		if (!(h->inhibit & 1u))
+			h->ctr[0] += s;
+		return;
+	}
+	if (h->lag_n) { /* cycles end-s .. end-1: a first wrap in end-1 is pending */
+		const uint32_t wrapped = lag_count(h, HK_SEL_WAIT, s - 1, m->priv, 0);
+		const uint32_t last = lag_count(h, HK_SEL_WAIT, 1, m->priv, 0);
+		if (wrapped | last)
+			overflow(m, wrapped | last, last & ~wrapped, end);
+	}
+	h->hist[m->priv][HK_SEL_WAIT] += s;
+	h->last_p = (uint8_t)m->priv;
+	h->last_k = HK_SEL_WAIT;
+	h->pending += s;
+	if (h->pending > h->budget || h->lag_n)
+		ref_hpm_flush(m, end);
+}
+
+uint64_t ref_hpm_csr_wait(hpmref *m, unsigned a, int write, uint64_t t, uint64_t *tr)
 {
 	hpm_unit *h = &m->hpm;
 	const unsigned n = a & 0x1Fu, space = a >> 5;
@@ -429,29 +451,17 @@ uint64_t ref_hpm_csr_wait(hpmref *m, unsigned a, int write, uint64_t t)
 	if (n < 3 || !(sel || space == CSR_MCYCLE >> 5 || space == CSR_MCYCLEH >> 5 ||
 		       space == CSR_CYCLE >> 5 || space == CSR_CYCLEH >> 5))
 		return 0;
-	uint64_t s = 1;
+	/* commit in t+2 (a read) or t+3 (a write), a selector write not before
+	 * the refill ends; the read 1 (a read) or 2 (a write) cycles before */
+	const uint64_t late = write ? 2 : 1;
+	uint64_t s = late + 1;
 	if (sel && write) {
-		if (h->sel_free > t + 1)
+		if (h->sel_free > t + s)
 			s = h->sel_free - t;
 		h->sel_free = t + s + 1 + HPM_REFILL;
 	}
-	if (h->fast) {
-		if (!(h->inhibit & 1u))
-			h->ctr[0] += s;
-		return s;
-	}
-	if (h->lag_n) { /* cycles t .. t+s-1: a first wrap in t+s-1 is pending */
-		const uint32_t wrapped = lag_count(h, HK_SEL_WAIT, s - 1, m->priv, 0);
-		const uint32_t last = lag_count(h, HK_SEL_WAIT, 1, m->priv, 0);
-		if (wrapped | last)
-			overflow(m, wrapped | last, last & ~wrapped, t + s);
-	}
-	h->hist[m->priv][HK_SEL_WAIT] += s;
-	h->last_p = (uint8_t)m->priv;
-	h->last_k = HK_SEL_WAIT;
-	h->pending += s;
-	if (h->pending > h->budget || h->lag_n)
-		ref_hpm_flush(m, t + s);
+	*tr = t + s - late;
+	ref_hpm_wait(m, s - late, *tr);
 	return s;
 }
 

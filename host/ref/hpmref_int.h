@@ -232,11 +232,18 @@ uint32_t ref_hpm_read(const hpmref *m, unsigned addr, unsigned priv);
  * writes. Returns the value after the write (retire record csr_val). */
 uint32_t ref_hpm_write(hpmref *m, unsigned addr, uint32_t val, uint64_t t);
 /* A CSR instruction on addr entering X in cycle t (write: it writes the
- * CSR): the cycles it waits before its commit cycle, counted here in the
- * current privilege. 1 for a counter or selector 3..31 (every access takes
- * two X cycles), for a selector write also until its previous write's
- * refill ends, whose window the write starts; 0 otherwise (docs/timing.md). */
-uint64_t ref_hpm_csr_wait(hpmref *m, unsigned addr, int write, uint64_t t);
+ * CSR): the cycles it waits before its commit cycle, 0 for every CSR but a
+ * counter or selector 3..31. Such an access reads the CSR as it is at the
+ * start of *tr and commits in t + the result: a read 2, a write 3, a
+ * selector write also not before its previous write's refill ends, whose
+ * window the write starts; *tr is the commit cycle less 1 (a read) or 2 (a
+ * write) (docs/timing.md). Counts the wait cycles before *tr in the
+ * current privilege; ref_hpm_wait counts the rest after the read. */
+uint64_t ref_hpm_csr_wait(hpmref *m, unsigned addr, int write, uint64_t t, uint64_t *tr);
+/* Counts s wait cycles (X stalls of an HPM access), end-s .. end-1, in the
+ * current privilege, in cycle order (a refill window's late counter too; a
+ * first wrap in end-1 has its LCOFIP pending). */
+void ref_hpm_wait(hpmref *m, uint64_t s, uint64_t end);
 /* Brings every counter up to date (slow path; see hpm_unit.hist); hist holds
  * the cycles before `end`. */
 void ref_hpm_flush(hpmref *m, uint64_t end);

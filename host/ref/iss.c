@@ -426,13 +426,16 @@ void hpmref_step(hpmref *m, hpm_retire *out)
 			if (ref_csr_check(m, csr, write) || ref_csr_read(m, csr, t, &old))
 				goto illegal;
 			/* an HPM counter or selector access waits in X (docs/timing.md),
-             * those cycles counted here, and reads the CSR when it commits */
-			const uint64_t wait = ref_hpm_csr_wait(m, csr, write, t);
+             * those cycles counted here; it reads the CSR in cycle tr, one
+             * (a read) or two (a write) cycles before its commit */
+			uint64_t tr = t;
+			const uint64_t wait = ref_hpm_csr_wait(m, csr, write, t, &tr);
 			const uint64_t tc = t + wait; /* the commit cycle */
 			if (wait) {
 				waited = (unsigned)wait;
 				occ += waited;
-				ref_csr_read(m, csr, tc, &old);
+				ref_csr_read(m, csr, tr, &old);
+				ref_hpm_wait(m, tc - tr, tc);
 			}
 			if (write) {
 				uint32_t nv = (f3 & 3u) == 1u ? src : (f3 & 3u) == 2u ? (old | src)

@@ -64,7 +64,6 @@ module hpm_core #(
     input  wire [31:0] ext_csr_wval,
     input  wire        ext_csr_wait,    // the CSR instruction in X waits (HPM unit)
     output wire        ext_csr_op,      // a CSR instruction is in X ...
-    output wire        ext_csr_first,   // ... in its first X cycle
     output wire        ext_csr_write,   // ... and it writes the CSR
     output wire [31:0] mcounteren,
     input  wire        lcofi
@@ -250,11 +249,11 @@ module hpm_core #(
     wire exc_l     = x_go && !trap_e && exc_l_why;
     wire xret_fencei = x_valid && (is_mret || is_sret || is_fencei);   // an early redirect
     wire late_why  = is_jalr || mispredict || br_mis || lsu_misaligned; // a late redirect
-    // an HPM counter or selector access waits in X for the HPM unit (its
-    // second cycle, a selector write's refill wait; docs/timing.md)
+    // an HPM counter or selector access waits in X for the HPM unit (until
+    // its commit: 3 X cycles, a write 4, a selector write longer while the
+    // refill lasts; docs/timing.md)
     wire csr_wait  = is_csr && ext_csr_wait;
     assign ext_csr_op    = x_valid && is_csr;
-    assign ext_csr_first = x_first;
     assign ext_csr_write = csr_write;
     // a mul/div has no late exception, so x_free is 0 exactly when this holds
     // (and for a waiting HPM CSR access, which holds its operands the same way)

@@ -10,17 +10,19 @@
 // are flip-flops, as in hpm_store (architecture 2).
 //
 // The memory has one synchronous read port and one write port, shared by
-//  - a CSR access (take): in the cycle before an access to a counter or
-//    selector commits, hpm_unit reads its row (every such access takes two
-//    X cycles, docs/timing.md); in the commit cycle the row is written
-//    back: the written value, or for a counter its own value (upper part
-//    plus a pending carry: a counter access also flushes its counter);
+//  - a CSR access (take): hpm_unit reads the row of an access to a
+//    counter or selector in its first X cycle, and a write's again in the
+//    cycle before its commit (three X cycles, a write four, docs/timing.md);
+//    in the cycle after a take the value is read and the row written
+//    back: at a write's commit the written value, else for a counter its
+//    own value (upper part plus a pending carry: a counter access also
+//    flushes its counter);
 //  - the flush: in a cycle without a take the flush pointer moves to the
 //    next counter and its upper part is read; if its carry is pending in
 //    the next cycle, it is written back plus one then (not when a take
 //    reads that counter then: the access's write-back flushes it).
-// A take is never followed by a take (the access commits, or trapped and
-// a bubble follows), so the flush pointer visits every counter within 2N
+// A take is never followed by a take (the access's read cycle or its
+// commit follows, or a bubble after a trap), so the flush pointer visits every counter within 2N
 // cycles, and its pending carry is cleared at the end of cycle 2N + 2 after
 // the carry at the latest. A low part of LW bits is at most 3 after a carry
 // and adds at most 4 per cycle, so it carries again at least 2^LW / 4
@@ -47,7 +49,7 @@ module hpm_estore #(
     input  wire            take,              // read the row of this access; it commits next cycle
     input  wire            rsel,              // ... a selector (else a counter)
     input  wire [4:0]      ridx,              // ... number 0..N-1
-    // commit cycle (the cycle after take), the same access:
+    // the cycle after a take, the same access (writes only at its commit):
     input  wire            we_lo,             // a write of the counter's bits 31:0
     input  wire            we_hi,             // ... of its bits 63:32
     input  wire [31:0]     wdata,
@@ -322,9 +324,10 @@ module hpm_estore #(
     // the flush's write of counter n clears its pending carry (never set
     // together with a carry: the write-back adds this cycle's; a carry
     // sets it) and loads full in the next cycle (above). OF: set by a
-    // wrap; a write of the high half in the same cycle comes after it (it
-    // read OF | wrap) and wins. A low part: the write's data or its lane. On the iCE40
-    // explicit SB_LUT4 cells, in simulation the same logic.
+    // wrap; a write of the high half in the same cycle comes after it (the
+    // wrap found now is of the previous cycle) and wins. A low part: the
+    // write's data or its lane. On the iCE40 explicit SB_LUT4 cells, in
+    // simulation the same logic.
 `ifdef SYNTHESIS
     localparam [15:0] PC_LUT  = 16'h7770;     // !(I0 & I1) & (I2 | I3)
     localparam [15:0] MUX_LUT = 16'hF780;     // I0 & I1 ? I2 : I3

@@ -52,7 +52,6 @@ module hpm_unit #(
     output reg  [31:0]     csr_rdata,
     output reg  [31:0]     csr_wval,        // value after the write (WARL)
     input  wire            csr_op,          // a CSR instruction is in X (csr_addr is its CSR) ...
-    input  wire            csr_first,       // ... in its first X cycle
     input  wire            csr_write,       // ... and it writes
     output wire            csr_wait,        // it waits in X (docs/timing.md)
 
@@ -100,16 +99,30 @@ module hpm_unit #(
         else if (refill_left != 8'd0)
             refill_left <= refill_left - 8'd1;
     // Every access to a counter or selector 3..31 (mhpmcounter, hpmcounter,
-    // mhpmevent, either half, implemented or not) takes two X cycles and
-    // commits in the second, a selector write not before the refill window
-    // ends (docs/timing.md). The same rule in every architecture;
-    // architecture 3 reads the access's memory row in the cycle before the
-    // commit (hpm_estore: take).
-    wire slow      = (ctr_lo || ctr_hi || sel_lo || sel_hi) && idx >= 5'd3;
-    wire sel_wait  = csr_write && is_evt && refill_left != 8'd0;
-    assign csr_wait = csr_op && slow && (csr_first || sel_wait);
-    /* verilator lint_off UNUSEDSIGNAL */ // architectures 1 and 2 read in the commit cycle
-    wire take      = csr_wait && !(sel_wait && refill_left != 8'd1);
+    // mhpmevent, either half, implemented or not) waits in X: it reads the
+    // register in a cycle of its own (rd_cyc, the value registered in
+    // rd_q), and commits after it, where the core writes rd and forms the
+    // write data from rd_q. A read commits in the next cycle (3 X cycles);
+    // a write takes another cycle first (4 X cycles), a selector write not
+    // before the refill window ends (docs/timing.md). The same rule in every
+    // architecture; architecture 3 reads the memory row in the cycle before
+    // the read cycle (take1) and, for a write, again in the cycle before
+    // the commit (take2), never in two cycles in a row (hpm_estore).
+    //   ph 0: before the read (take1 when it leaves), 1: the read cycle,
+    //   2: a read's commit or a write's take2, 3: a write's commit
+    wire       slow   = (ctr_lo || ctr_hi || sel_lo || sel_hi) && idx >= 5'd3;
+    wire       acc    = csr_op && slow;
+    reg  [1:0] ph;
+    wire       take1  = acc && ph == 2'd0 && !(csr_write && is_evt && refill_left > 8'd3);
+    wire       rd_cyc = acc && ph == 2'd1;      // (not after a trapped access's take1)
+    assign csr_wait = acc && ph != 2'd3 && !(ph == 2'd2 && !csr_write);
+    always @(posedge clk)
+        if (rst || !csr_wait)
+            ph <= 2'd0;
+        else if (take1 || ph != 2'd0)
+            ph <= ph + 2'd1;
+    /* verilator lint_off UNUSEDSIGNAL */ // architectures 1 and 2 read any cycle
+    wire take      = take1 || (acc && ph == 2'd2 && csr_write);
     /* verilator lint_on UNUSEDSIGNAL */
 
     // the counter written, by index (the machine-level spaces only; the user
@@ -299,7 +312,7 @@ module hpm_unit #(
             // LCOFI, when OF was clear at the start of t-1, goes to the core
             // in t, which sets LCOFIP at the end of t (core_csr). Counter
             // and selector values are read from hpm_estore's memory in the
-            // commit cycle of a CSR access (the row read in the cycle before).
+            // read cycle of a CSR access (the row taken in the cycle before).
             wire [6:0] cls;
             hpm_class #(.EV_W(EV_W)) u_class (
                 .clk(clk), .rst(rst), .ev(ev), .ev_n(ev_n), .priv(priv), .cls(cls)
@@ -406,15 +419,6 @@ module hpm_unit #(
         end
     endgenerate
 
-    // a counter's word for the read mux: index 0 mcycle, 2 minstret
-    function [31:0] ctr_word(input integer i, input hi);
-        reg [63:0] v;
-        begin
-            v = i == 0 ? mcycle : i == 2 ? minstret : hpm_value[i];
-            ctr_word = hi ? v[63:32] : v[31:0];
-        end
-    endfunction
-
     // LCOFI: a wrap while OF is still clear, signalled in the cycle after
     // the wrap in every architecture (architecture 3 finds it then, 1 and 2
     // register it); core_csr sets LCOFIP at the end of that cycle, so it is
@@ -444,40 +448,48 @@ module hpm_unit #(
     wire [31:0] cyc_wd = csr_addr[7] ? mcycle[63:32] : mcycle[31:0];
     wire [31:0] ins_wd = csr_addr[7] ? minstret[63:32] : minstret[31:0];
     wire [31:0] sto_wd = csr_addr[7] ? store_val[63:32] : store_val[31:0];
-    // architecture 3: store_val is the committed counter or selector
+    // architecture 3: store_val is the taken counter or selector (hpm_estore)
     wire [31:0] st3_wd = ctr_hi || sel_hi ? store_val[63:32] : store_val[31:0];
-    reg  [31:0] hpm_rdata;
+    // hpm_rdata: the one-cycle counters (mcycle, minstret, their shadows);
+    // slow_rdata: a counter or selector 3..31, which goes only to rd_q
+    // (below): no path from a counter's value to the core's rd and write
+    // data in one cycle
+    reg  [31:0] hpm_rdata, slow_rdata;
     integer r;
     always @(*) begin
-        hpm_rdata = 32'd0;
+        hpm_rdata  = ({32{rd_ctr && idx == 5'd0}} & cyc_wd) |
+                     ({32{rd_ctr && idx == 5'd2}} & ins_wd);
+        slow_rdata = 32'd0;
         if (HPM_ARCH == 3) begin
-            // one value for the commit's counter or selector (hpm_estore)
-            hpm_rdata = ({32{rd_ctr && idx == 5'd0}} & cyc_wd) |
-                        ({32{rd_ctr && idx == 5'd2}} & ins_wd) |
-                        ({32{(rd_ctr || sel_lo || sel_hi) && IMPL[idx]}} & st3_wd);
+            // one value for the taken counter or selector (hpm_estore)
+            slow_rdata = {32{(rd_ctr || sel_lo || sel_hi) && IMPL[idx]}} & st3_wd;
         end else if (HPM_ARCH == 2) begin
-            hpm_rdata = ({32{rd_ctr && idx == 5'd0}} & cyc_wd) |
-                        ({32{rd_ctr && idx == 5'd2}} & ins_wd) |
-                        ({32{rd_ctr && IMPL[idx]}} & sto_wd);
+            slow_rdata = {32{rd_ctr && IMPL[idx]}} & sto_wd;
             if (IMPL[idx]) begin                  // mhpmevent3..(h)
-                if (sel_lo) hpm_rdata = evt_cur[31:0];
-                if (sel_hi) hpm_rdata = evt_cur[63:32];
+                if (sel_lo) slow_rdata = evt_cur[31:0];
+                if (sel_hi) slow_rdata = evt_cur[63:32];
             end
         end else begin
-            for (r = 0; r < 32; r = r + 1) begin
-                if (idx == r[4:0] && r != 1) begin    // the counters; 1 is time (the core's)
-                    if (ctr_lo) hpm_rdata = hpm_rdata | ctr_word(r, 1'b0);
-                    if (ctr_hi) hpm_rdata = hpm_rdata | ctr_word(r, 1'b1);
+            for (r = 3; r < 32; r = r + 1)
+                if (idx == r[4:0]) begin
+                    if (ctr_lo) slow_rdata = slow_rdata | hpm_value[r][31:0];
+                    if (ctr_hi) slow_rdata = slow_rdata | hpm_value[r][63:32];
+                    if (IMPL[r] && sel_lo) slow_rdata = slow_rdata | evt_value[r][31:0];
+                    if (IMPL[r] && sel_hi) slow_rdata = slow_rdata | evt_value[r][63:32];
                 end
-                if (idx == r[4:0] && IMPL[r]) begin   // mhpmevent3..(h)
-                    if (sel_lo) hpm_rdata = hpm_rdata | evt_value[r][31:0];
-                    if (sel_hi) hpm_rdata = hpm_rdata | evt_value[r][63:32];
-                end
-            end
         end
     end
+    // the read cycle's value of a counter or selector 3..31, for its
+    // commit (and a write's take2 cycle); 0 in every other cycle, so that
+    // it joins the read value as an OR
+    reg  [31:0] rd_q;
+    always @(posedge clk)
+        if (rd_cyc)
+            rd_q <= slow_rdata;
+        else if (!(csr_wait && ph[1]))
+            rd_q <= 32'd0;
     always @(*) begin
-        csr_rdata = hpm_rdata;
+        csr_rdata = hpm_rdata | rd_q;
         if (is_ovf)                csr_rdata = csr_rdata | ovf;
         if (sel_lo && idx == 5'd0) csr_rdata = csr_rdata | inhibit;
         if (sel_hi && idx == 5'd1) csr_rdata = csr_rdata | {1'b0, cycle_inh, 28'd0};

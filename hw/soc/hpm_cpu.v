@@ -51,7 +51,7 @@ module hpm_cpu #(
     wire [1:0]  priv;
     wire [11:0] csr_addr;
     wire [31:0] csr_wdata, csr_rdata, csr_wval, mcounteren;
-    wire        csr_we, csr_hit, csr_wait, csr_op, csr_first, csr_write, lcofi;
+    wire        csr_we, csr_hit, csr_wait, csr_op, csr_write, lcofi;
 
     hpm_core #(.EV_W(HPM_EV_BUS_W), .HPM_NUM(HPM_NUM)) u_core (
         .clk(clk), .rst(rst), .boot_addr(boot_addr),
@@ -69,7 +69,7 @@ module hpm_cpu #(
         .events(events), .events_n(events_n), .priv(priv),
         .ext_csr_addr(csr_addr), .ext_csr_wdata(csr_wdata), .ext_csr_we(csr_we),
         .ext_csr_hit(csr_hit), .ext_csr_rdata(csr_rdata), .ext_csr_wval(csr_wval),
-        .ext_csr_wait(csr_wait), .ext_csr_op(csr_op), .ext_csr_first(csr_first),
+        .ext_csr_wait(csr_wait), .ext_csr_op(csr_op),
         .ext_csr_write(csr_write), .mcounteren(mcounteren), .lcofi(lcofi)
     );
 
@@ -81,7 +81,7 @@ module hpm_cpu #(
         .clk(clk), .rst(rst), .ev(events), .ev_n(events_n), .priv(priv),
         .csr_addr(csr_addr), .csr_wdata(csr_wdata), .csr_we(csr_we),
         .mcounteren(mcounteren), .csr_hit(csr_hit), .csr_rdata(csr_rdata),
-        .csr_wval(csr_wval), .csr_wait(csr_wait), .csr_op(csr_op), .csr_first(csr_first),
+        .csr_wval(csr_wval), .csr_wait(csr_wait), .csr_op(csr_op),
         .csr_write(csr_write), .lcofi(lcofi)
     );
 endmodule

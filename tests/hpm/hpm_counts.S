@@ -313,8 +313,9 @@
 
     /* ---- a counter write in the cycle of an event: the write wins.
      * counter 3 = cycles + instructions + csr + cycles (ADD): 4 in the
-     * commit cycle of every CSR instruction, 2 in the first X cycle of a
-     * counter access (a wait: cycles only, docs/timing.md) ---- */
+     * commit cycle of every CSR instruction, 2 in each wait cycle of a
+     * counter access (cycles only; a read waits two cycles and reads at
+     * the start of the second, a write waits three, docs/timing.md) ---- */
     TEST 50
     csrw    mcountinhibit, zero
     li      t0, SEL_LO(HPM_EV_CYCLES, HPM_EV_INSTRUCTIONS, HPM_EV_CSR_INSTRUCTIONS, HPM_EV_CYCLES)
@@ -327,41 +328,43 @@
     nop                             /* the selector write's refill window ends */
     .endr
     csrw    mhpmcounter3, t1        /* commits in t: its increment (4) is dropped */
-    csrr    a0, mhpmcounter3        /* t+1 wait (2), t+2: 102 */
-    csrr    a1, mhpmcounter3        /* t+2 (4), t+3 (2), t+4: 108 */
+    csrr    a0, mhpmcounter3        /* t+1 wait (2), reads at t+2: 102 */
+    csrr    a1, mhpmcounter3        /* t+2 (2), t+3 (4), t+4 (2), reads at t+5: 110 */
     SIGCHK  a0, 102
-    SIGCHK  a1, 108
+    SIGCHK  a1, 110
     TEST 51                         /* a write of the high half also drops the increment */
     csrw    mhpmcounter3, t1        /* t */
-    csrw    mhpmcounter3h, t2       /* t+1 (2), t+2: dropped */
-    csrr    a0, mhpmcounter3        /* t+3 (2), t+4: 104 */
-    csrr    a1, mhpmcounter3h       /* t+6: 7 */
-    csrr    a2, mhpmcounter3        /* t+4 .. t+7 (4 + 2 + 4 + 2), t+8: 116 */
-    SIGCHK  a0, 104
+    csrw    mhpmcounter3h, t2       /* t+1 .. t+3 (2 each), t+4: dropped */
+    csrr    a0, mhpmcounter3        /* t+5 (2), reads at t+6: 108 */
+    csrr    a1, mhpmcounter3h       /* reads at t+9: 7 */
+    csrr    a2, mhpmcounter3        /* t+6 .. t+11 (2 + 4 + 2 + 2 + 4 + 2), reads at t+12: 124 */
+    SIGCHK  a0, 108
     SIGCHK  a1, 7
-    SIGCHK  a2, 116
+    SIGCHK  a2, 124
     TEST 52                         /* a write while inhibited: exact value */
     csrwi   mcountinhibit, 8
     csrw    mhpmcounter3, t2
     csrw    mhpmcounter3h, zero
     csrr    a0, mhpmcounter3
     csrwi   mcountinhibit, 0        /* u: counts from the next cycle */
-    csrr    a1, mhpmcounter3        /* u+1 (2), u+2: 9 */
-    csrr    a2, mhpmcounter3        /* u+2 (4), u+3 (2), u+4: 15 */
+    csrr    a1, mhpmcounter3        /* u+1 (2), reads at u+2: 9 */
+    csrr    a2, mhpmcounter3        /* u+2 (2), u+3 (4), u+4 (2), reads at u+5: 17 */
     SIGCHK  a0, 7
     SIGCHK  a1, 9
-    SIGCHK  a2, 15
+    SIGCHK  a2, 17
 
     /* ---- the refill window c+1 .. c+144 of a selector write committing in
      * c: its counter counts each cycle's increment in the next cycle,
      * nothing in c+1, and the increment of c+144 never (docs/hpm.md) ---- */
     TEST 53                         /* reads and a write in the window */
     csrw    mhpmevent3h, t0         /* the same selector: commits in c */
-    csrw    mhpmcounter3, t1        /* c+1 (0), c+2: the write drops c+1's (2) */
-    csrr    a0, mhpmcounter3        /* c+2's (4) in c+3, c+4: 104 */
-    csrr    a1, mhpmcounter3        /* c+3's (2), c+4's (4); c+6: 110 */
+    csrw    mhpmcounter3, t1        /* c+1 (adds 0), c+2, c+3 (add c+1's, c+2's:
+                                     * 2 each), c+4: drops c+3's (2), writes 100 */
+    csrr    a0, mhpmcounter3        /* c+5 adds c+4's (4), reads at c+6: 104 */
+    csrr    a1, mhpmcounter3        /* c+6 .. c+8 add c+5's (2), c+6's (2),
+                                     * c+7's (4); enters c+8, reads at c+9: 112 */
     SIGCHK  a0, 104
-    SIGCHK  a1, 110
+    SIGCHK  a1, 112
     TEST 54                         /* cycles over the window: c+144 is not counted */
     li      t0, HPM_EV_CYCLES
     csrw    mhpmevent3h, zero
@@ -371,15 +374,15 @@
     .endr
     csrw    mhpmcounter3, zero
     csrr    a0, mcycle              /* m */
-    csrw    mhpmevent3, t0          /* m+1, commits in c = m+2 */
+    csrw    mhpmevent3, t0          /* m+1 .. m+3, commits in c = m+4 */
     .rept 200
     nop
     .endr
     csrr    a1, mcycle              /* u */
-    csrr    a2, mhpmcounter3        /* u+1, u+2: cycles c+1 .. u+1 but c+144 */
+    csrr    a2, mhpmcounter3        /* u+1, reads at u+2: cycles c+1 .. u+1 but c+144 */
     sub     a1, a1, a0
-    sub     a1, a1, a2              /* u - m - (u - c) = 2 */
-    SIGCHK  a1, 2
+    sub     a1, a1, a2              /* u - m - (u - c) = 4 */
+    SIGCHK  a1, 4
     csrw    mcountinhibit, s1
     j       pass
     RVTEST_CODE_END

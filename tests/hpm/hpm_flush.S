@@ -4,11 +4,12 @@
  * the counters at spread phases; counter 4's upper part is all ones (a wrap
  * at its low part's carry), counters 30 and 31 wrap at 2^64 during the run.
  * A block of 32 back-to-back counter and selector accesses (a selector
- * write, a counter write among them) holds the store's read port every
- * other cycle for 64 cycles; it runs 64 times, shifted by one cycle each
- * time (a nop sled), so it meets every counter's carry at every flush
- * phase. Self-check: counter 3 read before and after the block differs by
- * 4 x 2 x 31 (every access takes two cycles); lockstep checks every value
+ * write, a counter write among them) holds the store's read port in one
+ * cycle of each read's three and two of each write's four, for about 95
+ * cycles; it runs 64 times, shifted by one cycle each time (a nop sled), so
+ * it meets every counter's carry at every flush phase. Self-check: counter
+ * 3 read before and after the block differs by 4 x (3 x 29 + 4 x 2) (29
+ * reads of three cycles, 2 writes of four); lockstep checks every value
  * read, and hpm-sim-v3 checks that the flush keeps up (hpm_estore).
  * Needs HPM_NUM = 29, HPM_WIDTH = 64 (default build only). */
 #include "test_macros.h"
@@ -77,7 +78,7 @@
     csrr    a1, mhpmcounter31h
     csrr    a2, mhpmcounter30h
     csrr    a3, mhpmcounter31
-    FLUSH_NEXT (4*2*31)
+    FLUSH_NEXT (4*(3*29+4*2))
 
     TEST 3                  /* the wraps happened: OF of 4, 30, 31 */
     FLUSH_WRAPPED ((1<<4)|(1<<30)|(1<<31))

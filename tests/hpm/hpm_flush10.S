@@ -4,11 +4,12 @@
  * cycles (7 bits) or 64 (8 bits), the counters at spread phases; counter
  * 4 wraps at 2^64 early, counters 11 and 12 during the run. A block of 20
  * back-to-back counter and selector accesses (a counter write and a
- * selector write among them) holds the store's read port every other
- * cycle for 40 cycles; it runs 64 times, shifted by one cycle each time (a
- * nop sled), so it meets every counter's carry at every flush phase.
- * Self-check: counter 3 read before and after the block differs by
- * 4 x 2 x 21 (every access takes two cycles); lockstep checks every value
+ * selector write among them) holds the store's read port in one cycle of
+ * each read's three and two of each write's four, for about 65 cycles; it
+ * runs 64 times, shifted by one cycle each time (a nop sled), so it meets
+ * every counter's carry at every flush phase. Self-check: counter 3 read
+ * before and after the block differs by 4 x (3 x 19 + 4 x 2) (19 reads of
+ * three cycles, 2 writes of four); lockstep checks every value
  * read, and hpm-sim-v3-10x64 checks that the flush keeps up (hpm_estore).
  * Needs HPM_NUM >= 10, HPM_WIDTH = 64. */
 #include "test_macros.h"
@@ -67,7 +68,7 @@
     csrr    a7, mhpmcounter10
     csrr    a0, mhpmcounter8h
     csrr    a1, mhpmcounter9
-    FLUSH_NEXT (4*2*21)
+    FLUSH_NEXT (4*(3*19+4*2))
 
     TEST 3                  /* the wraps happened: OF of 4, 11, 12 */
     FLUSH_WRAPPED ((1<<4)|(1<<11)|(1<<12))

@@ -68,6 +68,9 @@
     SELN    28, ADD4_LO, ADD4_HI | MINH | UINH  /* S only */
     li      t0, HPM_EV_INSTRUCTIONS
     csrw    mhpmevent29, t0     /* the low half alone, after event 0 = cycles */
+    .rept 144
+    nop                         /* its refill window (counter 29 a cycle late) ends */
+    .endr
 .endm
 /* counters 22..29 after a block: loads (5, all in the block) as event 1, 2
  * and 3; instructions as event 3 equal instructions as event 0 (SINH both),

@@ -16,8 +16,9 @@
 
 /* counter 3 = all-ones - k + 1 ... at the start of cycle t+1 it is 2^64 - k
  * (the csrw commits in t); it wraps at the end of t+k. A counter or
- * selector access takes two X cycles (the first a wait) and reads at the
- * start of the second (docs/timing.md). */
+ * selector read takes three X cycles (two waits) and reads at the start of
+ * the second; a write takes four and writes at the end of the fourth
+ * (docs/timing.md). */
 .macro PRELOAD k
     csrw    mhpmcounter3h, s1
     li      t0, -(\k)
@@ -33,15 +34,15 @@
     SELN    3, HPM_EV_CYCLES, 0
     SELN    4, HPM_EV_INTERRUPTS, 0
 
-    TEST 1                  /* the wrap cycle: the end of t+5 */
-    PRELOAD 5               /* csrw lo commits in cycle t */
-    csrr    a1, mhpmevent3h /* t+1, t+2 */
-    csrr    a2, mhpmevent3h /* t+3, t+4 */
-    csrr    a3, mip         /* t+5 */
-    csrr    a4, mip         /* t+6: LCOFIP set at its end */
-    csrr    a7, mip         /* t+7: LCOFIP */
-    csrr    a5, mhpmevent3h /* t+8, t+9: OF */
-    csrr    a6, mhpmcounter3    /* t+10, t+11: 5 */
+    TEST 1                  /* the wrap cycle: the end of t+7 */
+    PRELOAD 7               /* csrw lo commits in cycle t */
+    csrr    a1, mhpmevent3h /* t+1 .. t+3, reads at t+2 */
+    csrr    a2, mhpmevent3h /* t+4 .. t+6, reads at t+5 */
+    csrr    a3, mip         /* t+7 */
+    csrr    a4, mip         /* t+8: LCOFIP set at its end */
+    csrr    a7, mip         /* t+9: LCOFIP */
+    csrr    a5, mhpmevent3h /* t+10 .. t+12, reads at t+11: OF */
+    csrr    a6, mhpmcounter3    /* t+13 .. t+15, reads at t+14: t+8 .. t+13 counted, 6 */
     SIGCHK  a1, 0
     SIGCHK  a2, 0
     li      t0, MIP_LCOF
@@ -52,7 +53,7 @@
     and     a7, a7, t0
     SIGCHK  a7, MIP_LCOF
     SIGCHK  a5, OF
-    SIGCHK  a6, 5
+    SIGCHK  a6, 6
     csrr    a7, mhpmcounter3h
     SIGCHK  a7, 0
     csrr    a0, scountovf
@@ -98,7 +99,7 @@ irq1:
     .rept 10
     nop                     /* t+1 .. t+10 */
     .endr
-    csrr    a6, mhpmcounter3    /* t+11, t+12: wrapped at the end of t+3: 8 */
+    csrr    a6, mhpmcounter3    /* t+11 .. t+13, reads at t+12: wrapped at the end of t+3: 8 */
     csrci   mstatus, MSTATUS_MIE
     CHECK   s9, 0
     csrr    a0, mip
@@ -181,10 +182,10 @@ irq2:
 
     TEST 7                  /* a counter write in the wrapping cycle: no wrap */
     csrw    mhpmcounter3h, s1
-    li      t0, -2
-    csrw    mhpmcounter3, t0    /* t: all-ones - 1 from t+1, all-ones from t+2 ... */
-    csrw    mhpmcounter3, zero  /* t+1, t+2: would wrap; the write wins */
-    csrr    a0, mhpmcounter3    /* t+3, t+4: 1 */
+    li      t0, -4
+    csrw    mhpmcounter3, t0    /* t: all-ones - 3 from t+1, all-ones from t+4 ... */
+    csrw    mhpmcounter3, zero  /* t+1 .. t+4: would wrap at the end of t+4; the write wins */
+    csrr    a0, mhpmcounter3    /* t+5 .. t+7, reads at t+6: 1 */
     csrr    a1, mhpmevent3h
     csrr    a2, mip
     csrr    a3, mhpmcounter3h
@@ -199,9 +200,9 @@ irq2:
     .rept 144
     nop                     /* TEST 6's selector write's refill window ends */
     .endr
-    PRELOAD 3               /* t */
+    PRELOAD 5               /* t */
     nop                     /* t+1 */
-    csrw    mhpmevent3h, zero   /* t+2, t+3 wraps */
+    csrw    mhpmevent3h, zero   /* t+2 .. t+5, t+5 wraps */
     csrr    a0, mhpmevent3h
     SIGCHK  a0, OF
     li      t0, MIP_LCOF
@@ -229,19 +230,19 @@ irq2:
     csrw    mhpmcounter3h, t0
     li      t0, -3
     csrw    mhpmcounter3, t0    /* t */
-    csrr    a0, mhpmcounter3    /* t+1, t+2: 0xfffffffe */
-    csrr    a1, mhpmcounter3h   /* t+3 (carry at its end), t+4: 6 */
+    csrr    a0, mhpmcounter3    /* t+1 .. t+3 (carry at its end), reads at t+2: 0xfffffffe */
+    csrr    a1, mhpmcounter3h   /* t+4 .. t+6, reads at t+5: 6 */
     SIGCHK  a0, 0xfffffffe
     SIGCHK  a1, 6
-    TEST 11                 /* naive hi-then-lo: (5, 0x00000001), 2^32 too small */
+    TEST 11                 /* naive hi-then-lo: (5, 0x00000002), 2^32 too small */
     li      t0, 5
     csrw    mhpmcounter3h, t0
     li      t0, -2
     csrw    mhpmcounter3, t0    /* t */
-    csrr    a1, mhpmcounter3h   /* t+1, t+2 (carry at its end): 5 */
-    csrr    a0, mhpmcounter3    /* t+3, t+4: 1 */
+    csrr    a1, mhpmcounter3h   /* t+1 .. t+3, reads at t+2 (carry at its end): 5 */
+    csrr    a0, mhpmcounter3    /* t+4 .. t+6, reads at t+5: 2 */
     SIGCHK  a1, 5
-    SIGCHK  a0, 1
+    SIGCHK  a0, 2
     TEST 12                 /* hi-lo-hi: the first try sees hi change, the retry is right */
     li      a3, 0
     li      t0, 5
@@ -249,13 +250,13 @@ irq2:
     li      t0, -4
     csrw    mhpmcounter3, t0    /* t */
 1:  addi    a3, a3, 1           /* t+1 */
-    csrr    a1, mhpmcounter3h   /* t+2, t+3: 5 */
-    csrr    a0, mhpmcounter3    /* t+4 (carry at its end), t+5: 0 */
-    csrr    a2, mhpmcounter3h   /* t+6, t+7: 6 */
+    csrr    a1, mhpmcounter3h   /* t+2 .. t+4 (carry at the end of t+4), reads at t+3: 5 */
+    csrr    a0, mhpmcounter3    /* t+5 .. t+7, reads at t+6: 1 */
+    csrr    a2, mhpmcounter3h   /* t+8 .. t+10, reads at t+9: 6 */
     bne     a1, a2, 1b
     SIGCHK  a3, 2
     SIGCHK  a1, 6
-    SIGCHK  a0, 8           /* retry: bne t+8 (predicted), addi t+9, hi t+10, t+11, lo t+12, t+13 reads 8 */
+    SIGCHK  a0, 12          /* retry: bne t+11 (predicted), addi t+12, hi t+13 .. t+15, lo t+16 .. t+18 reads 12 at t+17 */
 
     /* ---- wfi woken by LCOFIP (mie.LCOFIE, mstatus.MIE clear: no
      * interrupt), which is seen two cycles after the wrap ---- */
@@ -267,11 +268,12 @@ irq2:
     li      t0, MIP_LCOF
     csrw    mie, t0
     csrr    a0, mcycle      /* s */
-    PRELOAD 1               /* s+1 .. s+5 = t: wrap at the end of t+1 */
-    wfi                     /* t+1, t+2, completes in t+3 */
-    csrr    a1, mcycle      /* t+4 = s+9 */
+    PRELOAD 1               /* hi s+1 .. s+4, li s+5, lo s+6 .. s+9 = t: wrap
+                             * at the end of t+1 */
+    wfi                     /* t+1, t+2 (LCOFIP set at its end), completes in t+3 */
+    csrr    a1, mcycle      /* t+4 = s+13 */
     sub     a1, a1, a0
-    SIGCHK  a1, 9
+    SIGCHK  a1, 13
     csrw    mhpmevent3h, zero
     li      t0, MIP_LCOF
     csrc    mip, t0
@@ -280,12 +282,12 @@ irq2:
     .endr
     TEST 14                 /* wfi entering X in the cycle after the wrap */
     csrr    a0, mcycle      /* s */
-    PRELOAD 1               /* s+5 = t */
+    PRELOAD 1               /* s+9 = t */
     nop                     /* t+1: wraps */
-    wfi                     /* t+2, completes in t+3 */
-    csrr    a1, mcycle      /* t+4 = s+9 */
+    wfi                     /* t+2 (LCOFIP set at its end), completes in t+3 */
+    csrr    a1, mcycle      /* t+4 = s+13 */
     sub     a1, a1, a0
-    SIGCHK  a1, 9
+    SIGCHK  a1, 13
     csrw    mie, zero
     csrw    mhpmevent3h, zero
 
@@ -294,7 +296,7 @@ irq2:
      * comes a cycle late (a counter written in the window would count its
      * write's cycle, the same count as outside), and its LCOFIP is seen two
      * cycles after that late wrap ---- */
-    TEST 15                 /* the LCOFI one instruction later than in TEST 3 */
+    TEST 15                 /* the LCOFI one instruction later than outside a window */
     li      t0, MIP_LCOF
     csrc    mip, t0
     csrw    mhpmevent3h, zero   /* OF clear */
@@ -305,11 +307,11 @@ irq2:
     csrw    mie, t0
     csrsi   mstatus, MSTATUS_MIE
     PRELOAD 5               /* t: 2^64 - 5 from t+1 */
-    csrw    mhpmevent3h, zero   /* t+1 (2^64 - 4), c = t+2 (2^64 - 3): t+3 adds nothing */
-    nop                     /* t+3 = c+1: 2^64 - 3 */
-    nop                     /* t+4: adds t+3's 1, 2^64 - 2 */
-    nop                     /* t+5: 2^64 - 1 (outside a window: the wrap at its end) */
-    nop                     /* t+6: the wrap at its end */
+    csrw    mhpmevent3h, zero   /* t+1 .. t+4 = c (old selector: 2^64 - 1 from
+                                 * c+1; outside a window the wrap would be at
+                                 * the end of t+5, LCOFIP seen from t+7) */
+    nop                     /* t+5 = c+1: adds nothing, 2^64 - 1 */
+    nop                     /* t+6: adds t+5's 1, the wrap at its end */
     nop                     /* t+7: executes (LCOFIP set at its end) */
 irq3:
     nop                     /* t+8: preempted */
@@ -328,8 +330,8 @@ irq3:
     csrw    mie, t0
     csrsi   mstatus, MSTATUS_MIE
     PRELOAD 20              /* t: 2^64 - 20 from t+1 */
-    csrw    mhpmevent3h, zero   /* t+1 (2^64 - 19), c = t+2 (2^64 - 18) */
-    wfi                     /* t+3 = c+1 adds nothing; t+4 .. t+21 add 18: the
+    csrw    mhpmevent3h, zero   /* t+1 .. t+4 = c (old selector: 2^64 - 16 from c+1) */
+    wfi                     /* t+5 = c+1 adds nothing; t+6 .. t+21 add 16: the
                              * wrap at the end of t+21, LCOFIP set at the end
                              * of t+22, the wfi completes in t+23 */
 irq4:

@@ -114,15 +114,15 @@
     addi    t0, s3, -1
     csrw    mhpmcounter3, t0    /* all-ones - 1 */
     csrw    mcountinhibit, zero /* t: counts from t+1 */
-    csrr    a1, mhpmevent3h     /* t+1, t+2: OF 0; all-ones in t+2, wraps at its end */
-    csrr    a2, mhpmevent3h     /* t+3, t+4: OF 1 */
-    csrr    a3, mhpmcounter3    /* t+5, t+6: 3 mod 2^w */
-    csrr    a4, mhpmcounter3h   /* t+7, t+8: 0 */
+    csrr    a1, mhpmevent3h     /* t+1 .. t+3, reads at t+2: OF 0; all-ones in t+2, wraps at its end */
+    csrr    a2, mhpmevent3h     /* t+4 .. t+6, reads at t+5: OF 1 */
+    csrr    a3, mhpmcounter3    /* t+7 .. t+9, reads at t+8: 5 mod 2^w */
+    csrr    a4, mhpmcounter3h   /* t+10 .. t+12, reads at t+11: 0 */
     csrr    a5, mip
     csrr    a6, scountovf
     SIGCHK  a1, 0
     SIGCHK  a2, OF
-    andi    t1, s3, 3
+    andi    t1, s3, 5
     CHECKR  a3, t1
     SIGCHK  a4, 0
     li      t0, MIP_LCOF
@@ -133,21 +133,21 @@
     csrw    mhpmevent3h, zero
     TEST 7                  /* a write in the cycle of an event wins */
     csrw    mhpmcounter3h, zero
-    csrw    mhpmcounter3, zero  /* t */
-    csrr    a1, mhpmcounter3    /* t+1, t+2: 1 */
-    csrr    a2, mhpmcounter3    /* t+3, t+4: 3 mod 2^w */
+    csrw    mhpmcounter3, zero  /* t (its fourth cycle) */
+    csrr    a1, mhpmcounter3    /* t+1 .. t+3, reads at t+2: 1 */
+    csrr    a2, mhpmcounter3    /* t+4 .. t+6, reads at t+5: 4 mod 2^w */
     SIGCHK  a1, 1
-    andi    t1, s3, 3
+    andi    t1, s3, 4
     CHECKR  a2, t1
     TEST 8                  /* ADD of 4 events: 4 per cycle, modulo 2^w */
     li      t0, SEL_LO(HPM_EV_CYCLES, HPM_EV_CYCLES, HPM_EV_CYCLES, HPM_EV_CYCLES)
     csrw    mhpmevent3, t0
     li      t0, SEL_HI(HPM_EV_CYCLES, OP_ADD, OP_ADD, OP_ADD)
     csrw    mhpmevent3h, t0
-    csrw    mhpmcounter3, zero  /* t */
+    csrw    mhpmcounter3, zero  /* t (its fourth cycle) */
     nop                         /* t+1 */
     nop                         /* t+2 */
-    csrr    a1, mhpmcounter3    /* t+3, t+4: 12 mod 2^w */
+    csrr    a1, mhpmcounter3    /* t+3 .. t+5, reads at t+4: 12 mod 2^w */
     csrr    a2, mhpmevent3h
     addi    t0, s3, 0
     li      t1, 12

@@ -1210,34 +1210,35 @@ static void test_hpm_write_timing(void)
 	for (int i = 0; i < 144; i++) /* its refill window */
 		E(&p, NOP);
 	unsigned k0 = p.n;
-	/* counter and selector accesses take two cycles (the first a wait,
-	 * counted); the times are the commit cycles */
+	/* a counter or selector read takes three cycles and reads at the start
+	 * of its second, a write four (the waits counted); the times are the
+	 * read cycles (the commit cycles of writes) */
 	E(&p, CSRRW(0, 0xB03, 5));  /* t:    mhpmcounter3 = 100 */
 	E(&p, CSRR(6, 0xB03));      /* t+2:  101 */
-	E(&p, CSRR(7, 0xB03));      /* t+4:  103 */
-	E(&p, CSRR(8, 0xB04));      /* t+6:  a */
-	E(&p, CSRRW(0, 0x324, 0));  /* t+8:  selector off (t+6..t+8 counted) */
-	E(&p, CSRR(9, 0xB04));      /* t+10: a+3 */
-	E(&p, CSRR(10, 0xB04));     /* t+12: a+3 */
-	E(&p, CSRRW(0, 0x324, 4));  /* t+13: on; waits for t+8's refill
-						  window t+9..t+152, commits at t+153
-						  (t+13..t+153 not counted) */
-	E(&p, CSRR(11, 0xB04));     /* t+155: a+3 (in its window: a cycle
-						  late, nothing in t+154) */
-	E(&p, CSRR(12, 0xB04));     /* t+157: a+5 (t+154, t+155) */
-	E(&p, CSRRWI(0, 0x320, 8)); /* t+158: inhibit HPM3 (t+158 counted) */
-	E(&p, CSRR(13, 0xB03));     /* t+160: 258 */
-	E(&p, CSRR(14, 0xB03));     /* t+162: 258 */
-	E(&p, CSRRWI(0, 0x320, 0)); /* t+163: (not counted) */
-	E(&p, CSRR(15, 0xB03));     /* t+165: 259 */
-	E(&p, CSRR(16, 0xB03));     /* t+167: 261 */
-	LI(&p, 5, 0xFFFFFFFCu);     /* t+168, t+169 */
-	E(&p, CSRRW(0, 0xB03, 5));  /* u:    lo = 0xFFFFFFFC */
-	E(&p, CSRRWI(0, 0xB83, 5)); /* u+2:  hi = 5, lo 0xFFFFFFFD kept, no increment */
-	E(&p, CSRR(17, 0xB03));     /* u+4:  0xFFFFFFFE */
-	E(&p, CSRR(18, 0xB83));     /* u+6:  6 (0x6_00000000) */
-	E(&p, CSRR(19, 0xB03));     /* u+8:  2 */
-	E(&p, CSRR(20, 0xB83));     /* u+10: 6 */
+	E(&p, CSRR(7, 0xB03));      /* t+5:  104 */
+	E(&p, CSRR(8, 0xB04));      /* t+8:  a */
+	E(&p, CSRRW(0, 0x324, 0));  /* t+13: selector off (t+8..t+13 counted) */
+	E(&p, CSRR(9, 0xB04));      /* t+15: a+6 */
+	E(&p, CSRR(10, 0xB04));     /* t+18: a+6 */
+	E(&p, CSRRW(0, 0x324, 4));  /* enters t+20; on; waits for t+13's
+						  refill window t+14..t+157, commits at
+						  t+158 (t+14..t+158 not counted) */
+	E(&p, CSRR(11, 0xB04));     /* t+160: a+6 (in its window: a cycle
+						  late, nothing in t+159) */
+	E(&p, CSRR(12, 0xB04));     /* t+163: a+9 (t+159 .. t+161) */
+	E(&p, CSRRWI(0, 0x320, 8)); /* t+165: inhibit HPM3 (t+165 counted) */
+	E(&p, CSRR(13, 0xB03));     /* t+167: 265 */
+	E(&p, CSRR(14, 0xB03));     /* t+170: 265 */
+	E(&p, CSRRWI(0, 0x320, 0)); /* t+172: (not counted) */
+	E(&p, CSRR(15, 0xB03));     /* t+174: 266 */
+	E(&p, CSRR(16, 0xB03));     /* t+177: 269 */
+	LI(&p, 5, 0xFFFFFFFAu);
+	E(&p, CSRRW(0, 0xB03, 5));  /* u:    lo = 0xFFFFFFFA */
+	E(&p, CSRRWI(0, 0xB83, 5)); /* u+4:  hi = 5, lo 0xFFFFFFFD kept, no increment */
+	E(&p, CSRR(17, 0xB03));     /* u+6:  0xFFFFFFFE (carry at the end of u+7) */
+	E(&p, CSRR(18, 0xB83));     /* u+9:  6 (0x6_00000000) */
+	E(&p, CSRR(19, 0xB03));     /* u+12: 4 */
+	E(&p, CSRR(20, 0xB83));     /* u+15: 6 */
 	E(&p, ADDI(5, 0, 50));
 	E(&p, CSRRW(0, 0xB02, 5)); /* minstret = 50 */
 	E(&p, CSRR(21, 0xB02));    /* 50 */
@@ -1260,19 +1261,19 @@ static void test_hpm_write_timing(void)
 	CHECK_EQ(r.csr_val, 100);
 	CHECK_EQ(run_to(m, A(kend), 100), 0);
 	CHECK_EQ(hpmref_reg(m, 6), 101);
-	CHECK_EQ(hpmref_reg(m, 7), 103);
+	CHECK_EQ(hpmref_reg(m, 7), 104);
 	uint32_t a = hpmref_reg(m, 8);
-	CHECK_EQ(hpmref_reg(m, 9), a + 3);
-	CHECK_EQ(hpmref_reg(m, 10), a + 3);
-	CHECK_EQ(hpmref_reg(m, 11), a + 3);
-	CHECK_EQ(hpmref_reg(m, 12), a + 5);
-	CHECK_EQ(hpmref_reg(m, 13), 258);
-	CHECK_EQ(hpmref_reg(m, 14), 258);
-	CHECK_EQ(hpmref_reg(m, 15), 259);
-	CHECK_EQ(hpmref_reg(m, 16), 261);
+	CHECK_EQ(hpmref_reg(m, 9), a + 6);
+	CHECK_EQ(hpmref_reg(m, 10), a + 6);
+	CHECK_EQ(hpmref_reg(m, 11), a + 6);
+	CHECK_EQ(hpmref_reg(m, 12), a + 9);
+	CHECK_EQ(hpmref_reg(m, 13), 265);
+	CHECK_EQ(hpmref_reg(m, 14), 265);
+	CHECK_EQ(hpmref_reg(m, 15), 266);
+	CHECK_EQ(hpmref_reg(m, 16), 269);
 	CHECK_EQ(hpmref_reg(m, 17), 0xFFFFFFFEu);
 	CHECK_EQ(hpmref_reg(m, 18), 6);
-	CHECK_EQ(hpmref_reg(m, 19), 2);
+	CHECK_EQ(hpmref_reg(m, 19), 4);
 	CHECK_EQ(hpmref_reg(m, 20), 6);
 	CHECK_EQ(hpmref_reg(m, 21), 50);
 	CHECK_EQ(hpmref_reg(m, 22), 51);
@@ -1303,10 +1304,10 @@ static void test_hpm_overflow(void)
 	E(&p, CSRR(6, CSR_MIP));        /* t+4: wraps in this cycle: 0 */
 	E(&p, CSRR(7, CSR_MIP));        /* t+5: 0, LCOFIP set at its end */
 	E(&p, CSRR(19, CSR_MIP));       /* t+6: LCOFIP */
-	E(&p, CSRR(8, 0x723));          /* t+7, t+8: OF (two cycles) */
-	E(&p, CSRR(9, 0xB03));          /* t+9, t+10: 5 */
-	E(&p, CSRR(10, CSR_SCOUNTOVF)); /* t+11: 8 */
-	E(&p, CSRR(11, 0xB83));         /* t+12, t+13: 0 */
+	E(&p, CSRR(8, 0x723));          /* t+7 .. t+9, reads at t+8: OF */
+	E(&p, CSRR(9, 0xB03));          /* t+10 .. t+12, reads at t+11: t+5 .. t+10, 6 */
+	E(&p, CSRR(10, CSR_SCOUNTOVF)); /* t+13: 8 */
+	E(&p, CSRR(11, 0xB83));         /* t+14 .. t+16: 0 */
 	/* a wrap while OF = 1 raises no LCOFIP */
 	E(&p, CSRRW(0, CSR_MIP, 0));
 	E(&p, ADDI(5, 0, 254));
@@ -1319,12 +1320,12 @@ static void test_hpm_overflow(void)
 	E(&p, CSRRW(0, 0x723, 0));   /* OF = 0 */
 	for (int i = 0; i < 144; i++) /* its refill window */
 		E(&p, NOP);
-	E(&p, ADDI(5, 0, 252));
-	E(&p, CSRRW(0, 0xB03, 5)); /* v: 252 */
+	E(&p, ADDI(5, 0, 250));
+	E(&p, CSRRW(0, 0xB03, 5)); /* v: 250 */
 	E(&p, NOP);
-	E(&p, NOP); /* 252, 253 */
+	E(&p, NOP); /* 250, 251 */
 	unsigned k_ofw = p.n;
-	E(&p, CSRRW(0, 0x723, 0)); /* v+3 (254), v+4 wraps: OF stays 1 */
+	E(&p, CSRRW(0, 0x723, 0)); /* v+3 .. v+6 (255), v+6 wraps: OF stays 1 */
 	E(&p, CSRR(13, 0x723));    /* 0x80000000 */
 	E(&p, CSRR(14, CSR_MIP));  /* LCOFIP (OF was 0) */
 	/* mip writes clearing LCOFIP in the wrap cycle and in the next one,
@@ -1340,13 +1341,13 @@ static void test_hpm_overflow(void)
 	/* a counter write in the wrap cycle suppresses the wrap */
 	E(&p, CSRRW(0, 0x723, 0));
 	E(&p, CSRRW(0, CSR_MIP, 0));
-	E(&p, ADDI(5, 0, 253));
-	E(&p, CSRRW(0, 0xB03, 5)); /* w: 253 */
-	E(&p, NOP);                /* 253 */
-	E(&p, CSRRW(0, 0xB03, 0)); /* w+2 (254), w+3 would wrap: written 0 */
+	E(&p, ADDI(5, 0, 251));
+	E(&p, CSRRW(0, 0xB03, 5)); /* w: 251 */
+	E(&p, NOP);                /* 251 */
+	E(&p, CSRRW(0, 0xB03, 0)); /* w+2 .. w+5 (255), w+5 would wrap: written 0 */
 	E(&p, CSRR(15, 0x723));    /* 0 */
 	E(&p, CSRR(16, CSR_MIP));  /* 0 */
-	E(&p, CSRR(17, 0xB03));    /* w+7, w+8: 4 */
+	E(&p, CSRR(17, 0xB03));    /* w+10 .. w+12, reads at w+11: 5 */
 	/* LCOFI: wraps during a div (X cycle 6 of 34); taken at the next entry */
 	E(&p, CSRRSI(0, 0x300, 8)); /* MIE */
 	E(&p, ADDI(5, 0, 250));
@@ -1371,7 +1372,7 @@ static void test_hpm_overflow(void)
 	CHECK_EQ(hpmref_reg(m, 7), 0);
 	CHECK_EQ(hpmref_reg(m, 19), 1u << 13);
 	CHECK_EQ(hpmref_reg(m, 8), 0x80000000u);
-	CHECK_EQ(hpmref_reg(m, 9), 5);
+	CHECK_EQ(hpmref_reg(m, 9), 6);
 	CHECK_EQ(hpmref_reg(m, 10), 8);
 	CHECK_EQ(hpmref_reg(m, 11), 0);
 	CHECK_EQ(hpmref_reg(m, 12), 0);
@@ -1379,7 +1380,7 @@ static void test_hpm_overflow(void)
 	CHECK_EQ(hpmref_reg(m, 14), 1u << 13);
 	CHECK_EQ(hpmref_reg(m, 15), 0);
 	CHECK_EQ(hpmref_reg(m, 16), 0);
-	CHECK_EQ(hpmref_reg(m, 17), 4);
+	CHECK_EQ(hpmref_reg(m, 17), 5);
 	hpm_retire rd, ri, rh;
 	hpmref_step(m, &rd);
 	hpmref_step(m, &ri);
@@ -1416,7 +1417,7 @@ static void test_hpm_overflow(void)
 	hpmref_step(m, &r);
 	hpmref_step(m, &r);
 	CHECK_EQ(hpmref_reg(m, 6), 7);
-	CHECK_EQ(hpmref_reg(m, 7), 5); /* 0 at e+6; read in e+11 (two-cycle reads) */
+	CHECK_EQ(hpmref_reg(m, 7), 6); /* 0 at e+6; read at e+12 (three-cycle reads) */
 	hpmref_free(m);
 }
 
