@@ -355,8 +355,13 @@ module hpm_core #(
                   (is_mul || is_div) ? md_last :
                   is_wfi ? wfi_wake :
                   is_csr ? !csr_wait : 1'b1;
-    wire x_done = x_valid && (trap || x_cond);
-    assign x_free = !x_valid || trap_e || exc_l || x_cond;
+    // Of the late exceptions only a load/store's (a misaligned address: the
+    // adder's low bits) can come with x_cond clear; a branch or jalr (the
+    // compare, the whole target) has x_cond set. So X's hand-over and the
+    // stall events leave the branch compare out (exact: decode is one-hot).
+    wire exc_l_hold = x_go && !trap_e && lsu_misaligned;
+    wire x_done = x_valid && (irq_take || exc_e || exc_l_hold || fault_trap || x_cond);
+    assign x_free = !x_valid || trap_e || exc_l_hold || x_cond;
     assign retire = x_valid && x_cond && !trap_e && !fault_trap && !(x_first && (br_mis || jalr_mis));
 
     // ---- redirects of the fetch from X (one bubble). The fetch and bus
@@ -550,7 +555,7 @@ module hpm_core #(
     wire exc_n     = trap_n;
     wire retire_n  = x_valid && x_cond && !exc_e_n && !fault_trap && !(x_first && (br_mis || jalr_mis));
     wire flush_n   = exc_e_n || xret_fencei || (x_go && !exc_e_n && late_why) || fault_trap;
-    wire x_done_n  = x_valid && (exc_n || x_cond);
+    wire x_done_n  = x_valid && (exc_e_n || (x_go && !exc_e_n && lsu_misaligned) || fault_trap || x_cond);
     assign events   = ev;
     assign events_n = ev_vec(retire_n, exc_n, exc_n, 1'b0, flush_n, x_done_n);
 
