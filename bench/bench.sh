@@ -176,7 +176,7 @@ cat <<SYN
 The core alone: \`yosys -p 'synth_ice40 -top hpm_core; stat'\` (\`make synth\`,
 \`build/synth/core.stat\`). The board SoC (the iCEBreaker top's default HPM, $board_hpm, plus mcycle/minstret, 8 KiB firmware EBR,
 128 KiB SPRAM, UART, CLINT, GPIO) placed and routed with \`nextpnr-ice40 --up5k --package sg48
---freq 25\` (\`build/synth/soc.log\`); the board build itself, with its 12 MHz target and
+--freq 25\` (\`build/synth/soc.log\`); the board build itself, with its 15 MHz target and
 the other HPM configurations, is in [board.md](board.md).
 
 Until 2026-11-26 this section carried figures of \`synth_ice40 -dsp\` builds (the
@@ -203,7 +203,7 @@ cat <<BRD
 
 ## The board build (iCEBreaker)
 
-Command: \`make bitstream BOARD=icebreaker\` (yosys without \`-dsp\`, nextpnr with seed 1,
+Command: \`make bitstream BOARD=icebreaker\` (yosys without \`-dsp\`, nextpnr at seeds 1, 2, 3 in turn until one meets the clock,
 icetime; \`build/icebreaker/report.txt\`, [board.md](board.md)), and \`make sim-gate\` for the
 gate-level board (the board's synthesised netlist in Verilator, [board.md](board.md)).
 

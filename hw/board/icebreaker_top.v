@@ -26,12 +26,12 @@ module icebreaker_top #(
     parameter integer UART_BAUD = 1500000,
     parameter integer RST_BITS  = 8,
     // the full HPM (docs/board.md): 29 64-bit mhpmcounters beside the
-    // core, 12 MHz met at nextpnr's seed 1 (the board flow's)
+    // core, 15 MHz met at nextpnr's seed 1 (the first the board flow tries)
     parameter integer HPM_NUM   = 29,
     parameter integer HPM_WIDTH = 64,
     // counting architecture (docs/hpm.md): 3 (the increment table in EBR)
-    // meets 12 MHz; 1 (a selector per counter) misses it since the
-    // multiplier's DSP is registered (docs/board.md)
+    // meets the clock; 1 (a selector per counter) missed even 12 MHz once
+    // the multiplier's DSP was registered (docs/board.md)
     parameter integer HPM_ARCH  = 3,
     // SB_MAC16 blocks for counters: all 8 but the multiplier's and the two
     // of the CLINT's mtime
