@@ -110,8 +110,8 @@ or one enters X in c+1 (a load or store 2, a multiplication up to 6, a
 division up to 35 cycles, docs/timing.md). Until issue 11 LCOFIP was set
 at the end of c and the interrupt taken from c+1: min 1, median 1, 99th
 percentile 28, max 35, mean 2.10 cycles, the figures published before
-(since counter reads take two cycles bench/lcofi.c had subtracted one
-cycle too few; issue 11 corrects it).
+(a counter read reads in its second X cycle, and bench/lcofi.c had
+subtracted one cycle too few; issue 11 corrects it).
 
 $(echo "$lcofi_out" | sed -n 's/^lcofi: samples \([0-9]*\) min \([0-9]*\) median \([0-9]*\) p99 \([0-9]*\) max \([0-9]*\) mean \([0-9.]*\).*/Samples \1: min \2, median \3, 99th percentile \4, max \5, mean \6 cycles./p')
 

@@ -6,7 +6,7 @@
  * wrapped at the end of cycle c reads x - c - 1 in a cycle x, and the
  * handler's first instruction enters X two cycles after the interrupt cycle
  * T (T, the bubble, then it: docs/timing.md) and reads the counter at the
- * start of its second X cycle (a counter read takes two), x = T + 3, so
+ * start of its second X cycle (of three), x = T + 3, so
  * T - c = value - 2: the cycles from the wrap to the interrupt, which is
  * what delays a sample (docs/hpm.md, "Sampling"). The kernels are those of
  * speed.c plus a division loop. Prints the histogram and a summary; the
