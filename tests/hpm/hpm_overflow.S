@@ -25,6 +25,14 @@
     csrw    mhpmcounter3, t0
 .endm
 
+/* interrupts off again, and exactly one LCOFI taken, before \at */
+.macro LCOFI_TAKEN at
+    csrci   mstatus, MSTATUS_MIE
+    CHECK   s9, 1
+    CHECK   s8, CAUSE_IRQ | 13
+    EXPECT_EPC \at
+.endm
+
     RVTEST_CODE_BEGIN
     li      s1, -1
     csrw    mie, zero
@@ -81,10 +89,7 @@
     nop                     /* t+4: executes (LCOFIP set at its end) */
 irq1:
     nop                     /* t+5: preempted */
-    csrci   mstatus, MSTATUS_MIE
-    CHECK   s9, 1
-    CHECK   s8, CAUSE_IRQ | 13
-    EXPECT_EPC irq1
+    LCOFI_TAKEN irq1
     CNT     4, 1            /* interrupts */
     csrr    a0, mhpmevent3h
     SIGCHK  a0, OF
@@ -315,10 +320,7 @@ irq2:
     nop                     /* t+7: executes (LCOFIP set at its end) */
 irq3:
     nop                     /* t+8: preempted */
-    csrci   mstatus, MSTATUS_MIE
-    CHECK   s9, 1
-    CHECK   s8, CAUSE_IRQ | 13
-    EXPECT_EPC irq3
+    LCOFI_TAKEN irq3
     TEST 16                 /* a wfi in the window, woken by the late wrap */
     li      t0, MIP_LCOF
     csrc    mip, t0
@@ -336,10 +338,7 @@ irq3:
                              * of t+22, the wfi completes in t+23 */
 irq4:
     nop                     /* preempted */
-    csrci   mstatus, MSTATUS_MIE
-    CHECK   s9, 1
-    CHECK   s8, CAUSE_IRQ | 13
-    EXPECT_EPC irq4
+    LCOFI_TAKEN irq4
     csrr    a0, mhpmcounter3
     SIG     a0
     li      t0, MIP_LCOF

@@ -295,22 +295,20 @@ static void test_traps(void)
 
 	/* an access fault traps in the load/store's second X cycle: entry 3,
 	 * trap 4, bubble 5, the handler enters in 6 */
-	const uint32_t q2[] = { LUI(3, 0x40000000u), LW(4, 3, 0) };
-	m = load(q2, 2, 0);
-	run(m, r, 2);
-	CHECK_EQ(r[1].cause, 5);
-	CHECK_EQ(r[1].tval, 0x40000000u);
-	CHECK_EQ(r[1].cycle, 4);
-	CHECK_EQ(hpmref_cycle(m), 6);
-	hpmref_free(m);
-	const uint32_t q3[] = { LUI(3, 0x40000000u), SW(0, 3, 4) };
-	m = load(q3, 2, 0);
-	run(m, r, 2);
-	CHECK_EQ(r[1].cause, 7);
-	CHECK_EQ(r[1].tval, 0x40000004u);
-	CHECK_EQ(r[1].cycle, 4);
-	CHECK_EQ(hpmref_cycle(m), 6);
-	hpmref_free(m);
+	const struct { uint32_t insn, cause, tval; } fault[] = {
+		{ LW(4, 3, 0), 5, 0x40000000u },      /* load access fault */
+		{ SW(0, 3, 4), 7, 0x40000004u },      /* store access fault */
+	};
+	for (unsigned i = 0; i < sizeof fault / sizeof fault[0]; i++) {
+		const uint32_t q[] = { LUI(3, 0x40000000u), fault[i].insn };
+		m = load(q, 2, 0);
+		run(m, r, 2);
+		CHECK_EQ(r[1].cause, fault[i].cause);
+		CHECK_EQ(r[1].tval, fault[i].tval);
+		CHECK_EQ(r[1].cycle, 4);
+		CHECK_EQ(hpmref_cycle(m), 6);
+		hpmref_free(m);
+	}
 }
 
 static void test_counters(void)
