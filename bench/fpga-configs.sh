@@ -9,6 +9,9 @@ BUILD=${BUILD:-build}
 MAKE=${MAKE:-make}
 CONFIGS=${FPGA_CONFIGS:-0x64 2x64 8x64 16x64 29x64}
 ARCHS=${FPGA_ARCHS:-1 3}
+# the board's clock and seed list, as make bitstream uses them
+MHZ=$($MAKE -s --no-print-directory --eval='print-mhz: ; @echo $(BOARD_MHZ)' print-mhz)
+SEEDS=$($MAKE -s --no-print-directory --eval='print-seeds: ; @echo $(board_seeds)' print-seeds)
 
 # field REPORT LABEL -> the "used" column of a resource line
 used() { awk -v l="$2" 'index($0, l " ") == 1 { for (i = 2; i <= NF; i++) if ($i ~ /^[0-9]+$/) { print $i; exit } }' "$1"; }
@@ -20,8 +23,9 @@ cat <<HDR
 Command: \`make bench-configs\` (\`bench/fpga-configs.sh\`): for each
 configuration \`make BOARD_HPM=<num>x<width> BOARD_ARCH=<arch>
 build/icebreaker/hpm-<num>x<width>-v<arch>/report.txt\`, the board flow of
-\`make bitstream\` (yosys 0.23 without \`-dsp\`, nextpnr-ice40 seed 1, 12 MHz
-target) up to the report. Architecture 1 evaluates one selector per counter
+\`make bitstream\` (yosys $(yosys -V | awk '{print $2}') without \`-dsp\`, nextpnr-ice40 at the board's
+clock, ${MHZ} MHz, trying seeds ${SEEDS} in turn until one meets it) up to
+the report; the Fmax column names the seed it was measured at. Architecture 1 evaluates one selector per counter
 and keeps each counter in flip-flops or SB_MAC16 accumulators; architecture 3
 (the board default) is the cycle-class table in EBR (docs/hpm.md). The
 simulated board's architecture 2 is architecture 3 with the table read
@@ -44,9 +48,9 @@ for cfg in $CONFIGS; do
         fi
         timing=$(sed -n 's/^timing  *//p' "$rep")
         case $timing in
-            met:*) t=$(echo "$timing" | sed 's/^met: Fmax \([0-9.]*\) MHz.*/\1 MHz, met/') ;;
+            met:*) t=$(echo "$timing" | sed 's/^met: Fmax \([0-9.]*\) MHz.*seed \([0-9]*\).*/\1 MHz, met (seed \2)/') ;;
             *"not fit"*) t="does not fit" ;;
-            *"timing not met"*) t=$(echo "$timing" | sed 's/.*Fmax \([0-9.]*\) MHz.*/\1 MHz, not met/') ;;
+            *"timing not met"*) t=$(echo "$timing" | sed 's/.*Fmax \([0-9.]*\) MHz.*seed \([0-9]*\).*/\1 MHz, not met (last seed \2)/') ;;
             *) t=$(echo "$timing" | cut -c1-100) ;;
         esac
         printf '| %s | %s | %s | %s | %s | %s | %s | %s |\n' "${cfg/x/ x }" "$arch" \
