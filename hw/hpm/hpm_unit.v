@@ -221,20 +221,20 @@ module hpm_unit #(
     wire [31:0] store_of;                                  // bit n: OF of mhpmevent n (as read)
     /* verilator lint_on UNUSEDSIGNAL */
     wire        lcofi3;                                    // architecture 3's LCOFI
-    // Architectures 1 and 2: counter n's increment of this cycle (3 bits at
-    // 3n, mode-filtered, before mcountinhibit) and as counted. The counter
+    // Architecture 1: counter n's increment of this cycle (3 bits at 3n,
+    // mode-filtered, before mcountinhibit) and as counted. The counter
     // whose refill window is open counts a cycle late, as architecture 3's
     // two-stage live evaluator makes it (docs/hpm.md, "Selector writes wait
     // for the refill"): in the window the increment of the previous cycle,
     // none in its first cycle (the write's own counted with the old
     // selector), and the window's last one is dropped. lag_idx is the last
     // selector write's index (0 after reset, an unimplemented one: no counter).
-    /* verilator lint_off UNUSEDSIGNAL */ // indexes 0..2 and the unimplemented; architecture 3: unused
+    // Architecture 2 applies the same rule to its table's lanes (g_arch2).
+    /* verilator lint_off UNUSEDSIGNAL */ // indexes 0..2 and the unimplemented; architectures 2, 3: unused
     wire [95:0] inc_now, inc_cnt;
-    wire [95:0] inc_row;                                   // architecture 2: the table's, by counter
     /* verilator lint_on UNUSEDSIGNAL */
     generate
-        if (HPM_ARCH != 3) begin : g_lag
+        if (HPM_ARCH == 1) begin : g_lag
             reg  [4:0] lag_idx;
             reg  [2:0] lag_inc;
             always @(posedge clk) begin
@@ -266,18 +266,33 @@ module hpm_unit #(
             /* verilator lint_off UNUSEDSIGNAL */ // bits 2:0: no selector
             wire [31:0] sel_we  = (csr_we && is_evt) ? (32'd1 << idx) & IMPL : 32'd0;
             /* verilator lint_on UNUSEDSIGNAL */
-            // the row's increments, then as counted (inc_cnt) in
-            // hpm_store's lanes (LL bits per counter)
-            wire [3*TN-1:0] tab_inc;
-            hpm_table #(.N(TN), .LANE(3)) u_table (
+            // the row's increments in hpm_store's lanes (LL bits per
+            // counter), then as counted: the lane of the counter whose
+            // refill window is open replaced by its previous cycle's (the
+            // rule of g_lag). One lane is patched when the window is open,
+            // instead of a select per lane every cycle (the simulated
+            // board's cost: docs/hpm.md, "Simulation cost").
+            wire [LL*TN-1:0] tab_inc;
+            hpm_table #(.N(TN), .LANE(LL)) u_table (
                 .clk(clk), .rst(rst), .cls(cls), .inc(tab_inc),
                 .we(sel_we[3 +: TN]), .sel(sel_new)
             );
-            assign inc_row = {{(3 * (29 - TN)){1'b0}}, tab_inc, 9'd0};
-            wire [LL*TN-1:0] cnt_inc;
-            genvar l;
-            for (l = 0; l < TN; l = l + 1) begin : g_lane
-                assign cnt_inc[LL * l +: LL] = {{(LL - 3){1'b0}}, inc_cnt[3 * (l + 3) +: 3]};
+            reg  [4:0]    lag_idx;
+            reg  [LL-1:0] lag_inc;
+            wire [4:0]    lag_n  = lag_idx - 5'd3;
+            wire          lag_on = refill_left != 8'd0 && IMPL[lag_idx];
+            always @(posedge clk) begin
+                if (rst)
+                    lag_idx <= 5'd0;
+                else if (csr_we && is_evt)
+                    lag_idx <= idx;
+                lag_inc <= (csr_we && is_evt) || !IMPL[lag_idx] ? {LL{1'b0}} : tab_inc[LL * lag_n +: LL];
+            end
+            reg  [LL*TN-1:0] cnt_inc;
+            always @(*) begin
+                cnt_inc = tab_inc;
+                if (lag_on)
+                    cnt_inc[LL * lag_n +: LL] = lag_inc;
             end
             // mcountinhibit gates after the table: immediate, as in
             // architecture 1. Its lane mask is a register written with it.
@@ -345,7 +360,6 @@ module hpm_unit #(
             localparam integer LB3 = TN <= 14 ? 7 : 8;
             localparam integer LL3 = (HPM_WIDTH < LB3 ? HPM_WIDTH : LB3) + (HPM_WIDTH < 3 ? 4 - HPM_WIDTH : 1);
             wire [LL3*TN-1:0] tab_inc;
-            assign inc_row = 96'd0;
             // (an unimplemented selector's write, widx N.., leaves no column live)
             hpm_ktable #(.N(TN), .LANE(LL3), .EV_W(EV_W), .ROWS(REFILL / 2), .EV_ROM(EV_ROM)) u_table (
                 .clk(clk), .rst(rst), .kind(cls[4:0]), .priv(cls[6:5]), .ev(ev),
@@ -376,7 +390,6 @@ module hpm_unit #(
             assign store_of   = 32'd0;
             assign sel_rvalue = 64'd0;
             assign lcofi3     = 1'b0;
-            assign inc_row    = 96'd0;
         end
     endgenerate
 
@@ -387,7 +400,7 @@ module hpm_unit #(
                 if (HPM_ARCH >= 2) begin : g_sel2    // the register lives in hpm_selstore
                     assign evt_value[n] = 64'd0;
                     assign of_bits[n]   = store_of[n];
-                    assign inc_now[3 * n +: 3] = inc_row[3 * n +: 3];
+                    assign inc_now[3 * n +: 3] = 3'd0;
                 end else begin : g_sel1             // the selector and its increment
                     hpm_selector #(.EV_W(EV_W)) u_sel (
                         .clk(clk), .rst(rst),
