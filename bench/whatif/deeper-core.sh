@@ -32,18 +32,16 @@ for step in base $CUTS; do
     [ "$step" = base ] || defs="$defs $step"
     case " $AT " in *" $step "*) ;; *) continue ;; esac
     for d in $defs; do echo "\`define WHATIF_$d"; done > hw/hpm/whatif.vh
+    # the board flow (mk/board.mk) up to place and route, at the goal clock
     b=$tmp/build-$step
-    make -s BUILD="$b" BOARD_HPM="$HPM" "$b/icebreaker/hpm-$HPM/icebreaker.json" > /dev/null
     dir=$b/icebreaker/hpm-$HPM
-    rc=0
-    nextpnr-ice40 --up5k --package sg48 --pcf constraints/icebreaker.pcf \
-        --json "$dir/icebreaker.json" --freq "$MHZ" --seed "$SEED" --timing-allow-fail \
-        -l "$dir/nextpnr.log" -q > /dev/null 2>&1 || rc=$?
+    make -s BUILD="$b" BOARD_HPM="$HPM" BOARD_SEED="$SEED" BOARD_MHZ="$MHZ" \
+        "$dir/icebreaker-pnr.asc" > /dev/null
     log=$dir/nextpnr.log
     [ -z "${LOGS:-}" ] || cp "$log" "$LOGS/$step-$HPM.log"
     # LCs placed, or the demand when the design does not fit
     lc=$(grep -o 'ICESTORM_LC: *[0-9]*/' "$log" | tail -1 | grep -o '[0-9]*')
-    if [ $rc -ne 0 ]; then
+    if grep -q '^ERROR' "$log"; then
         echo "| ${defs} | $lc (does not fit) | | | |"
         continue
     fi
