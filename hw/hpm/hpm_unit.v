@@ -232,18 +232,18 @@ module hpm_unit #(
     // Architecture 2 applies the same rule to its table's lanes (g_arch2).
     /* verilator lint_off UNUSEDSIGNAL */ // indexes 0..2 and the unimplemented; architectures 2, 3: unused
     wire [95:0] inc_now, inc_cnt;
-    reg  [4:0]  lag_idx;                                   // architecture 3: unused
     /* verilator lint_on UNUSEDSIGNAL */
-    always @(posedge clk)
-        if (rst)
-            lag_idx <= 5'd0;
-        else if (csr_we && is_evt)
-            lag_idx <= idx;
     generate
         if (HPM_ARCH == 1) begin : g_lag
+            reg  [4:0] lag_idx;
             reg  [2:0] lag_inc;
-            always @(posedge clk)
+            always @(posedge clk) begin
+                if (rst)
+                    lag_idx <= 5'd0;
+                else if (csr_we && is_evt)
+                    lag_idx <= idx;
                 lag_inc <= csr_we && is_evt ? 3'd0 : inc_now[3 * lag_idx +: 3];
+            end
             genvar q;
             for (q = 0; q < 32; q = q + 1) begin : g_q
                 assign inc_cnt[3 * q +: 3] = refill_left != 8'd0 && lag_idx == q ? lag_inc :
@@ -277,11 +277,17 @@ module hpm_unit #(
                 .clk(clk), .rst(rst), .cls(cls), .inc(tab_inc),
                 .we(sel_we[3 +: TN]), .sel(sel_new)
             );
+            reg  [4:0]    lag_idx;
             reg  [LL-1:0] lag_inc;
             wire [4:0]    lag_n  = lag_idx - 5'd3;
             wire          lag_on = refill_left != 8'd0 && IMPL[lag_idx];
-            always @(posedge clk)
-                lag_inc <= csr_we && is_evt ? {LL{1'b0}} : tab_inc[LL * lag_n +: LL];
+            always @(posedge clk) begin
+                if (rst)
+                    lag_idx <= 5'd0;
+                else if (csr_we && is_evt)
+                    lag_idx <= idx;
+                lag_inc <= (csr_we && is_evt) || !IMPL[lag_idx] ? {LL{1'b0}} : tab_inc[LL * lag_n +: LL];
+            end
             reg  [LL*TN-1:0] cnt_inc;
             always @(*) begin
                 cnt_inc = tab_inc;
