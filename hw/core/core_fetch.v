@@ -28,6 +28,7 @@ module core_fetch (
     output wire [31:2] fetch_addr,   // word address, unless an exception, an interrupt or a jalr redirects
     output wire        redirect,     // X redirects (any): D is squashed
     input  wire [31:2] bus_addr,     // what the bus fetches: the next D pc when fetch_now
+    input  wire        bus_exec_ok,  // bus_addr may be fetched from (hpm_core: the PMA check per mux input)
     input  wire [31:0] bus_rdata,
 
     // D stage outputs
@@ -71,12 +72,6 @@ module core_fetch (
     /* verilator lint_on UNUSEDSIGNAL */
     wire [31:0] next_pc  = {bus_addr, 2'b00};
 
-    wire exec_ok;
-    /* verilator lint_off UNUSEDSIGNAL */
-    wire [4:0] exec_region;   // only ok is needed here
-    /* verilator lint_on UNUSEDSIGNAL */
-    core_pma #(.EXEC(1)) u_pma (.addr(next_pc), .ok(exec_ok), .region(exec_region));
-
     always @(posedge clk) begin
         if (rst) begin
             boot    <= 1'b1;
@@ -89,7 +84,7 @@ module core_fetch (
             if (fetch_now) begin
                 d_valid <= 1'b1;
                 d_pc    <= next_pc;
-                d_fault <= !exec_ok;
+                d_fault <= !bus_exec_ok;
             end
         end
         d_insn_q <= d_insn;

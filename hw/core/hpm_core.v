@@ -82,6 +82,7 @@ module hpm_core #(
     wire [31:0] vec_i;   // a word address: bits 1:0 are 0
     /* verilator lint_on UNUSEDSIGNAL */
     wire [31:2] fetch_addr;
+    wire        bus_exec_ok;
     wire        d_valid, d_fault, d_pred_taken;
     wire [31:0] d_pc, d_insn;
 
@@ -90,7 +91,7 @@ module hpm_core #(
         .x_free(x_free), .redirect_x(redir_t_n), .target_x(target_t),
         .jalr_redirect(jalr_go_n), .trap_redirect(trap_n), .irq_redirect(irq_take),
         .fetch_addr(fetch_addr), .redirect(fetch_redirect),
-        .bus_addr(bus_addr), .bus_rdata(bus_rdata),
+        .bus_addr(bus_addr), .bus_exec_ok(bus_exec_ok), .bus_rdata(bus_rdata),
         .d_valid(d_valid), .d_pc(d_pc), .d_insn(d_insn), .d_fault(d_fault),
         .d_pred_taken(d_pred_taken)
     );
@@ -462,6 +463,18 @@ module hpm_core #(
     assign bus_be     = lsu_be;
     assign bus_addr   = irq_take ? vec_i[31:2] : trap_n ? tvec_x :
                         (mem_go_n || jalr_go_n) ? alu_sum[31:2] : fetch_addr;
+    // the fetch's PMA check of bus_addr (core_fetch's fault flag), made on
+    // each input of its mux: the selects are late, so it runs beside them
+    wire        ok_irq, ok_tvec, ok_sum, ok_fetch;
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire [4:0]  rg_irq, rg_tvec, rg_sum, rg_fetch;   // only ok is needed here
+    /* verilator lint_on UNUSEDSIGNAL */
+    core_pma #(.EXEC(1)) u_pma_irq   (.addr(vec_i),                   .ok(ok_irq),   .region(rg_irq));
+    core_pma #(.EXEC(1)) u_pma_tvec  (.addr({tvec_x, 2'b00}),         .ok(ok_tvec),  .region(rg_tvec));
+    core_pma #(.EXEC(1)) u_pma_sum   (.addr({alu_sum[31:2], 2'b00}),  .ok(ok_sum),   .region(rg_sum));
+    core_pma #(.EXEC(1)) u_pma_fetch (.addr({fetch_addr, 2'b00}),     .ok(ok_fetch), .region(rg_fetch));
+    assign bus_exec_ok = irq_take ? ok_irq : trap_n ? ok_tvec :
+                         (mem_go_n || jalr_go_n) ? ok_sum : ok_fetch;
     assign bus_daddr  = alu_sum[31:2];
     assign bus_region = mem_go ? lsu_region : 5'd0;
     assign bus_wdata  = lsu_wdata;
