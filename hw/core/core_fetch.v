@@ -58,9 +58,9 @@ module core_fetch (
     // target (the address adder), an exception's vector (a misaligned
     // address: the adder's low bits; the access fault is a register), then
     // the interrupt's (the interrupt decision) come last, in hpm_core's bus
-    // mux. The address fetched is the
-    // bus address (a data access never coincides with a fetch): D's pc and
-    // the fetch's PMA check take it from there, so these levels exist once.
+    // mux. The address fetched is the bus address (a data access never
+    // coincides with a fetch): D's pc takes it from there, the fault flag
+    // from hpm_core's PMA check of each input of that mux (bus_exec_ok).
     assign redirect = irq_redirect || redirect_x || trap_redirect || jalr_redirect;
     wire fetch_now = boot || redirect || (d_valid && x_free);
     wire [31:0] early_pc = boot         ? boot_addr   :
