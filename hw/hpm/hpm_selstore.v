@@ -2,8 +2,8 @@
 // (docs/hpm.md, "Counting architecture v2"). The legal selector values live
 // in a memory (spare EBR rows on the iCE40), written only by CSR writes; the
 // OF bits, which hardware sets on a wrap, are flip-flops. The increment does
-// not come from here (hpm_table holds every selector's increment per cycle
-// class), so nothing reads the selectors per cycle.
+// not come from here (the table in hpm_store holds every selector's
+// increment per cycle class), so nothing reads the selectors per cycle.
 //
 // Same register semantics as hpm_selector: a write stores the value after
 // the write (hpm_unit merges the half and legalises it); OF is set on a
@@ -19,7 +19,8 @@ module hpm_selstore #(
     input  wire [4:0]   widx,                 // 0..N-1
     input  wire [63:0]  wval,                 // the selector after the write, legal
     input  wire [4:0]   ridx,                 // 0..N-1
-    output wire [63:0]  rvalue,               // selector ridx at the start of this cycle
+    input  wire         rd,                   // rvalue is used in this cycle (a read or a write)
+    output wire [63:0]  rvalue,               // selector ridx at the start of this cycle; 0 unless rd
     input  wire [N-1:0] set_of,               // counter n wraps in this cycle
     output wire [N-1:0] of
 );
@@ -46,6 +47,6 @@ module hpm_selstore #(
         end
     end
 
-    assign rvalue = {of_q[ridx], sel[ridx]};
+    assign rvalue = rd ? {of_q[ridx], sel[ridx]} : 64'd0;
     assign of     = of_q[N-1:0];
 endmodule

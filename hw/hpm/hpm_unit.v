@@ -28,7 +28,7 @@ module hpm_unit #(
     parameter integer DSP_BUDGET = 0,
     // counting architecture (docs/hpm.md): 1 one selector evaluated per counter
     // per cycle; 2 a cycle-class encoder and one increment table for all
-    // counters (hpm_class, hpm_table); 3 the same with the table in a
+    // counters (hpm_class, hpm_store); 3 the same with the table in a
     // synchronous memory (hpm_ktable, the iCE40 form). Same semantics and timing.
     parameter integer HPM_ARCH   = 1,
     // architecture 3: 1 reads the refill's event bits from a ROM (hpm_ktable
@@ -58,6 +58,13 @@ module hpm_unit #(
     output wire            lcofi            // a counter wrapped with OF clear in the previous cycle: set mip.LCOFIP
 );
     localparam [1:0] PRIV_M = 2'b11;
+    // Architecture 2 is the simulated board's, and Verilator evaluates every
+    // process in every cycle: with counters, the values only a CSR access
+    // uses (a write's legal value, the read of a counter or selector, the
+    // trace's value after a write) are computed only in the cycles that use
+    // them, and are 0 in the others (docs/hpm.md, "Simulation cost"). The
+    // other architectures keep the plain form.
+    localparam LAZY = HPM_ARCH == 2 && HPM_NUM > 0;
     localparam integer HPM_NDSP = HPM_WIDTH > 32 ? 2 : 1;   // DSPs per mhpmcounter
     localparam [64:0] MASK65   = (65'd1 << HPM_WIDTH) - 65'd1;
     localparam [63:0] HPM_MASK = MASK65[63:0];
@@ -204,17 +211,20 @@ module hpm_unit #(
     /* verilator lint_off UNUSEDSIGNAL */ // bits 59:55 are read-only zero
     wire [63:0] w = evt_w64;
     /* verilator lint_on UNUSEDSIGNAL */
-    wire [63:0] evt_legal = {w[63:60], 5'd0, op_legal(w[54:50]), op_legal(w[49:45]),
-                             op_legal(w[44:40]), ev_legal(w[39:30]), ev_legal(w[29:20]),
-                             ev_legal(w[19:10]), ev_legal(w[9:0])};
+    reg  [63:0] evt_legal;
+    always @(*) begin
+        evt_legal = 64'd0;
+        if (csr_we || !LAZY)
+            evt_legal = {w[63:60], 5'd0, op_legal(w[54:50]), op_legal(w[49:45]),
+                         op_legal(w[44:40]), ev_legal(w[39:30]), ev_legal(w[29:20]),
+                         ev_legal(w[19:10]), ev_legal(w[9:0])};
+    end
 
     wire [63:0] hpm_value [0:31];
     wire [31:0] of_bits, wrap_bits;
 
     // ---- architecture 2: every counter's increment from one table row
     localparam integer TN = HPM_NUM > 0 ? HPM_NUM : 1;     // table columns
-    localparam integer LL = (HPM_WIDTH < 8 ? HPM_WIDTH : 8) +      // hpm_store's lane width
-                            (HPM_WIDTH < 3 ? 4 - HPM_WIDTH : 1);
     wire [63:0] store_val;                                 // the addressed counter (architecture 3: or selector)
     /* verilator lint_off UNUSEDSIGNAL */ // bits 2:0, and all of it in architecture 1
     wire [31:0] store_wrap;                                // bit n: mhpmcounter n wraps
@@ -229,7 +239,7 @@ module hpm_unit #(
     // none in its first cycle (the write's own counted with the old
     // selector), and the window's last one is dropped. lag_idx is the last
     // selector write's index (0 after reset, an unimplemented one: no counter).
-    // Architecture 2 applies the same rule to its table's lanes (g_arch2).
+    // Architecture 2 applies the same rule in its store (hpm_store).
     /* verilator lint_off UNUSEDSIGNAL */ // indexes 0..2 and the unimplemented; architectures 2, 3: unused
     wire [95:0] inc_now, inc_cnt;
     /* verilator lint_on UNUSEDSIGNAL */
@@ -261,61 +271,32 @@ module hpm_unit #(
             );
             // the selector after this cycle's write: the written half (and
             // EV3) from evt_legal, the rest from the current value
-            wire [63:0] sel_new = sel_hi ? {evt_legal[63:30], evt_cur[29:0]} :
-                                           {evt_cur[63:40], evt_legal[39:0]};
+            reg  [63:0] sel_new;
+            always @(*) begin
+                sel_new = 64'd0;
+                if (csr_we)
+                    sel_new = sel_hi ? {evt_legal[63:30], evt_cur[29:0]} :
+                                       {evt_cur[63:40], evt_legal[39:0]};
+            end
             /* verilator lint_off UNUSEDSIGNAL */ // bits 2:0: no selector
             wire [31:0] sel_we  = (csr_we && is_evt) ? (32'd1 << idx) & IMPL : 32'd0;
             /* verilator lint_on UNUSEDSIGNAL */
-            // the row's increments in hpm_store's lanes (LL bits per
-            // counter), then as counted: the lane of the counter whose
-            // refill window is open replaced by its previous cycle's (the
-            // rule of g_lag). One lane is patched when the window is open,
-            // instead of a select per lane every cycle (the simulated
-            // board's cost: docs/hpm.md, "Simulation cost").
-            wire [LL*TN-1:0] tab_inc;
-            hpm_table #(.N(TN), .LANE(LL)) u_table (
-                .clk(clk), .rst(rst), .cls(cls), .inc(tab_inc),
-                .we(sel_we[3 +: TN]), .sel(sel_new)
-            );
-            reg  [4:0]    lag_idx;
-            reg  [LL-1:0] lag_inc;
-            wire [4:0]    lag_n  = lag_idx - 5'd3;
-            wire          lag_on = refill_left != 8'd0 && IMPL[lag_idx];
-            always @(posedge clk) begin
-                if (rst)
-                    lag_idx <= 5'd0;
-                else if (csr_we && is_evt)
-                    lag_idx <= idx;
-                lag_inc <= (csr_we && is_evt) || !IMPL[lag_idx] ? {LL{1'b0}} : tab_inc[LL * lag_n +: LL];
-            end
-            reg  [LL*TN-1:0] cnt_inc;
-            always @(*) begin
-                cnt_inc = tab_inc;
-                if (lag_on)
-                    cnt_inc[LL * lag_n +: LL] = lag_inc;
-            end
-            // mcountinhibit gates after the table: immediate, as in
-            // architecture 1. Its lane mask is a register written with it.
-            reg [LL*TN-1:0] inc_on_mask;
-            integer j;
-            always @(posedge clk)
-                if (rst)
-                    inc_on_mask <= {LL*TN{1'b1}};
-                else if (csr_we && sel_lo && idx == 5'd0)
-                    for (j = 0; j < TN; j = j + 1)
-                        inc_on_mask[LL * j +: LL] <= {LL{!csr_wdata[3 + j]}};
+            // the table and the counters; mcountinhibit gates the row
+            // (immediate, as in architecture 1)
             wire [TN-1:0] wr;
             hpm_store #(.N(TN), .W(HPM_WIDTH)) u_store (
-                .clk(clk), .rst(rst), .inc(cnt_inc & inc_on_mask), .idx(idx - 5'd3),
+                .clk(clk), .rst(rst), .cls(cls), .on(~inhibit[3 +: TN]),
+                .sel_we(csr_we && is_evt), .col_we(sel_we[3 +: TN]), .sel(sel_new),
+                .window(refill_left != 8'd0), .idx(idx - 5'd3),
                 .we_lo(ctr_we_lo && IMPL[idx]), .we_hi(ctr_we_hi && IMPL[idx]),
-                .wdata(csr_wdata), .rvalue(store_val), .wrap(wr)
+                .wdata(csr_wdata), .rd(rd_cyc || csr_we), .rvalue(store_val), .wrap(wr)
             );
             assign store_wrap = {{(29 - TN){1'b0}}, wr, 3'b000};
             wire [TN-1:0] of;
             hpm_selstore #(.N(TN)) u_selstore (
                 .clk(clk), .rst(rst), .we(csr_we && is_evt && IMPL[idx]), .we_hi(sel_hi),
                 .widx(idx - 5'd3), .wval({evt_legal[63], sel_new[62:0]}), .ridx(idx - 5'd3),
-                .rvalue(sel_rvalue), .set_of(wr), .of(of)
+                .rd(rd_cyc || csr_we), .rvalue(sel_rvalue), .set_of(wr), .of(of)
             );
             assign store_of = {{(29 - TN){1'b0}}, of, 3'b000};
             assign lcofi3   = 1'b0;
@@ -441,10 +422,6 @@ module hpm_unit #(
         lcofi_q <= !rst && (wrap_bits & ~of_bits) != 32'd0;
     assign lcofi = HPM_ARCH == 3 ? lcofi3 : lcofi_q;
 
-    // the addressed counter (the counter write's other half; the trace)
-    wire [63:0] ctr64 = idx == 5'd0 ? mcycle : idx == 5'd2 ? minstret :
-                        HPM_ARCH >= 2 ? (IMPL[idx] ? store_val : 64'd0) : hpm_value[idx];
-
     // ------------------------------------------------------------ read mux
     // Architecture 1: a flat AND-OR: each register's word is gated by its own
     // decode and the words are ORed (about 40 LUTs fewer on the iCE40 than a
@@ -477,10 +454,12 @@ module hpm_unit #(
             // one value for the taken counter or selector (hpm_estore)
             slow_rdata = {32{(rd_ctr || sel_lo || sel_hi) && IMPL[idx]}} & st3_wd;
         end else if (HPM_ARCH == 2) begin
-            slow_rdata = {32{rd_ctr && IMPL[idx]}} & sto_wd;
-            if (IMPL[idx]) begin                  // mhpmevent3..(h)
-                if (sel_lo) slow_rdata = evt_cur[31:0];
-                if (sel_hi) slow_rdata = evt_cur[63:32];
+            if (rd_cyc || !LAZY) begin
+                slow_rdata = {32{rd_ctr && IMPL[idx]}} & sto_wd;
+                if (IMPL[idx]) begin              // mhpmevent3..(h)
+                    if (sel_lo) slow_rdata = evt_cur[31:0];
+                    if (sel_hi) slow_rdata = evt_cur[63:32];
+                end
             end
         end else begin
             for (r = 3; r < 32; r = r + 1)
@@ -509,20 +488,26 @@ module hpm_unit #(
         if (sel_hi && idx == 5'd2) csr_rdata = csr_rdata | {1'b0, instret_inh, 28'd0};
     end
 
-    // the write value (trace) merges with the addressed counter
-
     // ------------------------------------------- the value after a write (trace)
-    wire        impl   = IMPL[idx];
-    wire [63:0] ctr_mask = (idx == 5'd0 || idx == 5'd2) ? {64{1'b1}} : impl ? HPM_MASK : 64'd0;
-    wire [63:0] ctr_w64  = {ctr_hi ? csr_wdata : ctr64[63:32], ctr_lo ? csr_wdata : ctr64[31:0]} &
-                           ctr_mask;
-    // the write's own value (an OF set by a wrap in the same cycle is not in it)
-    wire [63:0] evt_wval = evt_legal & (impl ? {64{1'b1}} : 64'd0);
+    // A counter's: the written half merged with the addressed counter's
+    // other half; a selector's: the write's own legal value (an OF set by
+    // a wrap in the same cycle is not in it). Only the trace reads it.
+    reg  [63:0] ctr64, ctr_w64, evt_wval;
     always @(*) begin
         csr_wval = 32'd0;
-        if (ctr_lo || ctr_hi)         csr_wval = ctr_hi ? ctr_w64[63:32] : ctr_w64[31:0];
-        else if (is_evt)              csr_wval = sel_hi ? evt_wval[63:32] : evt_wval[31:0];
-        else if (sel_lo && idx == 5'd0) csr_wval = csr_wdata & INH_MASK;
-        else if (sel_hi)              csr_wval = {1'b0, csr_wdata[30:28], 28'd0};
+        ctr64    = 64'd0;
+        ctr_w64  = 64'd0;
+        evt_wval = 64'd0;
+        if (csr_we || !LAZY) begin
+            ctr64    = idx == 5'd0 ? mcycle : idx == 5'd2 ? minstret :
+                       HPM_ARCH >= 2 ? (IMPL[idx] ? store_val : 64'd0) : hpm_value[idx];
+            ctr_w64  = {ctr_hi ? csr_wdata : ctr64[63:32], ctr_lo ? csr_wdata : ctr64[31:0]} &
+                       (idx == 5'd0 || idx == 5'd2 ? {64{1'b1}} : IMPL[idx] ? HPM_MASK : 64'd0);
+            evt_wval = IMPL[idx] ? evt_legal : 64'd0;
+            if (ctr_lo || ctr_hi)           csr_wval = ctr_hi ? ctr_w64[63:32] : ctr_w64[31:0];
+            else if (is_evt)                csr_wval = sel_hi ? evt_wval[63:32] : evt_wval[31:0];
+            else if (sel_lo && idx == 5'd0) csr_wval = csr_wdata & INH_MASK;
+            else if (sel_hi)                csr_wval = {1'b0, csr_wdata[30:28], 28'd0};
+        end
     end
 endmodule
