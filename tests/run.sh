@@ -48,6 +48,10 @@
 #             every subcommand and output format (CSV/JSON parsed), counts
 #             equal to the reference, argument errors, validate --all, and
 #             validate failing on build/bin/hpm-sim-fault (HPM_SIM_FAULT)
+#   programs  users' own programs built by the installed hpm-cc, through the
+#             installed hpmctl (tests/programs/run.py, one t_*.py module per
+#             concern): programs that write where they should not, never end,
+#             take arguments, fail or outlive the link's time-outs
 #   board     the iCEBreaker bitstream (docs/board.md): make bitstream
 #             BOARD=icebreaker, its report (.bin, Fmax >= the target clock,
 #             utilization, no combinational path through a DSP, and that
@@ -102,7 +106,7 @@ while [ $# -gt 0 ]; do
     esac
 done
 if [ ${#SUITES[@]} -eq 0 ]; then
-    read -r -a SUITES <<< "${TEST_SUITES:-unit isa hpm random c uart neg workloads link usb cli board}"
+    read -r -a SUITES <<< "${TEST_SUITES:-unit isa hpm random c uart neg workloads link usb cli programs board}"
 fi
 
 # ---- one random program (run by xargs in parallel): prints one line ----
@@ -803,6 +807,23 @@ suite_cli() {
     suite_end cli
 }
 
+# ---- users' own programs (tests/programs/run.py: PASS/FAIL lines) ----
+suite_programs() {
+    suite_begin programs
+    local line log=$OUT/programs.log
+    CHECK="programs"
+    if need "$BUILD/bin/hpmctl" "$SIM" "$REF"; then
+        while IFS= read -r line; do
+            case "$line" in
+                PASS\ *) pass "programs ${line#PASS }" ;;
+                FAIL\ *) fail "programs ${line#FAIL }" ;;
+            esac
+        done < <(python3 tests/programs/run.py --build "$BUILD" 2>&1 | tee "$log")
+        grep -q '^\(PASS\|FAIL\) ' "$log" || fail "programs: run.py printed no check: $(tail -n 3 "$log" | tr '\n' '|')"
+    fi
+    suite_end programs
+}
+
 # the gate-level board: the bitstream's own netlist, with the monitor in its
 # EBR, serving the link (mk/board.mk sim-gate, docs/board.md): HELLO reports
 # the board's configuration, the counters count, and a workload that uses
@@ -960,6 +981,7 @@ for s in "${SUITES[@]}"; do
         link) suite_link ;;
         usb) suite_usb ;;
         cli) suite_cli ;;
+        programs) suite_programs ;;
         board) suite_board ;;
         *) echo "run.sh: unknown suite $s" >&2; TOTAL_FAIL=$((TOTAL_FAIL + 1)) ;;
     esac
