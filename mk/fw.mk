@@ -1,7 +1,7 @@
 # fw.mk: firmware for the hpm-overlay core (fw/).
 #   make fw  -> build/fw/monitor.elf, build/fw/monitor.hex (EBR image) and the
 #               example RAM programs (build/fw/examples/*.elf).
-# Other fragments may use: FW_MONITOR_ELF, FW_MONITOR_HEX, FW_CC, FW_CFLAGS,
+# Other fragments may use: FW_MONITOR_ELF, FW_MONITOR_HEX, MON_SUM_H, FW_CC, FW_CFLAGS,
 # FW_LDFLAGS, FW_RAM_LD, FW_RT_OBJS (crt0 + lib, for RAM C programs).
 
 FW_BUILD   := $(BUILD)/fw
@@ -84,6 +84,14 @@ $(FW_MONITOR_HEX): $(FW_MONITOR_ELF)
 	$(FW_OBJCOPY) -O binary --pad-to 0x2000 --gap-fill 0 $< $@.bin
 	od -An -v -t x4 -w4 $@.bin | tr -d ' ' > $@.tmp
 	@test $$(wc -l < $@.tmp) -eq 2048 || { echo "$@: image is not 8 KiB" >&2; rm -f $@.tmp; exit 1; }
+	mv $@.tmp $@
+
+# the checksum the monitor reports (INFO, RUN reply), computed over the
+# image the build made: libhpm refuses a board whose monitor differs
+MON_SUM_H := $(GEN)/hpm_monitor_sum.h
+$(MON_SUM_H): $(FW_MONITOR_HEX) tools/monsum.py
+	python3 tools/monsum.py $(FW_MONITOR_HEX) \
+	  $$($(RV_PREFIX)nm $(FW_MONITOR_ELF) | sed -n 's/^\([0-9a-f]*\) . __monitor_sum_end$$/\1/p') > $@.tmp
 	mv $@.tmp $@
 
 $(FW_BUILD)/examples/%.elf: $(FW_BUILD)/examples/%.o $(FW_RT_OBJS) $(FW_RAM_LD)

@@ -78,6 +78,8 @@ $(HPMCTL): $(HPMCTL_SRCS) $(wildcard host/cli/*.h) $(HPM_LIB) $(HPM_LIB_DIR)/hpm
 	$(HOST_CC) $(HOST_CFLAGS) -I$(HPM_LIB_DIR) -Ihw/hpm -o $@ $(HPMCTL_SRCS) $(HPM_LIB) $(HPM_LIB_LIBS) -lm
 
 -include $(HPM_LIB_OBJS:.o=.d) $(HPM_LIB_ASAN_OBJS:.o=.d)
+# board.c checks the monitor's checksum against the build's (mk/fw.mk)
+$(HPM_OBJDIR)/board.o $(HPM_ASAN_OBJDIR)/board.o $(HPM_PIC_OBJDIR)/board.o: $(MON_SUM_H)
 
 PREFIX ?= /usr/local
 HPM_MAN := $(BUILD)/man/hpmctl.1
@@ -117,7 +119,7 @@ test-lib: $(TEST_LIB) $(WL_ELFS)
 	$(TEST_LIB) $(BUILD)/tests/lib $(WL_DIR)
 
 # the fuzzer links the library sources themselves, instrumented by clang
-$(FUZZ_EVENTS): tests/lib/fuzz_events.c $(HPM_LIB_SRCS) $(wildcard $(HPM_LIB_DIR)/*.h) $(EV_H)
+$(FUZZ_EVENTS): tests/lib/fuzz_events.c $(HPM_LIB_SRCS) $(wildcard $(HPM_LIB_DIR)/*.h) $(EV_H) $(MON_SUM_H)
 	@mkdir -p $(@D)
 	clang $(filter-out -MMD -MP -Wno-format-truncation,$(HPM_LIB_CFLAGS)) -O1 -fsanitize=fuzzer,address,undefined \
 	  -fno-sanitize-recover=all -o $@ $< $(HPM_LIB_SRCS) $(HPM_LIB_LIBS)
@@ -141,7 +143,7 @@ fuzz: fuzz-events
 FUZZ_PROGRAM := $(BUILD)/tests/fuzz_program
 FUZZ_PROGRAM_CORPUS := $(BUILD)/tests/fuzz-program-corpus
 .PHONY: fuzz-program fuzz-program-short
-$(FUZZ_PROGRAM): tests/lib/fuzz_program.c $(HPM_LIB_SRCS) $(wildcard $(HPM_LIB_DIR)/*.h) $(EV_H)
+$(FUZZ_PROGRAM): tests/lib/fuzz_program.c $(HPM_LIB_SRCS) $(wildcard $(HPM_LIB_DIR)/*.h) $(EV_H) $(MON_SUM_H)
 	@mkdir -p $(@D)
 	clang $(filter-out -MMD -MP -Wno-format-truncation,$(HPM_LIB_CFLAGS)) -O1 -fsanitize=fuzzer,address,undefined \
 	  -fno-sanitize-recover=all -o $@ $< $(HPM_LIB_SRCS) $(HPM_LIB_LIBS)
@@ -164,7 +166,7 @@ test-build: $(FUZZ_PROGRAM)
 # the prof.data reader (hpmctl report, annotate) on arbitrary bytes
 FUZZ_PROFDATA := $(BUILD)/tests/fuzz_profdata
 .PHONY: fuzz-profdata fuzz-profdata-short
-$(FUZZ_PROFDATA): tests/lib/fuzz_profdata.c $(HPM_LIB_SRCS) $(wildcard $(HPM_LIB_DIR)/*.h) $(EV_H)
+$(FUZZ_PROFDATA): tests/lib/fuzz_profdata.c $(HPM_LIB_SRCS) $(wildcard $(HPM_LIB_DIR)/*.h) $(EV_H) $(MON_SUM_H)
 	@mkdir -p $(@D)
 	clang $(filter-out -MMD -MP -Wno-format-truncation,$(HPM_LIB_CFLAGS)) -O1 -fsanitize=fuzzer,address,undefined \
 	  -fno-sanitize-recover=all -o $@ $< $(HPM_LIB_SRCS) $(HPM_LIB_LIBS)

@@ -336,7 +336,8 @@ FIXED_BODY(info, HPM_INFO_LEN,
 	   FLD(info, marchid), FLD(info, mimpid), FLD(info, misa), FLD(info, hpm_num),
 	   FLD(info, hpm_width), FLD(info, max_body), FLD(info, clock_hz),
 	   FLD(info, uart_baud), FLD(info, event_hash), FLD(info, ram_base),
-	   FLD(info, ram_size), FLD(info, min_interval), FLD(info, features))
+	   FLD(info, ram_size), FLD(info, min_interval), FLD(info, features),
+	   FLD(info, monitor_sum))
 
 FIXED_BODY(csr_read, HPM_CSR_READ_LEN, FLD(csr_read, csr), RSV(2))
 
@@ -442,7 +443,7 @@ static const uint16_t run_result_desc[] = {
 	FLD(run_result, reason), FLD(run_result, priv), RSV(2), FLD(run_result, code),
 	FLD(run_result, mcause), FLD(run_result, mepc), FLD(run_result, mtval),
 	FLD(run_result, ticks), FLD(run_result, samples), FLD(run_result, records),
-	FLD(run_result, elapsed),
+	FLD(run_result, elapsed), FLD(run_result, monitor_sum),
 };
 
 size_t hpm_pack_run_result(uint8_t *b, const struct hpm_msg_run_result *s)

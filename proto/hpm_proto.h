@@ -21,7 +21,7 @@ extern "C" {
 
 /* ---- sizes ---- */
 
-#define HPM_PROTO_VERSION   1
+#define HPM_PROTO_VERSION   2   /* 2: INFO and the RUN reply carry monitor_sum */
 #define HPM_MAX_BODY        512u
 #define HPM_FRAME_OVERHEAD  6u                              /* type, seq, crc32 */
 #define HPM_MAX_RAW         (HPM_MAX_BODY + HPM_FRAME_OVERHEAD)          /* 518 */
@@ -228,7 +228,7 @@ static inline uint64_t hpm_get64(const uint8_t *p)
  * HPM_PROTO_E_LENGTH. Offsets are in docs/protocol.md. */
 
 #define HPM_HELLO_LEN       4u
-#define HPM_INFO_LEN        56u
+#define HPM_INFO_LEN        60u
 #define HPM_CSR_READ_LEN    4u
 #define HPM_CSR_VALUE_LEN   8u    /* CSR_READ reply */
 #define HPM_CSR_WRITE_LEN   8u
@@ -241,8 +241,8 @@ static inline uint64_t hpm_get64(const uint8_t *p)
 #define HPM_RUN_LEN(n)      (HPM_RUN_HDR_LEN + 8u * (n))
 #define HPM_RUN_PROFILE_LEN(n) (HPM_RUN_HDR_LEN + 16u * (n))   /* with periods: n <= 28 */
 #define HPM_SNAPSHOT_LEN    380u
-#define HPM_RUN_RESULT_HDR_LEN 40u
-#define HPM_RUN_RESULT_LEN  (HPM_RUN_RESULT_HDR_LEN + HPM_SNAPSHOT_LEN)   /* 420 */
+#define HPM_RUN_RESULT_HDR_LEN 44u
+#define HPM_RUN_RESULT_LEN  (HPM_RUN_RESULT_HDR_LEN + HPM_SNAPSHOT_LEN)   /* 424 */
 #define HPM_STREAM_LEN      16u
 #define HPM_RESET_LEN       4u
 #define HPM_SAMPLE_HDR_LEN  8u
@@ -263,6 +263,7 @@ struct hpm_msg_info {
 	uint32_t ram_base, ram_size;
 	uint32_t min_interval;
 	uint32_t features;
+	uint32_t monitor_sum;        /* protocol 2: the checksum of the monitor's code */
 };
 
 struct hpm_msg_csr_read {
@@ -323,6 +324,7 @@ struct hpm_msg_run_result {
 	uint32_t ticks, samples;
 	uint32_t records;            /* profile samples + region markers taken */
 	uint64_t elapsed;            /* workload mtime cycles */
+	uint32_t monitor_sum;        /* protocol 2: as INFO's, taken after the run */
 	struct hpm_msg_snapshot snap;
 };
 

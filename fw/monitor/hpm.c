@@ -50,6 +50,21 @@ static uint32_t csr_get(unsigned csr)
 	return v;
 }
 
+/* The integrity checksum (docs/monitor.md "Integrity"): the sum of word[i]
+ * x 3^i (mod 2^32) over the EBR words below __monitor_sum_end (code and
+ * constants; not the patched trampoline in .data). Address 0 is a word of
+ * code here: the loop runs on an integer address. */
+extern const uint32_t __monitor_sum_end[];
+__attribute__((noinline)) uint32_t monitor_sum(void)
+{
+	uint32_t s = 0;
+	for (uintptr_t a = (uintptr_t)__monitor_sum_end; a; ) {
+		a -= 4;
+		s = 3u * s + *(const volatile uint32_t *)a;
+	}
+	return s;
+}
+
 /* Reset state (docs/protocol.md 5.7) and the board's configuration. */
 void hpm_init(void)
 {
@@ -84,12 +99,13 @@ void hpm_init(void)
 	}
 	board.hpm_width = 64;
 	if (board.hpm_num) {
-		csr_put(CSR_MHPMCOUNTER(3), 0xffffffffu);
-		csr_put(CSR_MHPMCOUNTERH(3), 0xffffffffu);
-		board.hpm_width = (uint8_t)(hpm_popcount32(csr_get(CSR_MHPMCOUNTER(3))) +
-					    hpm_popcount32(csr_get(CSR_MHPMCOUNTERH(3))));
-		csr_put(CSR_MHPMCOUNTER(3), 0);
-		csr_put(CSR_MHPMCOUNTERH(3), 0);
+		/* the bits of each half that keep a 1, one half at a time */
+		board.hpm_width = 0;
+		for (unsigned c = CSR_MHPMCOUNTER(3); c <= CSR_MHPMCOUNTERH(3); c += 0x80) {
+			csr_put(c, 0xffffffffu);
+			board.hpm_width += (uint8_t)hpm_popcount32(csr_get(c));
+			csr_put(c, 0);
+		}
 	}
 	board.present = 0x7u | ((1u << board.hpm_num) - 1u) << 3;
 	board.clock_hz = GPIO_CLOCK_HZ_REG ? GPIO_CLOCK_HZ_REG : CLOCK_HZ_DEFAULT;

@@ -12,7 +12,7 @@
 #include "hpm_events.h"
 #include "monitor.h"
 
-#define FW_VERSION 0x0103u           /* 1.1: sampling, region markers, write call; 1.2: FETCH; 1.3: RUN flag TWICE */
+#define FW_VERSION 0x0104u           /* 1.1: sampling, region markers, write call; 1.2: FETCH; 1.3: RUN flag TWICE; 1.4: protocol 2, the monitor's checksum */
 #define MIN_INTERVAL 1000u           /* cycles; a sample takes longer to send */
 
 static uint8_t reply[HPM_MAX_BODY];  /* the reply cache (section 2) */
@@ -63,6 +63,7 @@ static void cmd_hello(const struct hpm_frame *f)
 		.event_hash = HPM_EVENT_CATALOGUE_HASH,
 		.ram_base = HPM_RAM_BASE, .ram_size = WL_RAM_SIZE,
 		.min_interval = MIN_INTERVAL, .features = 0,
+		.monitor_sum = monitor_sum(),
 	};
 	reply_send(HPM_T_INFO, f->seq, hpm_pack_info(reply, &in));
 }
@@ -73,6 +74,10 @@ static void cmd_csr_read(const struct hpm_frame *f)
 	struct hpm_msg_csr_value v;
 	if (hpm_unpack_csr_read(f->body, f->len, &r) != HPM_PROTO_OK) {
 		reply_error(f->seq, f->type, HPM_ERR_BAD_LENGTH, HPM_CSR_READ_LEN);
+		return;
+	}
+	if (r.csr > 0xfffu) {     /* 12 bits: 0x1305 must not become mtvec */
+		reply_error(f->seq, f->type, HPM_ERR_BAD_ARG, 0);
 		return;
 	}
 	if (csr_access(CSR_OP_READ, r.csr, 0, &v.value) < 0) {
@@ -94,8 +99,8 @@ static void cmd_csr_write(const struct hpm_frame *f)
 		reply_error(f->seq, f->type, HPM_ERR_BAD_LENGTH, HPM_CSR_WRITE_LEN);
 		return;
 	}
-	if (w.op > HPM_CSR_CLEAR) {
-		reply_error(f->seq, f->type, HPM_ERR_BAD_ARG, 2);
+	if (w.csr > 0xfffu || w.op > HPM_CSR_CLEAR) {   /* arg: the field's offset */
+		reply_error(f->seq, f->type, HPM_ERR_BAD_ARG, w.csr > 0xfffu ? 0 : 2);
 		return;
 	}
 	if (csr_access(CSR_OP_READ, w.csr, 0, &r.old_value) < 0) {
@@ -272,13 +277,15 @@ execute:
 
 int main(void)
 {
+	/* BOOT's body (protocol 5.8) is a constant: sent as it is, not packed */
+	static const uint8_t boot[HPM_BOOT_LEN] = {
+		HPM_PROTO_VERSION & 0xff, HPM_PROTO_VERSION >> 8, FW_VERSION & 0xff, FW_VERSION >> 8,
+	};
 	struct hpm_frame f;
-	struct hpm_msg_boot boot = { HPM_PROTO_VERSION, FW_VERSION };
-	uint8_t b[HPM_BOOT_LEN];
 
 	hpm_init();
 	link_init();
-	send_frame(HPM_T_BOOT, 0, b, hpm_pack_boot(b, &boot));
+	send_frame(HPM_T_BOOT, 0, boot, HPM_BOOT_LEN);
 	for (;;) {
 		int st = link_receive(&f);
 		if (st == HPM_PROTO_FRAME) {

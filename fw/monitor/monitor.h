@@ -37,6 +37,7 @@ extern struct board board;
 
 int  csr_access(unsigned op, unsigned csr, uint32_t in, uint32_t *out);
 void hpm_init(void);
+uint32_t monitor_sum(void);      /* the checksum INFO and the RUN reply carry */
 void counter_written(unsigned csr);
 void take_snapshot(struct hpm_msg_snapshot *s);
 void read_counters(uint32_t mask, uint64_t *value);   /* others 0 */

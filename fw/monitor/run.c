@@ -238,6 +238,7 @@ int run_workload(const struct hpm_frame *f, uint8_t *out, uint32_t *arg)
 	res.samples = sample_seq;
 	res.records = records;
 	take_snapshot(&res.snap);
+	res.monitor_sum = monitor_sum();
 	hpm_pack_run_result(out, &res);
 	return 0;
 }

@@ -4,6 +4,7 @@
 #include <string.h>
 #include "hpm_int.h"
 #include "hpm_events.h"
+#include "hpm_monitor_sum.h"
 
 void hpm_interrupt(hpm_board *b)
 {
@@ -22,6 +23,19 @@ const hpm_info *hpm_get_info(const hpm_board *b)
 	return &b->info;
 }
 
+/* The monitor reports the checksum of its code and constants in INFO and in
+ * every RUN reply; a board whose monitor differs from the one this library
+ * was built with (an M-mode program rewrote it, another firmware) may count
+ * anything: no number from it is used. */
+int hpm_check_monitor(hpm_board *b, uint32_t sum)
+{
+	if (sum != HPM_MONITOR_SUM)
+		return hpm_fail(b, HPM_E_CONFIG,
+				"the board's monitor was modified (checksum 0x%08x, expected 0x%08x): reset or reflash the board",
+				sum, HPM_MONITOR_SUM);
+	return HPM_OK;
+}
+
 static int handshake(hpm_board *b)
 {
 	uint8_t req[HPM_HELLO_LEN], rep[HPM_MAX_BODY];
@@ -37,6 +51,8 @@ static int handshake(hpm_board *b)
 	if (in.proto_version != HPM_PROTO_VERSION)
 		return hpm_fail(b, HPM_E_CONFIG, "board speaks protocol %u, host %u",
 				in.proto_version, HPM_PROTO_VERSION);
+	if ((rc = hpm_check_monitor(b, in.monitor_sum)))
+		return rc;
 	if (in.event_hash != HPM_EVENT_CATALOGUE_HASH)
 		return hpm_fail(b, HPM_E_CONFIG,
 				"board event catalogue 0x%016llx differs from the host's 0x%016llx: rebuild one of them",

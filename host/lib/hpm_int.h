@@ -67,6 +67,11 @@ struct hpm_board {
 int hpm_fail(hpm_board *b, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* board.c. HPM_OK if sum (INFO's or a RUN reply's monitor_sum) is the
+ * checksum of the monitor the build made, else HPM_E_CONFIG: the monitor
+ * was modified, no count from it may be used. */
+int hpm_check_monitor(hpm_board *b, uint32_t sum);
+
 /* One request/reply exchange with retries (docs/protocol.md section 2).
  * On HPM_OK the reply body is in rbody (cap HPM_MAX_BODY) with *rlen. */
 int hpm_transact(hpm_board *b, uint8_t type, const void *body, size_t len,

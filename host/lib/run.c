@@ -271,6 +271,8 @@ static int run_once(hpm_board *b, const hpm_program *p, const hpm_run_opts *o,
 		return rc;
 	if (hpm_unpack_run_result(rep, rlen, res) != HPM_PROTO_OK)
 		return hpm_fail(b, HPM_E_PROTOCOL, "run: malformed reply");
+	if ((rc = hpm_check_monitor(b, res->monitor_sum)))
+		return rc;
 	if (o->interval && (rc = stream_arm(b, 0, 0)))
 		return rc;
 	return HPM_OK;

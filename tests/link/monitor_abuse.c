@@ -237,7 +237,7 @@ static void one(hpm_board *b, const hpm_info *in, uint8_t *ram_touched)
 		if (hpm_get32(body) == HPM_RESET_MAGIC)
 			body[0] ^= 1;
 		refuse(b, HPM_T_RESET, body, HPM_RESET_LEN, HPM_ERR_BAD_ARG, "reset with a wrong magic");
-		hpm_put16(body, (uint16_t)(2 + rnd() % 100));
+		hpm_put16(body, (uint16_t)(HPM_PROTO_VERSION + 1 + rnd() % 100));
 		hpm_put16(body + 2, (uint16_t)(hpm_get16(body) + rnd() % 100));
 		refuse(b, HPM_T_HELLO, body, HPM_HELLO_LEN, HPM_ERR_BAD_VERSION, "hello, no common version");
 		break;

@@ -78,7 +78,7 @@ static void test_hello(hpm_board *b)
 	const hpm_info *in = hpm_get_info(b);
 	uint8_t h[4];
 
-	CHECK("hello: protocol 1, host catalogue", in->proto_version == 1 &&
+	CHECK("hello: protocol 2, host catalogue", in->proto_version == 2 &&
 	      in->event_hash == hpm_event_catalogue_hash(), "proto %u hash 0x%" PRIx64,
 	      in->proto_version, in->event_hash);
 	CHECK("hello: RAM 0x80000000 + 0x1f000 (MONRAM excluded)",
@@ -87,10 +87,10 @@ static void test_hello(hpm_board *b)
 	CHECK("hello: misa RV32IMSU", in->misa == 0x40141100u, "misa 0x%08x", in->misa);
 	CHECK("hello: clock and baud", in->clock_hz && in->uart_baud && in->min_interval,
 	      "clock %u baud %u", in->clock_hz, in->uart_baud);
-	hpm_put16(h, 2);
+	hpm_put16(h, 3);
 	hpm_put16(h + 2, 7);
 	expect_error(b, "hello: no common version -> BAD_VERSION", HPM_T_HELLO, h, 4,
-		     HPM_ERR_BAD_VERSION, 1);
+		     HPM_ERR_BAD_VERSION, 2);
 	expect_error(b, "hello: 3-byte body -> BAD_LENGTH", HPM_T_HELLO, h, 3,
 		     HPM_ERR_BAD_LENGTH, HPM_HELLO_LEN);
 }

@@ -550,7 +550,7 @@ static void test_bodies_fixed(void)
 	ROUND_TRIP(hello, HPM_HELLO_LEN, { 1, 3 });
 	ROUND_TRIP(info, HPM_INFO_LEN, { 1, 0x0100, 0, 0x48504d31, 1, 0x40101100, 29, 64, 512,
 					  24000000, 3000000, 0x0123456789abcdefull, 0x80000000,
-					  0x20000, 65536, HPM_INFO_F_SSTC });
+					  0x20000, 65536, HPM_INFO_F_SSTC, 0x9abcdef0 });
 	ROUND_TRIP(csr_read, HPM_CSR_READ_LEN, { 0xb03 });
 	ROUND_TRIP(csr_value, HPM_CSR_VALUE_LEN, { 0xb80, 0xfedcba98 });
 	ROUND_TRIP(csr_write, HPM_CSR_WRITE_LEN, { 0x323, HPM_CSR_SET, 0x4000000 });
@@ -657,6 +657,7 @@ static void test_bodies_snapshot(void)
 	a.ticks = 12;
 	a.samples = 11;
 	a.elapsed = 123456789012ull;
+	a.monitor_sum = 0x13572468;
 	a.snap.present = 0xfffffffd;
 	a.snap.overflowed = 0x8;
 	for (int i = 0; i < HPM_NCOUNTERS; i++)
@@ -717,7 +718,7 @@ static void test_layouts(void)
 	struct hpm_msg_stream st = { 0x0102030405060708ull, 0xa5a5a5a5, 1 };
 
 	memset(&in, 0, sizeof(in));
-	in.proto_version = 1;
+	in.proto_version = 2;
 	in.fw_version = 0x0203;
 	in.mvendorid = 0x11111111;
 	in.marchid = 0x22222222;
@@ -733,9 +734,10 @@ static void test_layouts(void)
 	in.ram_size = 0x20000;
 	in.min_interval = 4096;
 	in.features = 1;
+	in.monitor_sum = 0x5eed5eed;
 	memset(b, 0xee, sizeof(b));
-	CHECK_EQ(hpm_pack_info(b, &in), 56);
-	CHECK_EQ(hpm_get16(b + 0), 1);
+	CHECK_EQ(hpm_pack_info(b, &in), 60);
+	CHECK_EQ(hpm_get16(b + 0), 2);
 	CHECK_EQ(hpm_get16(b + 2), 0x0203);
 	CHECK_EQ(hpm_get32(b + 4), 0x11111111);
 	CHECK_EQ(hpm_get32(b + 8), 0x22222222);
@@ -750,7 +752,8 @@ static void test_layouts(void)
 	CHECK_EQ(hpm_get32(b + 44), 0x20000);
 	CHECK_EQ(hpm_get32(b + 48), 4096);
 	CHECK_EQ(hpm_get32(b + 52), 1);
-	CHECK_EQ(b[56], 0xee);
+	CHECK_EQ(hpm_get32(b + 56), 0x5eed5eed);
+	CHECK_EQ(b[60], 0xee);
 
 	memset(&r, 0, sizeof(r));
 	r.entry = 0x80000100;
@@ -798,6 +801,7 @@ static void test_layouts(void)
 	rr.ticks = 3;
 	rr.samples = 2;
 	rr.elapsed = 0x1122334455ull;
+	rr.monitor_sum = 0xc0dec0de;
 	rr.snap.present = 0x1fffffff;
 	rr.snap.overflowed = 0x10;
 	rr.snap.value[0] = 0x100000000ull;
@@ -805,7 +809,7 @@ static void test_layouts(void)
 	rr.snap.wraps[0] = 0x33;
 	rr.snap.wraps[28] = 0x44;
 	memset(b, 0xee, sizeof(b));
-	CHECK_EQ(hpm_pack_run_result(b, &rr), 420);
+	CHECK_EQ(hpm_pack_run_result(b, &rr), 424);
 	CHECK(b[0] == 1 && b[1] == 0 && b[2] == 0 && b[3] == 0);
 	CHECK_EQ(hpm_get32(b + 4), 0x600d);
 	CHECK_EQ(hpm_get32(b + 8), 8);
@@ -815,13 +819,14 @@ static void test_layouts(void)
 	CHECK_EQ(hpm_get32(b + 24), 2);
 	CHECK_EQ(hpm_get32(b + 28), 0);
 	CHECK(hpm_get64(b + 32) == 0x1122334455ull);
-	CHECK_EQ(hpm_get32(b + 40), 0x1fffffff);
-	CHECK_EQ(hpm_get32(b + 44), 0x10);
-	CHECK(hpm_get64(b + 48) == 0x100000000ull);
-	CHECK(hpm_get64(b + 40 + 8 + 31 * 8) == 0x3131313131313131ull);
-	CHECK_EQ(hpm_get32(b + 40 + 264), 0x33);
-	CHECK_EQ(hpm_get32(b + 40 + 264 + 28 * 4), 0x44);
-	CHECK_EQ(b[420], 0xee);
+	CHECK_EQ(hpm_get32(b + 40), 0xc0dec0de);
+	CHECK_EQ(hpm_get32(b + 44), 0x1fffffff);
+	CHECK_EQ(hpm_get32(b + 48), 0x10);
+	CHECK(hpm_get64(b + 52) == 0x100000000ull);
+	CHECK(hpm_get64(b + 44 + 8 + 31 * 8) == 0x3131313131313131ull);
+	CHECK_EQ(hpm_get32(b + 44 + 264), 0x33);
+	CHECK_EQ(hpm_get32(b + 44 + 264 + 28 * 4), 0x44);
+	CHECK_EQ(b[424], 0xee);
 
 	memset(b, 0xee, sizeof(b));
 	CHECK_EQ(hpm_pack_csr_write(b, &cw), 8);
@@ -882,7 +887,7 @@ static int write_corpus(const char *dir)
 		HPM_T_RESET, HPM_T_INFO, HPM_T_RUN | HPM_T_REPLY, HPM_T_SAMPLE, HPM_T_BOOT,
 		HPM_T_ERROR,
 	};
-	static const size_t lens[] = { 4, 9, 4, 8, 8, 40, 120, 0, 16, 0, 4, 56, 420, 80, 4, 8 };
+	static const size_t lens[] = { 4, 9, 4, 8, 8, 40, 120, 0, 16, 0, 4, HPM_INFO_LEN, HPM_RUN_RESULT_LEN, 80, 4, 8 };
 
 	for (size_t i = 0; i < sizeof(types); i++) {
 		char path[512];
