@@ -152,6 +152,26 @@ static void test_csr(hpm_board *b)
 	rc = hpm_csr_write(b, 0xf11, HPM_CSR_WRITE, 1, NULL, NULL);
 	CHECK("csr write mvendorid (read-only) -> CSR_TRAP", rc == HPM_E_BOARD &&
 	      b->err_code == HPM_ERR_CSR_TRAP && b->err_arg == 0xf11, "rc %d", rc);
+	/* a CSR number is 12 bits: 0x1305 is not mtvec by another name */
+	hpm_csr_read(b, 0x305, &before);
+	hpm_put16(body, 0x1305);
+	body[2] = HPM_CSR_WRITE;
+	body[3] = 0;
+	hpm_put32(body + 4, 0x80000000u);
+	expect_error(b, "csr write 0x1305 (mtvec's 12 bits) -> BAD_ARG at 0", HPM_T_CSR_WRITE, body, 8,
+		     HPM_ERR_BAD_ARG, 0);
+	hpm_put16(body, 0xf340);
+	body[2] = HPM_CSR_SET;
+	expect_error(b, "csr set 0xf340 (mscratch's 12 bits) -> BAD_ARG at 0", HPM_T_CSR_WRITE, body, 8,
+		     HPM_ERR_BAD_ARG, 0);
+	hpm_put16(body, 0x1301);
+	expect_error(b, "csr read 0x1301 (misa's 12 bits) -> BAD_ARG at 0", HPM_T_CSR_READ, body, 4,
+		     HPM_ERR_BAD_ARG, 0);
+	rc = hpm_csr_read(b, 0x305, &after);
+	CHECK("csr: mtvec unchanged after the aliases, the board answers", rc == HPM_OK && after == before,
+	      "rc %d, 0x%x -> 0x%x %s", rc, before, after, hpm_errmsg(b));
+	rc = hpm_csr_write(b, 0x1305, HPM_CSR_WRITE, 0, NULL, NULL);
+	CHECK("csr write 0x1305 refused by libhpm before sending", rc == HPM_E_ARG, "rc %d", rc);
 	hpm_put16(body, 0x340);
 	body[2] = 3;
 	expect_error(b, "csr write op 3 -> BAD_ARG at 2", HPM_T_CSR_WRITE, body, 8, HPM_ERR_BAD_ARG, 2);
@@ -192,6 +212,28 @@ static void test_mem(hpm_board *b)
 	rc = hpm_mem_read(b, 0x10000000u, back, 4);
 	CHECK("mem read of the UART -> BAD_ADDRESS", rc == HPM_E_BOARD &&
 	      b->err_code == HPM_ERR_BAD_ADDRESS, "rc %d", rc);
+	/* ranges that wrap around 2^32 or end in MONRAM, sent as they are */
+	static const struct { uint32_t addr, len; const char *what; } bad[] = {
+		{ 0xfffffffcu, 8, "wrapping to the EBR at 0" },
+		{ 0xffffff00u, 508, "wrapping past 0" },
+		{ 0x8001eff0u, 32, "ending in MONRAM" },
+		{ 0x8001f000u, 4, "in MONRAM" },
+		{ 0x7ffffffcu, 8, "starting below the RAM" },
+		{ 0x00001ff0u, 32, "past the EBR's end" },
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		char name[96];
+		uint8_t wb[4 + 508] = { 0 };
+		hpm_put32(wb, bad[i].addr);
+		snprintf(name, sizeof name, "mem write 0x%08x+%u (%s) -> BAD_ADDRESS", bad[i].addr,
+			 bad[i].len, bad[i].what);
+		expect_error(b, name, HPM_T_MEM_WRITE, wb, 4 + bad[i].len, HPM_ERR_BAD_ADDRESS, bad[i].addr);
+		hpm_put32(body, bad[i].addr);
+		hpm_put32(body + 4, bad[i].len);
+		snprintf(name, sizeof name, "mem read 0x%08x+%u (%s) -> BAD_ADDRESS", bad[i].addr,
+			 bad[i].len, bad[i].what);
+		expect_error(b, name, HPM_T_MEM_READ, body, 8, HPM_ERR_BAD_ADDRESS, bad[i].addr);
+	}
 	hpm_put32(body, base);
 	hpm_put32(body + 4, 0);
 	expect_error(b, "mem read len 0 -> BAD_ARG at 4", HPM_T_MEM_READ, body, 8, HPM_ERR_BAD_ARG, 4);
@@ -435,6 +477,10 @@ static void test_runs(hpm_board *b)
 	expect_error(b, "run: entry in the EBR -> BAD_ADDRESS", HPM_T_RUN, body, hpm_pack_run(body, &run), HPM_ERR_BAD_ADDRESS, 0x100);
 	run.entry = 0x80000002u;
 	expect_error(b, "run: misaligned entry -> BAD_ADDRESS", HPM_T_RUN, body, hpm_pack_run(body, &run), HPM_ERR_BAD_ADDRESS, 0x80000002u);
+	run.entry = 0x8001f000u;
+	expect_error(b, "run: entry in MONRAM -> BAD_ADDRESS", HPM_T_RUN, body, hpm_pack_run(body, &run), HPM_ERR_BAD_ADDRESS, 0x8001f000u);
+	run.entry = 0xfffffffcu;
+	expect_error(b, "run: entry 0xfffffffc -> BAD_ADDRESS", HPM_T_RUN, body, hpm_pack_run(body, &run), HPM_ERR_BAD_ADDRESS, 0xfffffffcu);
 	run.entry = 0x80000000u;
 	run.tohost = 0x8001f000u;
 	expect_error(b, "run: tohost in MONRAM -> BAD_ADDRESS", HPM_T_RUN, body, hpm_pack_run(body, &run), HPM_ERR_BAD_ADDRESS, 0x8001f000u);
