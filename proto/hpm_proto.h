@@ -1,4 +1,4 @@
-/* hpm_proto.h: the hpm-overlay link protocol, version 1 (docs/protocol.md).
+/* hpm_proto.h: the hpm-overlay link protocol, version 2 (docs/protocol.md).
  *
  * One codec for both ends: the firmware monitor links it with -ffreestanding
  * -nostdlib, the host library with -Wall -Wextra -Werror. Freestanding C11:

@@ -214,8 +214,8 @@ def test_info():
     report(info["event-hash"] == info["host-event-hash"] == evgen_hash,
            "info -j: board and host event-catalogue hash %s = tools/evgen hash" % info["event-hash"],
            "board %s host %s evgen %s" % (info["event-hash"], info["host-event-hash"], evgen_hash))
-    report(info["hpm-num"] == 29 and info["hpm-width"] == 64 and info["protocol"] == 1 and info["clock-hz"] > 0
-           and info["link"].startswith("sim"), "info -j: sim link, protocol 1, 29 x 64 counters, clock %d Hz"
+    report(info["hpm-num"] == 29 and info["hpm-width"] == 64 and info["protocol"] == 2 and info["clock-hz"] > 0
+           and info["link"].startswith("sim"), "info -j: sim link, protocol 2, 29 x 64 counters, clock %d Hz"
            % info["clock-hz"], json.dumps(info))
     out = expect_ok(SIM + ["info"])
     if out is not None:
