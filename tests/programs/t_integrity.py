@@ -8,7 +8,8 @@ checksum can tell). The board must outlive one hpmctl, so it is hpm-sim
 behind a pseudo-terminal (tests/link/faultproxy at rate 0, the tty link):
 the patching run itself, then stat, validate and record on the same board
 refuse with one line and a non-zero exit, printing no count; a new board
-is exact again (its counts equal the reference board's).
+is exact again (its counts equal the reference board's). On --link sim and
+ref (a board per command) the patching run itself is refused alike.
 
 The expected checksum is recomputed here from the installed monitor.elf
 (docs/monitor.md "Integrity": word[i] x 3^i mod 2^32 below
@@ -147,6 +148,15 @@ def tests(h):
                      % (what, cmd, res[i][0]), exp if got is None else "reported 0x%08x" % got)
         h.report(not os.path.exists(os.path.join(h.work, "integ-%s.data" % how)),
                  "integrity: %s: record wrote no profile" % what)
+    # the reference board runs the same monitor: the same sum of the same patched image
+    words0 = list(words)
+    words0[0x100 // 4] = 0
+    for link in ("sim", "ref"):
+        got, exp = refused(h.run(["--link", link, "stat", "--mode", "m", "-e", "cycles", "--", patch, "0x100", "zero"]),
+                           allow_out=True)
+        h.report(got == monitor_sum(words0) and exp == expected,
+                 "integrity: --link %s: the patching run refused with the patched image's checksum 0x%08x"
+                 % (link, monitor_sum(words0)), exp if got is None else "reported 0x%08x" % got)
     res = on_tty_board(h, ["stat -x , -e %s crc" % ev])
     rc, out, err = res[0]
     h.report(rc == 0 and counts(err + out) == want,
