@@ -6,6 +6,7 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include "hpmctl.h"
 
@@ -36,13 +37,17 @@ static int keep_sample(void *ctx, const hpm_prof_sample *s)
 
 static const char record_help[] =
 	"usage: hpmctl record -e EVENT -c PERIOD [-e EVENT2 -c P2 ...] [-o prof.data]\n"
-	"                     [--mode u|s|m] [--size N] [--budget N] <workload|file.elf>\n\n"
+	"                     [--mode u|s|m] [--size N] [--budget N] <workload|file.elf> [-- ARGS]\n\n"
 	"Samples the workload: each event's counter overflows every PERIOD events,\n"
 	"and the monitor records the interrupted pc (the next instruction to run)\n"
 	"and mode, then restarts the period. The sample list is exact: the\n"
 	"reference board (--link ref) gives the same samples. Each -c applies to\n"
 	"the -e events before it that have no period yet; an -e after the last -c\n"
-	"is only counted. See 'hpmctl report' and 'hpmctl annotate'.\n\n"
+	"is only counted. See 'hpmctl report' and 'hpmctl annotate'. A program's\n"
+	"output appears as it runs, it gets ARGS as argv (hpm-cc), and its exit\n"
+	"code is hpmctl's; a program that fails or traps keeps its profile. The\n"
+	"summary goes to stderr. prof.data names the ELF by its absolute path\n"
+	"and content hash, so that report can tell when it moved or changed.\n\n"
 	"  -e, --event EVENTS   events to sample (default cycles)\n"
 	"  -c, --count PERIOD   events between samples (at least 256)\n"
 	"  -o, --output FILE    the profile (default prof.data)\n"
@@ -62,7 +67,9 @@ int cmd_record_profile(const struct cli *c, int argc, char **argv)
 	char spec[4096] = "", err[512];
 	uint64_t period[HPM_MAX_COUNTS] = { 0 };
 	size_t nspec = 0, periodic = 0;      /* events parsed so far, those with a period */
-	const char *outname = "prof.data", *target;
+	const char *outname = "prof.data";
+	struct target t;
+	struct progress pg = { 0 };
 	hpm_run_opts ro = { 0 };
 	hpm_evlist *l = NULL;
 	hpm_program *p = NULL;
@@ -111,16 +118,21 @@ int cmd_record_profile(const struct cli *c, int argc, char **argv)
 			return bad_option("record", opt, argv);
 		}
 	}
-	if ((rc = one_operand("record", argc, argv, &target)))
+	if ((rc = program_operand("record", argc, argv, &t)))
 		return rc;
 	if (!periodic)
 		return usage_error("record", "missing -c PERIOD");
-	if ((rc = parse_events(spec, &l)) || (rc = load_program(target, &p)) || (rc = open_board(c, &b)))
+	if ((rc = parse_events(spec, &l)) || (rc = load_program(t.name, &p)) ||
+	    (rc = program_setup("record", &t, p, &ro, &pg)) || (rc = open_board(c, &b)))
 		goto out;
-	size_t n = hpm_evlist_len(l), nc;
+	size_t n = hpm_evlist_len(l), nc = 0;
 	hpm_count counts[HPM_MAX_COUNTS];
 	hpm_run_result res;
-	if (hpm_profile(b, p, l, period, &ro, keep_sample, &r, counts, HPM_MAX_COUNTS, &nc, &res) != HPM_OK) {
+	progress_begin(&pg, "record %s", t.name);
+	int st = hpm_profile(b, p, l, period, &ro, keep_sample, &r, counts, HPM_MAX_COUNTS, &nc, &res);
+	progress_end(&pg);
+	/* a program that fails still has its profile (hpm_profile) */
+	if (st != HPM_OK && !(st == HPM_E_RUN && nc == n && !r.nomem)) {
 		rc = fail("record: %s", r.nomem ? "out of memory for the samples" : hpm_errmsg(b));
 		goto out;
 	}
@@ -128,7 +140,17 @@ int cmd_record_profile(const struct cli *c, int argc, char **argv)
 		rc = fail("out of memory");
 		goto out;
 	}
-	snprintf(d->program, sizeof d->program, "%s", hpm_program_path(p));
+	char *abs = realpath(hpm_program_path(p), NULL);
+	snprintf(d->program, sizeof d->program, "%s", abs ? abs : hpm_program_path(p));
+	free(abs);
+	if (hpm_file_hash(d->program, &d->elf_hash, err, sizeof err) != HPM_OK) {
+		rc = fail("record: %s", err);
+		goto out;
+	}
+	d->time = (uint64_t)time(NULL);
+	for (int i = 1, len = 0; i < t.argc; i++)
+		len += snprintf(d->args + len, sizeof d->args - (size_t)len, "%s%s", i > 1 ? " " : "",
+				t.argv[i]);
 	d->clock_hz = hpm_get_info(b)->clock_hz;
 	d->mode = ro.mode;
 	d->cycles = res.snap.value[0];
@@ -145,7 +167,7 @@ int cmd_record_profile(const struct cli *c, int argc, char **argv)
 		rc = fail("record: %s", err);
 		goto out;
 	}
-	printf("[ hpmctl record: '%s' (%s-mode), %zu samples in %s, %llu cycles, %u ticks ]\n",
+	fprintf(stderr, "[ hpmctl record: '%s' (%s-mode), %zu samples in %s, %llu cycles, %u ticks ]\n",
 	       hpm_program_name(p), mode_name(ro.mode), d->nsamples, outname,
 	       (unsigned long long)res.snap.value[0], (unsigned)res.ticks);
 	for (size_t i = 0; i < n; i++) {
@@ -154,11 +176,13 @@ int cmd_record_profile(const struct cli *c, int argc, char **argv)
 		for (size_t j = 0; j < d->nsamples; j++)
 			k += d->samples[j].counter == i;
 		if (period[i])
-			printf("  %20s  %s  (%zu samples, 1 every %llu)\n", fmt_count(counts[i].value, num),
+			fprintf(stderr, "  %20s  %s  (%zu samples, 1 every %llu)\n", fmt_count(counts[i].value, num),
 			       d->event[i].name, k, (unsigned long long)period[i]);
 		else
-			printf("  %20s  %s\n", fmt_count(counts[i].value, num), d->event[i].name);
+			fprintf(stderr, "  %20s  %s\n", fmt_count(counts[i].value, num), d->event[i].name);
 	}
+	if (st == HPM_E_RUN)
+		rc = program_failed("record", p, &res);
 out:
 	free(r.s);
 	hpm_profdata_free(d);
@@ -197,7 +221,7 @@ static size_t make_rows(const hpm_profdata *d, const hpm_program *p, size_t ev, 
 		if (s->counter != ev)
 			continue;
 		const hpm_symbol *sym = p ? hpm_program_symbol(p, s->pc) : NULL;
-		uint32_t key = by_pc ? s->pc : sym ? sym->addr : 0;
+		uint32_t key = by_pc || !sym ? s->pc : sym->addr;   /* no symbol: its own pc */
 		size_t j;
 		for (j = 0; j < n && !(rows[j].key == key && (by_pc || rows[j].sym == (sym ? sym->name : NULL))); j++)
 			;
@@ -211,49 +235,122 @@ static size_t make_rows(const hpm_profdata *d, const hpm_program *p, size_t ev, 
 }
 
 static const char report_help[] =
-	"usage: hpmctl report [-i prof.data] [--sort symbol|pc] [--stdio | --folded | --json]\n\n"
+	"usage: hpmctl report [-i prof.data] [--sort symbol|pc] [-n] [--percent-limit P]\n"
+	"                     [--header] [--stdio | --folded | --json]\n\n"
 	"Shows a profile written by 'hpmctl record -c': per sampled event, the\n"
-	"share of samples (overhead), the samples and the symbol (from the\n"
-	"program's ELF symbol table) or pc, most samples first.\n\n"
+	"share of samples (overhead) and the symbol (from the program's ELF\n"
+	"symbol table) or pc, most samples first. If the ELF is missing or is not\n"
+	"the one that ran (its content hash differs), one line says so and the\n"
+	"rows are per pc.\n\n"
 	"  -i, --input FILE   the profile (default prof.data)\n"
 	"  -s, --sort KEY     symbol (default) or pc\n"
+	"  -n, --show-nr-samples  a column with the samples of each row\n"
+	"  --percent-limit P  only the rows with at least P %% of the samples\n"
+	"  --header           first the profile's header: program, hash, time, board\n"
 	"  --stdio            the table (the default; there is no TUI)\n"
 	"  --folded           'symbol count' lines, as flame-graph tools read\n"
 	"  --json             one JSON object per event\n";
 
-static int load_profile(const char *name, hpm_profdata **d, hpm_program **p)
+/* The profile and its program, if that is the ELF that ran: else *p is
+ * NULL after one line that says why (the rows are then per pc). */
+static int load_profile(const char *cmd, const char *name, hpm_profdata **d, hpm_program **p,
+			const char **elf_state)
 {
 	char err[1400];
+	uint64_t h;
+	*p = NULL;
 	if (hpm_profdata_load(d, name, err, sizeof err) != HPM_OK)
 		return fail("%s", err);
-	if (hpm_program_load(p, (*d)->program, err, sizeof err) != HPM_OK) {
-		fprintf(stderr, "hpmctl: warning: %s; showing addresses only\n", err);
+	const char *prog = (*d)->program;
+	if (hpm_file_hash(prog, &h, err, sizeof err) != HPM_OK) {
+		*elf_state = "missing";
+		fprintf(stderr, "hpmctl: %s: the program of %s is missing (%s): no symbols, rows per pc\n",
+			cmd, name, err);
+		return EXIT_OK;
+	}
+	if ((*d)->version >= 2 && h != (*d)->elf_hash) {
+		*elf_state = "differs";
+		fprintf(stderr, "hpmctl: %s: %s is not the ELF that ran (content hash 0x%016llx, recorded 0x%016llx): no symbols, rows per pc\n",
+			cmd, prog, (unsigned long long)h, (unsigned long long)(*d)->elf_hash);
+		return EXIT_OK;
+	}
+	if (hpm_program_load(p, prog, err, sizeof err) != HPM_OK) {
+		*elf_state = "unreadable";
+		fprintf(stderr, "hpmctl: %s: %s: no symbols, rows per pc\n", cmd, err);
 		*p = NULL;
+		return EXIT_OK;
+	}
+	*elf_state = "the one that ran";
+	if ((*d)->version < 2) {
+		*elf_state = "unchecked";
+		fprintf(stderr, "hpmctl: %s: %s is a version-1 profile without the ELF's hash: the symbols are %s's as it is now\n",
+			cmd, name, prog);
 	}
 	return EXIT_OK;
 }
 
+/* report --header: what the profile says of its run (perf's header) */
+static void print_header(const char *in, const hpm_profdata *d, const char *elf_state)
+{
+	char when[64] = "unknown (version-1 profile)";
+	if (d->time) {
+		time_t t = (time_t)d->time;
+		struct tm tm;
+		strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S UTC", gmtime_r(&t, &tm));
+	}
+	printf("# ========\n# profile      : %s (prof.data version %u)\n# captured on  : %s\n", in,
+	       d->version, when);
+	printf("# program      : %s\n", d->program);
+	if (d->version >= 2)
+		printf("# content hash : 0x%016llx (FNV-1a 64 of the ELF: %s)\n", (unsigned long long)d->elf_hash,
+		       elf_state);
+	printf("# arguments    : %s\n# mode         : %s\n# cycles       : %llu\n# board clock  : %u Hz\n",
+	       d->args, mode_name((enum hpm_privilege)d->mode), (unsigned long long)d->cycles,
+	       (unsigned)d->clock_hz);
+	for (size_t i = 0; i < d->nevents; i++) {
+		printf("# event        : %s, ", d->event[i].name);
+		if (d->event[i].period)
+			printf("1 sample every %llu, ", (unsigned long long)d->event[i].period);
+		printf("count %llu\n", (unsigned long long)d->event[i].count);
+	}
+	printf("# samples      : %zu\n# ========\n#\n", d->nsamples);
+}
+
 int cmd_report(const struct cli *c, int argc, char **argv)
 {
-	enum { OPT_STDIO = OPT_FIRST_FREE, OPT_FOLDED, OPT_JSON };
+	enum { OPT_STDIO = OPT_FIRST_FREE, OPT_FOLDED, OPT_JSON, OPT_LIMIT, OPT_HEADER };
 	static const struct option longopts[] = {
 		{ "input", required_argument, NULL, 'i' },
 		{ "sort", required_argument, NULL, 's' },
+		{ "show-nr-samples", no_argument, NULL, 'n' },
+		{ "percent-limit", required_argument, NULL, OPT_LIMIT },
+		{ "header", no_argument, NULL, OPT_HEADER },
 		{ "stdio", no_argument, NULL, OPT_STDIO },
 		{ "folded", no_argument, NULL, OPT_FOLDED },
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *in = "prof.data";
+	const char *in = "prof.data", *elf_state = "";
 	int by_pc = 0, format = 0, opt, rc;     /* format: 0 table, 1 folded, 2 json */
+	int show_nr = 0, header = 0;
+	double limit = 0;
 	hpm_profdata *d = NULL;
 	hpm_program *p = NULL;
 
 	(void)c;
-	while ((opt = getopt_long(argc, argv, ":i:s:h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":i:s:nh", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'i': in = optarg; break;
+		case 'n': show_nr = 1; break;
+		case OPT_HEADER: header = 1; break;
+		case OPT_LIMIT: {
+			char *end;
+			limit = strtod(optarg, &end);
+			if (end == optarg || *end || !(limit >= 0 && limit <= 100))
+				return usage_error("report", "--percent-limit '%s': expected a percentage, 0..100", optarg);
+			break;
+		}
 		case 's':
 			if (!strcmp(optarg, "pc"))
 				by_pc = 1;
@@ -269,8 +366,10 @@ int cmd_report(const struct cli *c, int argc, char **argv)
 	}
 	if (optind < argc)
 		return usage_error("report", "unexpected argument '%s'", argv[optind]);
-	if ((rc = load_profile(in, &d, &p)))
+	if ((rc = load_profile("report", in, &d, &p, &elf_state)))
 		return rc;
+	if (header)
+		print_header(in, d, elf_state);
 	for (size_t ev = 0; ev < d->nevents; ev++) {
 		const hpm_profdata_event *e = &d->event[ev];
 		struct row *rows;
@@ -289,8 +388,9 @@ int cmd_report(const struct cli *c, int argc, char **argv)
 			       total, e->name, (unsigned long long)e->period, fmt_count(e->count, num));
 			printf("# Program: %s (%s-mode, %llu cycles)\n#\n", d->program,
 			       mode_name((enum hpm_privilege)d->mode), (unsigned long long)d->cycles);
-			printf("# Overhead  Samples  %s\n# ........  .......  ....................\n#\n",
-			       by_pc ? "PC        Symbol" : "Symbol");
+			printf("# Overhead  %s%s\n# ........  %s....................\n#\n",
+			       show_nr ? "Samples  " : "", by_pc || !p ? "PC        Symbol" : "Symbol",
+			       show_nr ? ".......  " : "");
 		} else if (format == 2) {
 			printf("{\"event\" : ");
 			json_string(stdout, e->name);
@@ -299,24 +399,29 @@ int cmd_report(const struct cli *c, int argc, char **argv)
 			json_string(stdout, d->program);
 			printf(", \"rows\" : [");
 		}
+		size_t shown = 0;
 		for (size_t i = 0; i < n; i++) {
 			const struct row *w = &rows[i];
 			double pct = total ? 100.0 * (double)w->samples / (double)total : 0;
+			if (pct < limit)
+				continue;
 			snprintf(pcbuf, sizeof pcbuf, "0x%08x", (unsigned)w->key);
 			const char *sym = w->sym ? w->sym : "[unknown]";
-			if (format == 0 && by_pc)
-				printf("%9.2f%%  %7llu  %s  %s\n", pct, (unsigned long long)w->samples, pcbuf, sym);
+			char nr[32] = "";
+			if (show_nr)
+				snprintf(nr, sizeof nr, "%7llu  ", (unsigned long long)w->samples);
+			if (format == 0 && (by_pc || !p))
+				printf("%9.2f%%  %s%s  %s\n", pct, nr, pcbuf, sym);
 			else if (format == 0)
-				printf("%9.2f%%  %7llu  %s\n", pct, (unsigned long long)w->samples,
-				       w->sym ? w->sym : pcbuf);
+				printf("%9.2f%%  %s%s\n", pct, nr, w->sym ? w->sym : pcbuf);
 			else if (format == 1)
 				printf("%s%s%s %llu\n", d->nevents > 1 ? e->name : "", d->nevents > 1 ? ";" : "",
-				       by_pc ? pcbuf : sym, (unsigned long long)w->samples);
+				       by_pc || !w->sym ? pcbuf : sym, (unsigned long long)w->samples);
 			else {
-				printf("%s{\"overhead\" : %.2f, \"samples\" : %llu, \"symbol\" : ", i ? ", " : "",
+				printf("%s{\"overhead\" : %.2f, \"samples\" : %llu, \"symbol\" : ", shown++ ? ", " : "",
 				       pct, (unsigned long long)w->samples);
 				json_string(stdout, sym);
-				if (by_pc)
+				if (by_pc || !w->sym)
 					printf(", \"pc\" : \"%s\"", pcbuf);
 				printf("}");
 			}
@@ -362,6 +467,25 @@ static const char *find_objdump(void)
 	return NULL;
 }
 
+/* Without the ELF that ran: the event's samples per pc, most first. */
+static int annotate_pcs(const hpm_profdata *d, size_t ev)
+{
+	struct row *rows;
+	size_t n = make_rows(d, NULL, ev, 1, &rows), total = 0;
+	if (n == (size_t)-1)
+		return fail("out of memory");
+	for (size_t i = 0; i < n; i++)
+		total += rows[i].samples;
+	printf(" Percent | Samples | pc: %zu samples of '%s' (1 every %llu)\n", total, d->event[ev].name,
+	       (unsigned long long)d->event[ev].period);
+	printf("---------+---------+-------------------------------------------\n");
+	for (size_t i = 0; i < n; i++)
+		printf("%7.2f%% | %7llu | %08x\n", 100.0 * (double)rows[i].samples / (double)total,
+		       (unsigned long long)rows[i].samples, (unsigned)rows[i].key);
+	free(rows);
+	return EXIT_OK;
+}
+
 int cmd_annotate(const struct cli *c, int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -370,7 +494,7 @@ int cmd_annotate(const struct cli *c, int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *in = "prof.data", *evname = NULL;
+	const char *in = "prof.data", *evname = NULL, *elf_state;
 	hpm_profdata *d = NULL;
 	hpm_program *p = NULL;
 	int opt, rc;
@@ -389,7 +513,7 @@ int cmd_annotate(const struct cli *c, int argc, char **argv)
 	if (optind + 1 < argc)
 		return usage_error("annotate", "unexpected argument '%s'", argv[optind + 1]);
 	const char *symname = argv[optind];
-	if ((rc = load_profile(in, &d, &p)))
+	if ((rc = load_profile("annotate", in, &d, &p, &elf_state)))
 		return rc;
 	size_t ev = d->nevents;
 	for (size_t i = 0; i < d->nevents; i++)
@@ -405,9 +529,10 @@ int cmd_annotate(const struct cli *c, int argc, char **argv)
 	const char *objdump = find_objdump();
 	if (ev == d->nevents)
 		rc = fail("annotate: %s has no sampled event '%s'", in, evname ? evname : "");
-	else if (!p)
-		rc = fail("annotate: the program %s cannot be read", d->program);
-	else if (!sym)
+	else if (!p) {
+		rc = annotate_pcs(d, ev);
+		goto out;
+	} else if (!sym)
 		rc = fail("annotate: no symbol '%s' in %s", symname, d->program);
 	else if (!objdump)
 		rc = fail("annotate: needs riscv64-unknown-elf-objdump on PATH (Debian: binutils-riscv64-unknown-elf) or HPM_OBJDUMP");

@@ -95,7 +95,7 @@ static int on_interval(void *ctx, const hpm_interval *iv)
 
 static const char record_help[] =
 	"usage: hpmctl record -I T -o FILE.csv|FILE.json [-e EVENTS] [--plot FILE.svg]\n"
-	"                     [--mode u|s|m] [--size N] [--budget N] <workload|file.elf>\n\n"
+	"                     [--mode u|s|m] [--size N] [--budget N] <workload|file.elf> [-- ARGS]\n\n"
 	"Runs the workload and samples the counters every T of board time: T in\n"
 	"ms (as perf and stat -I), or Nms, Nus, Ncycles. Each sample gives one\n"
 	"line per event: the count in that\n"
@@ -104,7 +104,9 @@ static const char record_help[] =
 	"stderr (the cumulative counts stay exact). More events than counters: the\n"
 	"workload is replayed and the samples merged (exact, the core is\n"
 	"deterministic). A stop at an explicit --budget is a normal end. Ctrl-C\n"
-	"stops the run on the board at its next tick; the rows so far are kept.\n\n"
+	"stops the run on the board at its next tick; the rows so far are kept.\n"
+	"A program's output appears as it runs, it gets ARGS as argv (hpm-cc), and\n"
+	"its exit code is hpmctl's, the rows kept; the summary goes to stderr.\n\n"
 	"  -I, --interval T      time between samples: N or Nms, Nus, Ncycles (at\n"
 	"                        least the board's minimum, hpmctl info)\n"
 	"  -o, --output FILE     .csv: header line, then interval, counter-value, unit,\n"
@@ -129,7 +131,8 @@ int cmd_record(const struct cli *c, int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *events = "cycles,instructions,loads,stores,branches,branch-misses";
-	const char *interval = NULL, *outname = NULL, *plotname = NULL, *target;
+	const char *interval = NULL, *outname = NULL, *plotname = NULL;
+	struct target t;
 	char *events_acc = NULL;
 	struct recorder r = { 0 };
 	hpm_run_opts ro = { 0 };
@@ -137,7 +140,7 @@ int cmd_record(const struct cli *c, int argc, char **argv)
 	hpm_program *p = NULL;
 	hpm_board *b = NULL;
 	FILE *plotf = NULL;
-	struct progress pg;
+	struct progress pg = { 0 };
 	uint64_t every;
 	unsigned per_second;
 	int opt, rc;
@@ -165,7 +168,7 @@ int cmd_record(const struct cli *c, int argc, char **argv)
 			return bad_option("record", opt, argv);
 		}
 	}
-	if ((rc = one_operand("record", argc, argv, &target)))
+	if ((rc = program_operand("record", argc, argv, &t)))
 		return rc;
 	if (!interval)
 		return usage_error("record", "missing -I <ms> (or Nus, Ncycles)");
@@ -179,7 +182,8 @@ int cmd_record(const struct cli *c, int argc, char **argv)
 	else if (!dot || strcmp(dot, ".csv"))
 		return usage_error("record", "-o '%s': the name must end in .csv, .json or .jsonl", outname);
 
-	if ((rc = parse_events(events, &l)) || (rc = load_program(target, &p)))
+	if ((rc = parse_events(events, &l)) || (rc = load_program(t.name, &p)) ||
+	    (rc = program_setup("record", &t, p, &ro, &pg)))
 		goto out;
 	r.l = l;
 	r.n = hpm_evlist_len(l);
@@ -208,7 +212,7 @@ int cmd_record(const struct cli *c, int argc, char **argv)
 		rc = fail("out of memory");
 		goto out;
 	}
-	progress_begin(&pg, "record %s", target);
+	progress_begin(&pg, "record %s", t.name);
 	/* Ctrl-C: the run is aborted at its next tick; the rows received so
 	 * far are written, with the chart and a summary, then hpmctl dies of
 	 * SIGINT (as stat does) */
@@ -222,7 +226,9 @@ int cmd_record(const struct cli *c, int argc, char **argv)
 		runs = counts[i].run + 1 > runs ? counts[i].run + 1 : runs;
 	free(counts);
 	int stopped = interrupted && (st == HPM_OK || st == HPM_E_INTERRUPTED);
-	if (st != HPM_OK && !stopped) {
+	/* a program that failed: its rows are kept, then its exit code */
+	int failed = !stopped && st == HPM_E_RUN && ncounts && !r.failure;
+	if (st != HPM_OK && !stopped && !failed) {
 		rc = fail("record: %s", r.failure ? r.failure : hpm_errmsg(b));
 		goto out;
 	}
@@ -255,24 +261,26 @@ int cmd_record(const struct cli *c, int argc, char **argv)
 		}
 	}
 	if (stopped && st != HPM_OK) {
-		printf("record: '%s' (%s-mode): interrupted: the run stopped at %llu cycles, samples every %llu cycles, %u lost; %u intervals x %zu events in %s%s%s\n",
+		fprintf(stderr, "record: '%s' (%s-mode): interrupted: the run stopped at %llu cycles, samples every %llu cycles, %u lost; %u intervals x %zu events in %s%s%s\n",
 		       hpm_program_name(p), mode_name(ro.mode), (unsigned long long)r.prev_cycles,
 		       (unsigned long long)ro.interval, (unsigned)r.lost, r.rows, r.n, outname,
 		       plotname ? ", chart in " : "", plotname ? plotname : "");
 		rc = EXIT_FAIL;
 		goto out;
 	}
-	printf("record: '%s' (%s-mode): %u samples every %llu cycles, %u lost, %u ticks, %s at %llu cycles; %u intervals x %zu events in %s%s%s",
+	fprintf(stderr, "record: '%s' (%s-mode): %u samples every %llu cycles, %u lost, %u ticks, %s at %llu cycles; %u intervals x %zu events in %s%s%s",
 	       hpm_program_name(p), mode_name(ro.mode), (unsigned)res.samples,
 	       (unsigned long long)ro.interval, (unsigned)r.lost, (unsigned)res.ticks,
 	       exit_reason_name(res.reason), (unsigned long long)res.snap.value[0], r.rows, r.n, outname,
 	       plotname ? ", chart in " : "", plotname ? plotname : "");
 	if (runs > 1)
-		printf("; %u replays merged", runs);
-	printf("\n");
+		fprintf(stderr, "; %u replays merged", runs);
+	fprintf(stderr, "\n");
 	if (r.lost)
 		fprintf(stderr, "hpmctl: record: %u samples lost (the first gap before sample %u); the cumulative counts stay exact\n",
 			(unsigned)r.lost, (unsigned)r.first_gap);
+	if (failed)
+		rc = program_failed("record", p, &res);
 out:
 	if (r.out)
 		fclose(r.out);

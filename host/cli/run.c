@@ -7,7 +7,7 @@ static const char run_help[] =
 	"Uploads the program (verified by read-back CRC), runs it once in the given\n"
 	"mode and prints the exit reason and code, the mode at exit, cycles and\n"
 	"instructions (mcycle, minstret) and the elapsed time as the monitor\n"
-	"measures it with mtime (docs/protocol.md 6.3). The program's output\n"
+	"measures it with mtime (docs/protocol.md 6.3), on stderr. The program's output\n"
 	"appears as it runs; programs built with hpm-cc get ARGS as argv. Exits\n"
 	"with the program's exit code (1 for a trap or the budget).\n\n"
 	RUN_OPTIONS_HELP;
@@ -53,29 +53,29 @@ int cmd_run(const struct cli *c, int argc, char **argv)
 	}
 	const hpm_info *in = hpm_get_info(b);
 	if (hpm_program_takes_args(p))
-		printf("\n Run of '%s' (%s-mode, entry 0x%08x, %u argument%s) on %s:\n\n",
+		fprintf(stderr, "\n Run of '%s' (%s-mode, entry 0x%08x, %u argument%s) on %s:\n\n",
 		       hpm_program_name(p), mode_name(ro.mode), (unsigned)hpm_program_entry(p),
 		       (unsigned)t.argc - 1, t.argc == 2 ? "" : "s", in->link);
 	else
-		printf("\n Run of '%s' (%s-mode, entry 0x%08x, size %u%s) on %s:\n\n", hpm_program_name(p),
+		fprintf(stderr, "\n Run of '%s' (%s-mode, entry 0x%08x, size %u%s) on %s:\n\n", hpm_program_name(p),
 		       mode_name(ro.mode), (unsigned)hpm_program_entry(p), (unsigned)ro.a0,
 		       ro.a0 ? "" : " = default", in->link);
-	printf("   exit reason:     %s\n", exit_reason_name(r.reason));
-	printf("   exit code:       %u\n", (unsigned)r.code);
-	printf("   mode at exit:    %s\n", mode_name((enum hpm_privilege)r.priv));
+	fprintf(stderr, "   exit reason:     %s\n", exit_reason_name(r.reason));
+	fprintf(stderr, "   exit code:       %u\n", (unsigned)r.code);
+	fprintf(stderr, "   mode at exit:    %s\n", mode_name((enum hpm_privilege)r.priv));
 	if (r.reason == HPM_EXIT_REASON_TRAP)
-		printf("   trap:            %s, pc 0x%08x (mcause 0x%x, mtval 0x%x)\n",
+		fprintf(stderr, "   trap:            %s, pc 0x%08x (mcause 0x%x, mtval 0x%x)\n",
 		       trap_name(r.mcause, r.mtval, why, sizeof why), (unsigned)r.mepc,
 		       (unsigned)r.mcause, (unsigned)r.mtval);
-	printf("   cycles:          %s\n", fmt_count(r.snap.value[0], num));
-	printf("   instructions:    %s\n", fmt_count(r.snap.value[2], num));
+	fprintf(stderr, "   cycles:          %s\n", fmt_count(r.snap.value[0], num));
+	fprintf(stderr, "   instructions:    %s\n", fmt_count(r.snap.value[2], num));
 	uint64_t sc, si;
 	if (hpm_program_takes_args(p) && hpm_startup_cost(b, p, &sc, &si) == HPM_OK) {
-		printf("   start-up:        %s cycles", fmt_count(sc, num));
-		printf(", %s instructions before main (crt0: .bss clear, constructors)\n",
+		fprintf(stderr, "   start-up:        %s cycles", fmt_count(sc, num));
+		fprintf(stderr, ", %s instructions before main (crt0: .bss clear, constructors)\n",
 		       fmt_count(si, num));
 	}
-	printf("   elapsed (mtime): %s cycles (%.9f s board time)\n\n", fmt_count(r.elapsed, num),
+	fprintf(stderr, "   elapsed (mtime): %s cycles (%.9f s board time)\n\n", fmt_count(r.elapsed, num),
 	       (double)r.elapsed / in->clock_hz);
 	if (run_failure(&r, why, sizeof why)) {
 		fail("run: %s: %s", hpm_program_name(p), why);

@@ -52,8 +52,12 @@ struct row {
 	double metric;
 };
 
+/* perf's software clocks, counted as board time (the board runs nothing
+ * but the program, so task-clock and cpu-clock are its run time) */
+#define MAX_CLOCKS 8
+
 struct stat_out {
-	FILE *f;               /* stdout, or -o FILE */
+	FILE *f;               /* stderr (as perf), or -o FILE */
 	const char *name;      /* the workload as given */
 	enum hpm_privilege mode;
 	unsigned repeat;
@@ -65,7 +69,44 @@ struct stat_out {
 	uint64_t at_ns;
 	const char *region;    /* --regions: the rows are this region's */
 	uint64_t calls;
+	int plain;             /* --no-big-num: counts without thousands separators */
+	const char *clock[MAX_CLOCKS];   /* -e task-clock, cpu-clock: printed first */
+	size_t nclocks;
+	int clocks_only;       /* only clocks asked: the events counted are not shown */
 };
+
+/* Takes perf's software clocks out of an -e list (outside groups):
+ * returns the rest (malloc'd; "" if nothing is left), the clocks in o. */
+static char *take_clocks(const char *spec, struct stat_out *o, int *err)
+{
+	char *rest = calloc(1, strlen(spec) + 1);
+	size_t len = 0;
+	*err = !rest;
+	for (const char *q = spec; rest && *q; ) {
+		size_t n = 0;
+		if (*q == '{')
+			n = strcspn(q, "}") + (q[strcspn(q, "}")] == '}');
+		n += strcspn(q + n, ",");
+		if ((n == 10 && !strncmp(q, "task-clock", n)) || (n == 9 && !strncmp(q, "cpu-clock", n))) {
+			if (o->nclocks == MAX_CLOCKS) {
+				*err = 2;
+				break;
+			}
+			o->clock[o->nclocks++] = !strncmp(q, "task", 4) ? "task-clock" : "cpu-clock";
+		} else {
+			if (len)
+				rest[len++] = ',';
+			memcpy(rest + len, q, n);
+			len += n;
+		}
+		q += n + (q[n] == ',');
+	}
+	if (*err) {
+		free(rest);
+		return NULL;
+	}
+	return rest;
+}
 
 /* --regions in -x and -j: the region and its calls lead each line */
 static void print_region(const struct stat_out *o, const char *sep)
@@ -152,11 +193,29 @@ static void print_heading(const struct stat_out *o)
 static void print_human(const struct stat_out *o, const struct row *rows, size_t n)
 {
 	char num[32];
+	for (size_t k = 0; k < o->nclocks; k++) {
+		char line[256];
+		print_stamp(o, "", " ");
+		int len = snprintf(line, sizeof line, "%18.2f msec %-32s #    1.000 %-26s",
+				   (double)o->runtime_ns / 1e6, o->clock[k], "CPUs utilized");
+		if (o->repeat > 1)
+			snprintf(line + len, sizeof line - (size_t)len, "  ( +-%6.2f%% )",
+				 o->seconds ? 100.0 * o->seconds_sd / o->seconds : 0.0);
+		size_t end = strlen(line);
+		while (end && line[end - 1] == ' ')
+			line[--end] = '\0';
+		fprintf(o->f, "%s\n", line);
+	}
+	if (o->clocks_only)
+		n = 0;
 	for (size_t i = 0; i < n; i++) {
 		char line[256];
 		print_stamp(o, "", " ");
-		int len = snprintf(line, sizeof line, "%18s      %-32s", fmt_count(rows[i].value, num),
-				   rows[i].ev->name);
+		if (o->plain)
+			snprintf(num, sizeof num, "%llu", (unsigned long long)rows[i].value);
+		else
+			fmt_count(rows[i].value, num);
+		int len = snprintf(line, sizeof line, "%18s      %-32s", num, rows[i].ev->name);
 		if (rows[i].m) {
 			char val[32];
 			int w = snprintf(val, sizeof val, rows[i].m->pct ? "%7.2f%%" : "%7.2f ", rows[i].metric);
@@ -186,6 +245,17 @@ static void print_human(const struct stat_out *o, const struct row *rows, size_t
 static void print_csv(const struct stat_out *o, const struct row *rows, size_t n)
 {
 	const char *s = o->csv_sep;
+	for (size_t k = 0; k < o->nclocks; k++) {
+		print_stamp(o, "", s);
+		print_region(o, s);
+		fprintf(o->f, "%.2f%smsec%s%s", (double)o->runtime_ns / 1e6, s, s, o->clock[k]);
+		if (o->repeat > 1)
+			fprintf(o->f, "%s%.2f%%", s, o->seconds ? 100.0 * o->seconds_sd / o->seconds : 0.0);
+		fprintf(o->f, "%s%llu%s100.00%s1.000%sCPUs utilized\n", s, (unsigned long long)o->runtime_ns,
+			s, s, s);
+	}
+	if (o->clocks_only)
+		n = 0;
 	for (size_t i = 0; i < n; i++) {
 		print_stamp(o, "", s);
 		print_region(o, s);
@@ -203,6 +273,19 @@ static void print_csv(const struct stat_out *o, const struct row *rows, size_t n
 /* perf's -j: one object per line; "counter-value" is a string */
 static void print_json(const struct stat_out *o, const struct row *rows, size_t n)
 {
+	for (size_t k = 0; k < o->nclocks; k++) {
+		fprintf(o->f, "{");
+		print_stamp(o, "\"interval\" : ", ", ");
+		print_region(o, NULL);
+		fprintf(o->f, "\"counter-value\" : \"%f\", \"unit\" : \"msec\", \"event\" : \"%s\"",
+			(double)o->runtime_ns / 1e6, o->clock[k]);
+		if (o->repeat > 1)
+			fprintf(o->f, ", \"variance\" : %.2f", o->seconds ? 100.0 * o->seconds_sd / o->seconds : 0.0);
+		fprintf(o->f, ", \"event-runtime\" : %llu, \"pcnt-running\" : 100.00, \"metric-value\" : %f, \"metric-unit\" : \"CPUs utilized\"}\n",
+			(unsigned long long)o->runtime_ns, 1.0);
+	}
+	if (o->clocks_only)
+		n = 0;
 	for (size_t i = 0; i < n; i++) {
 		fprintf(o->f, "{");
 		print_stamp(o, "\"interval\" : ", ", ");
@@ -232,6 +315,7 @@ struct interval_print {
 	uint32_t clock_hz, lost;
 	struct progress *pg;
 	int started;              /* the table's header is out */
+	uint64_t printed, limit;  /* intervals printed; --interval-count (0: all) */
 };
 
 static int print_interval(void *ctx, const hpm_interval *iv)
@@ -256,20 +340,24 @@ static int print_interval(void *ctx, const hpm_interval *iv)
 	else
 		print_human(ip->o, ip->rows, ip->n);
 	fflush(ip->o->f);
-	return ferror(ip->o->f);
+	if (ferror(ip->o->f))
+		return 1;
+	return ++ip->printed == ip->limit;   /* --interval-count: stop the run */
 }
 
 static const char stat_help[] =
-	"usage: hpmctl stat [-e EVENTS] [-r N | -I T | --regions] [-x SEP | -j] [-o FILE] [-q]\n"
-	"                   [--mode u|s|m] [--size N] [--budget N] <workload|file.elf> [-- ARGS]\n\n"
+	"usage: hpmctl stat [-e EVENTS] [-r N | -I T [--interval-count N] | --regions] [-D MS]\n"
+	"                   [-x SEP | -j] [-o FILE] [-B | --no-big-num] [-q] [--mode u|s|m]\n"
+	"                   [--size N] [--budget N] <workload|file.elf> [-- ARGS]\n\n"
 	"Counts events on one run of the workload (exact 64-bit counts) and prints\n"
-	"them like perf stat. More events than counters are counted by replaying\n"
+	"them on stderr like perf stat. More events than counters are counted by replaying\n"
 	"the workload (exact: the core is deterministic); pcnt-running is 100.00.\n"
 	"A program built with hpm-cc gets ARGS as argv; its output appears as it\n"
 	"runs, and its exit code is hpmctl's (its counts are printed either way).\n\n"
 	"  -e, --event EVENTS       events: names or aliases (hpmctl list), raw\n"
 	"                           selectors r<hex>, modifiers :u :k :m (modes\n"
-	"                           counted), {a,b} groups; -e may be repeated\n"
+	"                           counted), {a,b} groups; -e may be repeated;\n"
+	"                           task-clock, cpu-clock: the board time in msec\n"
 	"                           (default: " DEFAULT_EVENTS ")\n"
 	"  -r, --repeat N           run N times, print the mean and ( +- spread )\n"
 	"  -I, --interval-print T   print the counts of every T of board time: T in\n"
@@ -277,7 +365,12 @@ static const char stat_help[] =
 	"                           tick costs the workload 2 cycles (U, S) or 8 (M)\n"
 	"  -x, --field-separator S  CSV in perf's column order, separated by S\n"
 	"  -j, --json               one JSON object per event, perf's keys\n"
-	"  -o, --output FILE        write the counts to FILE instead of stdout\n"
+	"  -o, --output FILE        write the counts to FILE instead of stderr\n"
+	"  -D, --delay MS           count from MS ms of board time on: the counts\n"
+	"                           at MS (a run stopped there) are subtracted\n"
+	"  --interval-count N       with -I: stop the run after N intervals\n"
+	"  -B, --big-num            thousands separators in the table (default)\n"
+	"  --no-big-num             none\n"
 	"  -q, --quiet              no 'link auto' notice\n"
 	"  --regions                also per region of the program (hpm_region.h):\n"
 	"                           calls and counts between its BEGIN and END\n"
@@ -358,6 +451,28 @@ out:
 	return rc;
 }
 
+/* -D MS: the counts of the same run stopped by a budget at MS of board
+ * time (the core is deterministic) are taken off the counts; a program
+ * that ends before MS counts nothing. */
+static int subtract_delay(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
+			  const hpm_run_opts *ro, uint64_t delay_ms, hpm_count *counts, size_t n,
+			  hpm_count *pre)
+{
+	hpm_run_opts before = *ro;
+	size_t npre = 0;
+	uint64_t d = interval_cycles(delay_ms, 1000, hpm_get_info(b)->clock_hz);
+	before.budget = ro->budget && ro->budget < d ? ro->budget : d;
+	before.on_output = NULL;         /* its output was the run's */
+	int st = hpm_stat(b, p, l, &before, pre, n, &npre, NULL);
+	if (st != HPM_OK && !(st == HPM_E_RUN && npre))
+		return fail("stat: -D: %s", hpm_errmsg(b));
+	for (size_t i = 0; i < n; i++) {
+		counts[i].value -= pre[i].value < counts[i].value ? pre[i].value : counts[i].value;
+		counts[i].cycles -= pre[i].cycles < counts[i].cycles ? pre[i].cycles : counts[i].cycles;
+	}
+	return EXIT_OK;
+}
+
 int cmd_stat(const struct cli *c, int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -370,10 +485,14 @@ int cmd_stat(const struct cli *c, int argc, char **argv)
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "regions", no_argument, NULL, OPT_FIRST_FREE },
+		{ "delay", required_argument, NULL, 'D' },
+		{ "interval-count", required_argument, NULL, OPT_FIRST_FREE + 1 },
+		{ "big-num", no_argument, NULL, 'B' },
+		{ "no-big-num", no_argument, NULL, OPT_FIRST_FREE + 2 },
 		RUN_LONG_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
-	struct stat_out o = { .f = stdout, .repeat = 1 };
+	struct stat_out o = { .f = stderr, .repeat = 1 };
 	struct cli cl = *c;
 	int regions = 0;
 	hpm_run_opts ro = { 0 };
@@ -388,11 +507,13 @@ int cmd_stat(const struct cli *c, int argc, char **argv)
 	uint64_t *vals = NULL;
 	hpm_run_result first;
 	struct progress pg = { 0 };
-	uint64_t v, every = 0;
+	uint64_t v, every = 0, delay_ms = 0, icount = 0;
 	unsigned per_second = 0;
 	int opt, rc;
+	char *hw_events = NULL;
+	hpm_count *pre = NULL;
 
-	while ((opt = getopt_long(argc, argv, ":e:r:I:x:jo:qh", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":e:r:I:x:jo:qhD:B", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'e':
 			if ((rc = add_events(&events, optarg)))
@@ -405,6 +526,20 @@ int cmd_stat(const struct cli *c, int argc, char **argv)
 		case 'q': cl.quiet = 1; break;
 		case 'h': fputs(stat_help, stdout); rc = EXIT_OK; goto out;
 		case OPT_FIRST_FREE: regions = 1; break;
+		case 'B': o.plain = 0; break;
+		case OPT_FIRST_FREE + 2: o.plain = 1; break;
+		case 'D':
+			if (parse_u64(optarg, &delay_ms) || !delay_ms || delay_ms > 1000000000u) {
+				rc = usage_error("stat", "-D '%s': expected milliseconds of board time, 1..1000000000", optarg);
+				goto out;
+			}
+			break;
+		case OPT_FIRST_FREE + 1:
+			if (parse_u64(optarg, &icount) || !icount) {
+				rc = usage_error("stat", "--interval-count '%s': expected a number of intervals > 0", optarg);
+				goto out;
+			}
+			break;
 		case 'r':
 			if (parse_u64(optarg, &v) || v < 1 || v > MAX_REPEAT) {
 				rc = usage_error("stat", "-r '%s': expected 1..%d", optarg, MAX_REPEAT);
@@ -438,12 +573,27 @@ int cmd_stat(const struct cli *c, int argc, char **argv)
 		usage_error("stat", "--regions cannot be combined with -I or -r");
 		goto out;
 	}
+	if (icount && !interval) {
+		usage_error("stat", "--interval-count needs -I");
+		goto out;
+	}
+	if (delay_ms && (interval || regions)) {
+		usage_error("stat", "-D cannot be combined with -I or --regions");
+		goto out;
+	}
+	int bad_clocks;
+	if (!(hw_events = take_clocks(events ? events : DEFAULT_EVENTS, &o, &bad_clocks))) {
+		rc = bad_clocks == 2 ? usage_error("stat", "at most %d task-clock and cpu-clock events", MAX_CLOCKS) :
+			fail("out of memory");
+		goto out;
+	}
+	o.clocks_only = !hw_events[0];   /* the run's time needs a count: cycles */
 	/* everything that can be checked without the board first */
-	if ((rc = parse_events(events ? events : DEFAULT_EVENTS, &l)) || (rc = load_program(t.name, &p)) ||
+	if ((rc = parse_events(o.clocks_only ? "cycles" : hw_events, &l)) || (rc = load_program(t.name, &p)) ||
 	    (rc = program_setup("stat", &t, p, &ro, &pg)))
 		goto out;
 	if (outname && !(o.f = fopen(outname, "w"))) {
-		o.f = stdout;
+		o.f = stderr;
 		rc = fail("stat: cannot write %s: %s", outname, strerror(errno));
 		goto out;
 	}
@@ -455,7 +605,8 @@ int cmd_stat(const struct cli *c, int argc, char **argv)
 	counts = calloc((size_t)o.repeat * n, sizeof *counts);
 	rows = calloc(n, sizeof *rows);
 	vals = calloc((size_t)o.repeat * (n + 1), sizeof *vals);
-	if (!counts || !rows || !vals) {
+	pre = calloc(n, sizeof *pre);
+	if (!counts || !rows || !vals || !pre) {
 		rc = fail("out of memory");
 		goto out;
 	}
@@ -470,7 +621,7 @@ int cmd_stat(const struct cli *c, int argc, char **argv)
 	}
 
 	if (interval) {
-		struct interval_print ip = { &o, rows, n, vals, 0, hz, 0, &pg, 0 };
+		struct interval_print ip = { &o, rows, n, vals, 0, hz, 0, &pg, 0, 0, icount };
 		ro.interval = interval_cycles(every, per_second, hz);
 		o.interval = 1;
 		progress_begin(&pg, "stat %s", t.name);
@@ -482,6 +633,8 @@ int cmd_stat(const struct cli *c, int argc, char **argv)
 		progress_end(&pg);
 		if (interrupted)
 			rc = EXIT_FAIL;
+		else if (icount && ip.printed == icount)
+			rc = EXIT_OK;       /* perf's --interval-count: a normal end */
 		else if (st == HPM_E_RUN && nout)
 			rc = program_failed("stat", p, &first);
 		else if (st != HPM_OK)
@@ -502,6 +655,11 @@ int cmd_stat(const struct cli *c, int argc, char **argv)
 		if (o.repeat > 1)
 			progress_set(&pg, "stat %s: run %u of %u", t.name, r + 1, o.repeat);
 		st = hpm_stat(b, p, l, &ro, counts + (size_t)r * n, n, &nout, r ? NULL : &first);
+		if (delay_ms && (st == HPM_OK || (st == HPM_E_RUN && nout)) &&
+		    (rc = subtract_delay(b, p, l, &ro, delay_ms, counts + (size_t)r * n, n, pre))) {
+			progress_end(&pg);
+			goto out;
+		}
 		done += st == HPM_OK || (st == HPM_E_RUN && nout);
 	}
 	progress_end(&pg);
@@ -542,8 +700,10 @@ int cmd_stat(const struct cli *c, int argc, char **argv)
 	else
 		rc = st == HPM_OK || interrupted ? EXIT_OK : EXIT_FAIL;
 out:
-	if (o.f != stdout && fclose(o.f) && rc == EXIT_OK)
+	if (o.f != stderr && fclose(o.f) && rc == EXIT_OK)
 		rc = fail("stat: writing %s failed", outname);
+	free(pre);
+	free(hw_events);
 	free(vals);
 	free(rows);
 	free(counts);

@@ -81,10 +81,10 @@ static void emit_row(const char *sep, int level, const struct td_node *nd, const
 		     uint64_t count, unsigned tenths)
 {
 	if (sep)
-		printf("%d%s%s%s%s%s%s%s%llu%s%u.%u\n", level, sep, nd->area, sep, parent, sep,
+		fprintf(stderr, "%d%s%s%s%s%s%s%s%llu%s%u.%u\n", level, sep, nd->area, sep, parent, sep,
 		       nd->event, sep, (unsigned long long)count, sep, tenths / 10, tenths % 10);
 	else
-		printf("{\"level\" : %d, \"area\" : \"%s\", \"parent\" : \"%s\", \"event\" : \"%s\", "
+		fprintf(stderr, "{\"level\" : %d, \"area\" : \"%s\", \"parent\" : \"%s\", \"event\" : \"%s\", "
 		       "\"counter-value\" : \"%llu\", \"metric-value\" : \"%u.%u\", "
 		       "\"metric-unit\" : \"of all slots\"}\n", level, nd->area, parent, nd->event,
 		       (unsigned long long)count, tenths / 10, tenths % 10);
@@ -92,12 +92,14 @@ static void emit_row(const char *sep, int level, const struct td_node *nd, const
 
 static const char topdown_help[] =
 	"usage: hpmctl topdown [-x SEP | -j] [--mode u|s|m] [--size N] [--budget N]\n"
-	"                      <workload|file.elf>\n\n"
+	"                      <workload|file.elf> [-- ARGS]\n\n"
 	"Counts the top-down slot events in one run and prints level 1 (retiring,\n"
 	"bad speculation, frontend bound, backend bound, as % of slots = cycles)\n"
 	"and level 2 (bad speculation: branch mispredicts, machine clears; frontend:\n"
 	"fetch latency; backend: memory bound, core bound; retiring is not split).\n"
-	"One decimal, rounded so that each level sums to exactly 100.0.\n\n"
+	"One decimal, rounded so that each level sums to exactly 100.0. The table\n"
+	"goes to stderr (as perf's); a program's own output appears as it runs, it\n"
+	"gets ARGS as argv (hpm-cc), and its exit code is hpmctl's.\n\n"
 	"  -x, --field-separator S  CSV: level, area, parent, event, counter-value,\n"
 	"                           percent of slots\n"
 	"  -j, --json               one JSON object per area\n"
@@ -113,12 +115,14 @@ int cmd_topdown(const struct cli *c, int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	hpm_run_opts ro = { 0 };
-	const char *target, *sep = NULL;
+	const char *sep = NULL;
+	struct target t;
+	hpm_run_result res;
 	hpm_evlist *l = NULL;
 	hpm_program *p = NULL;
 	hpm_board *b = NULL;
 	hpm_count cnt[NNODES + 1];
-	struct progress pg;
+	struct progress pg = { 0 };
 	int opt, rc, json = 0;
 	size_t n;
 
@@ -135,17 +139,17 @@ int cmd_topdown(const struct cli *c, int argc, char **argv)
 			return bad_option("topdown", opt, argv);
 		}
 	}
-	if ((rc = one_operand("topdown", argc, argv, &target)))
+	if ((rc = program_operand("topdown", argc, argv, &t)))
 		return rc;
 	if (sep && json)
 		return usage_error("topdown", "-x and -j cannot be combined");
-	if ((rc = parse_events(events_arg, &l)) || (rc = load_program(target, &p)) ||
-	    (rc = open_board(c, &b)))
+	if ((rc = parse_events(events_arg, &l)) || (rc = load_program(t.name, &p)) ||
+	    (rc = program_setup("topdown", &t, p, &ro, &pg)) || (rc = open_board(c, &b)))
 		goto out;
-	progress_begin(&pg, "topdown %s", target);
-	int st = hpm_stat(b, p, l, &ro, cnt, NNODES + 1, &n, NULL);
+	progress_begin(&pg, "topdown %s", t.name);
+	int st = hpm_stat(b, p, l, &ro, cnt, NNODES + 1, &n, &res);
 	progress_end(&pg);
-	if (st != HPM_OK) {
+	if (st != HPM_OK && !(st == HPM_E_RUN && n == NNODES + 1)) {
 		rc = fail("%s", hpm_errmsg(b));
 		goto out;
 	}
@@ -201,36 +205,38 @@ int cmd_topdown(const struct cli *c, int argc, char **argv)
 					emit_row(sep, 2, &nodes[i], nodes[parent].area, v[i], pct2[i]);
 		}
 	} else {
-		printf("\n Top-down analysis for '%s'", hpm_program_name(p));
+		fprintf(stderr, "\n Top-down analysis for '%s'", hpm_program_name(p));
 		if (ro.mode != HPM_MODE_USER)
-			printf(" (%s-mode)", mode_name(ro.mode));
-		printf(" (%s slots = cycles, issue width 1):\n\n", fmt_count(slots, num));
-		printf(" %-38s %12s %9s\n", "Level 1", "slots", "% slots");
+			fprintf(stderr, " (%s-mode)", mode_name(ro.mode));
+		fprintf(stderr, " (%s slots = cycles, issue width 1):\n\n", fmt_count(slots, num));
+		fprintf(stderr, " %-38s %12s %9s\n", "Level 1", "slots", "% slots");
 		for (size_t i = 0; i < NLEVEL1; i++)
-			printf("   %-36s %12s %7u.%u\n", nodes[i].label, fmt_count(v[i], num),
+			fprintf(stderr, "   %-36s %12s %7u.%u\n", nodes[i].label, fmt_count(v[i], num),
 			       pct1[i] / 10, pct1[i] % 10);
-		printf("   %-36s %12s %9s\n", "", "-------", "-----");
-		printf("   %-36s %12s %9s\n\n", "", fmt_count(sum1, num), "100.0");
-		printf(" %-38s %12s %9s\n", "Level 2", "slots", "% slots");
+		fprintf(stderr, "   %-36s %12s %9s\n", "", "-------", "-----");
+		fprintf(stderr, "   %-36s %12s %9s\n\n", "", fmt_count(sum1, num), "100.0");
+		fprintf(stderr, " %-38s %12s %9s\n", "Level 2", "slots", "% slots");
 		for (int parent = 0; parent < NLEVEL1; parent++) {
 			if (!has_children(parent)) {
 				char label[64];
 				snprintf(label, sizeof label, "%s (not split)", nodes[parent].label);
-				printf("   %-36s %12s %7u.%u\n", label, fmt_count(v[parent], num),
+				fprintf(stderr, "   %-36s %12s %7u.%u\n", label, fmt_count(v[parent], num),
 				       pct2[parent] / 10, pct2[parent] % 10);
 				continue;
 			}
-			printf("   %s\n", nodes[parent].label);
+			fprintf(stderr, "   %s\n", nodes[parent].label);
 			for (size_t i = NLEVEL1; i < NNODES; i++)
 				if (parent_of(i) == parent)
-					printf("     %-34s %12s %7u.%u\n", nodes[i].label, fmt_count(v[i], num),
+					fprintf(stderr, "     %-34s %12s %7u.%u\n", nodes[i].label, fmt_count(v[i], num),
 					       pct2[i] / 10, pct2[i] % 10);
 		}
-		printf("   %-36s %12s %9s\n", "", "-------", "-----");
-		printf("   %-36s %12s %9s\n\n", "", fmt_count(sum1, num), "100.0");
+		fprintf(stderr, "   %-36s %12s %9s\n", "", "-------", "-----");
+		fprintf(stderr, "   %-36s %12s %9s\n\n", "", fmt_count(sum1, num), "100.0");
 	}
 	if (broken)
 		rc = fail("%s", broken);
+	else if (st == HPM_E_RUN)     /* a failing program: its breakdown, then why */
+		rc = program_failed("topdown", p, &res);
 out:
 	hpm_close(b);
 	hpm_program_free(p);

@@ -36,6 +36,8 @@ struct vstate {
 	struct junit *junit;   /* --junit, else NULL */
 	int lost;              /* the board stopped answering: nothing more runs */
 	char lost_why[300];
+	const struct target *t;   /* "-- prog.elf ARGS": its arguments, else NULL */
+	int status;               /* that program's exit status (program_failed) */
 };
 
 static double seconds_since(const struct timespec *t0)
@@ -134,6 +136,13 @@ static int validate_one(struct vstate *v, const char *target)
 	progress_set(v->pg, "validate %s", target);
 	char lerr[512];
 	int lrc = v->lost ? HPM_OK : hpm_program_load(&p, target, lerr, sizeof lerr);
+	hpm_run_opts ro = vo->run;
+	hpm_run_result res, first_res = { 0 };
+	int ran_failing = 0;      /* the program failed the same way on both sides */
+	if (lrc == HPM_OK && p && v->t && program_setup("validate", v->t, p, &ro, v->pg)) {
+		hpm_program_free(p);
+		return -1;
+	}
 	if (lrc != HPM_OK) {
 		fail("%s", lerr);
 		if (v->junit)
@@ -177,8 +186,14 @@ static int validate_one(struct vstate *v, const char *target)
 			parsed = parse_events(spec, &sub) == EXIT_OK;
 		rc = parsed ? HPM_OK : HPM_E_EVENT;
 		if (rc == HPM_OK)
-			rc = hpm_validate(b, p, sub ? sub : v->l, &vo->run, hw + start, ref + start,
-					  HPM_MAX_COUNTS - start, &got);
+			rc = hpm_validate_run(b, p, sub ? sub : v->l, &ro, hw + start, ref + start,
+					      HPM_MAX_COUNTS - start, &got, &res);
+		ro.on_output = NULL;     /* the program's output once, from the first pack */
+		if (rc == HPM_E_RUN && got == end - start) {   /* compared: equal */
+			if (!ran_failing++)
+				first_res = res;
+			rc = HPM_OK;
+		}
 		double secs = seconds_since(&t0);
 		/* counts to compare only when both sides counted every event: a
 		 * replay that differs is HPM_E_MISMATCH too, without counts */
@@ -217,35 +232,37 @@ static int validate_one(struct vstate *v, const char *target)
 		fail("validate: %s", first_mismatch);
 	unsigned bad = 0;
 	if (!vo->json && !vo->sep)
-		printf("\n Validation of '%s' (%s-mode) on %s against the reference model:\n\n"
+		fprintf(stderr, "\n Validation of '%s' (%s-mode) on %s against the reference model:\n\n"
 		       "   %-32s %20s %20s\n", wname, mode_name(vo->run.mode), hpm_get_info(b)->link,
 		       "event", "expected", "actual");
 	for (size_t i = 0; i < n; i++) {
 		const char *st = hw[i].value == ref[i].value ? "OK" : "MISMATCH";
 		bad += hw[i].value != ref[i].value;
 		if (vo->json) {
-			printf("{\"workload\" : ");
-			json_string(stdout, wname);
-			printf(", \"event\" : ");
-			json_string(stdout, hw[i].ev->name);
-			printf(", \"expected\" : \"%llu\", \"actual\" : \"%llu\", \"status\" : \"%s\"}\n",
+			fprintf(stderr, "{\"workload\" : ");
+			json_string(stderr, wname);
+			fprintf(stderr, ", \"event\" : ");
+			json_string(stderr, hw[i].ev->name);
+			fprintf(stderr, ", \"expected\" : \"%llu\", \"actual\" : \"%llu\", \"status\" : \"%s\"}\n",
 			       (unsigned long long)ref[i].value, (unsigned long long)hw[i].value, st);
 		} else if (vo->sep) {
-			printf("%s%s%s%s%llu%s%llu%s%s\n", wname, vo->sep, hw[i].ev->name, vo->sep,
+			fprintf(stderr, "%s%s%s%s%llu%s%llu%s%s\n", wname, vo->sep, hw[i].ev->name, vo->sep,
 			       (unsigned long long)ref[i].value, vo->sep, (unsigned long long)hw[i].value,
 			       vo->sep, st);
 		} else {
-			printf("   %-32s %20s %20s   %s\n", hw[i].ev->name, fmt_count(ref[i].value, e),
+			fprintf(stderr, "   %-32s %20s %20s   %s\n", hw[i].ev->name, fmt_count(ref[i].value, e),
 			       fmt_count(hw[i].value, a), st);
 		}
 	}
 	if (!vo->json && !vo->sep) {
 		if (bad)
-			printf("\n %s: MISMATCH (%u of %zu events differ)\n", wname, bad, n);
+			fprintf(stderr, "\n %s: MISMATCH (%u of %zu events differ)\n", wname, bad, n);
 		else
-			printf("\n %s: OK (%zu events equal)\n", wname, n);
+			fprintf(stderr, "\n %s: OK (%zu events equal)\n", wname, n);
 	}
-	fflush(stdout);
+	fflush(stderr);
+	if (ran_failing)
+		v->status = program_failed("validate", p, &first_res);
 	hpm_program_free(p);
 	return bad ? 1 : 0;
 }
@@ -280,14 +297,19 @@ static void junit_identity(struct junit *j, const hpm_info *in, const char *even
 
 static const char validate_help[] =
 	"usage: hpmctl validate [-e EVENTS] [-x SEP | -j] [--junit FILE] [--mode u|s|m]\n"
-	"                       [--size N] [--budget N] <workload|file.elf>... | --all\n\n"
+	"                       [--size N] [--budget N] <workload|file.elf>... | --all\n"
+	"       hpmctl validate [options] -- <file.elf> [ARGS]\n\n"
 	"Runs each workload on the board and on the reference model (hpm-ref, with\n"
 	"the board's counter configuration) and compares every count exactly:\n"
 	"expected (reference) and actual (board) per event, OK or MISMATCH.\n"
 	"The events are compared in packs of as many as the board has counters.\n"
 	"Exits 1 if any count differs or any run fails; after a lost board\n"
 	"(no reply, unplugged) nothing more runs. Ctrl-C ends the workload in\n"
-	"progress and prints the summary so far.\n\n"
+	"progress and prints the summary so far. The table goes to stderr (as\n"
+	"perf stat's counts). After '--', one program and its arguments (argv of\n"
+	"a program built with hpm-cc): its output appears once, as it runs, and a\n"
+	"program that fails the same way on both sides is compared all the same,\n"
+	"its exit code then hpmctl's.\n\n"
 	"  --all                    every built-in workload (hpmctl list --workloads)\n"
 	"  -e, --event EVENTS       events to compare, -e may be repeated (default:\n"
 	"                           every catalogue event)\n"
@@ -326,6 +348,11 @@ int cmd_validate(const struct cli *c, int argc, char **argv)
 	struct progress pg;
 	struct timespec t0;
 	int opt, rc, all = 0, named = 0;   /* named: -e given */
+	int dashdash = 0;                  /* "-- prog.elf ARGS": one program and its arguments */
+	struct target t;
+
+	for (int i = 1; i < argc && !dashdash; i++)
+		dashdash = !strcmp(argv[i], "--");
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	while ((opt = getopt_long(argc, argv, ":e:x:jh", longopts, NULL)) != -1) {
@@ -374,8 +401,10 @@ int cmd_validate(const struct cli *c, int argc, char **argv)
 		return fail("out of memory");
 	if ((rc = parse_events(events, &l)))
 		goto out;
+	if (dashdash && !all && (rc = program_operand("validate", argc, argv, &t)))
+		goto out;
 	/* check the named programs before starting the board */
-	for (int i = optind; i < argc; i++) {
+	for (int i = optind; i < (dashdash ? optind + 1 : argc); i++) {
 		hpm_program *p;
 		if ((rc = load_program(argv[i], &p)))
 			goto out;
@@ -412,8 +441,8 @@ int cmd_validate(const struct cli *c, int argc, char **argv)
 		while (hpm_workload_at(asked, NULL))
 			asked++;
 	else
-		asked = (unsigned)(argc - optind);
-	struct vstate v = { .b = b, .l = l, .vo = &vo, .pg = &pg, .junit = junit };
+		asked = dashdash ? 1 : (unsigned)(argc - optind);
+	struct vstate v = { .b = b, .l = l, .vo = &vo, .pg = &pg, .junit = junit, .t = dashdash && !all ? &t : NULL };
 	/* Ctrl-C: the workload in progress ends, then the summary so far */
 	catch_interrupt();
 	progress_begin(&pg, "validate");
@@ -429,12 +458,14 @@ int cmd_validate(const struct cli *c, int argc, char **argv)
 	if (notrun)
 		fail("validate: the board was lost: %u of %u workloads not run", notrun, total);
 	if (interrupted && !vo.json && !vo.sep)
-		printf("\n validate: interrupted after %u of %u workloads: %u OK, %u MISMATCH, %u failed to run\n\n",
+		fprintf(stderr, "\n validate: interrupted after %u of %u workloads: %u OK, %u MISMATCH, %u failed to run\n\n",
 		       total, asked, ok, mismatch, total - ok - mismatch);
 	else if (total > 1 && !vo.json && !vo.sep)
-		printf("\n validate: %u workloads: %u OK, %u MISMATCH, %u failed to run\n\n", total, ok,
+		fprintf(stderr, "\n validate: %u workloads: %u OK, %u MISMATCH, %u failed to run\n\n", total, ok,
 		       mismatch, total - ok - mismatch);
 	rc = ok == total ? EXIT_OK : EXIT_FAIL;
+	if (rc == EXIT_OK && v.status)
+		rc = v.status;        /* the program's exit code, its counts equal */
 	if (junit) {
 		char suite[200];
 		snprintf(suite, sizeof suite, "hpmctl validate on %s", hpm_get_info(b)->link);

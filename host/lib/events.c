@@ -119,6 +119,62 @@ static int parse_one(const char *tok, hpm_evspec *e, char *err, size_t errlen)
 	return rc;
 }
 
+/* Edits between a and b, case-insensitive (a swap of neighbours is one):
+ * the optimal string alignment distance, names up to 63 characters. */
+static unsigned edit_distance(const char *a, size_t la, const char *b, size_t lb)
+{
+	unsigned d[64][64];
+	if (la > 63 || lb > 63)
+		return 64;
+	for (size_t i = 0; i <= la; i++)
+		d[i][0] = (unsigned)i;
+	for (size_t j = 0; j <= lb; j++)
+		d[0][j] = (unsigned)j;
+	for (size_t i = 1; i <= la; i++)
+		for (size_t j = 1; j <= lb; j++) {
+			unsigned ca = (unsigned char)tolower((unsigned char)a[i - 1]);
+			unsigned cb = (unsigned char)tolower((unsigned char)b[j - 1]);
+			unsigned best = d[i - 1][j - 1] + (ca != cb);
+			if (d[i - 1][j] + 1 < best)
+				best = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < best)
+				best = d[i][j - 1] + 1;
+			if (i > 1 && j > 1 && ca == (unsigned char)tolower((unsigned char)b[j - 2]) &&
+			    cb == (unsigned char)tolower((unsigned char)a[i - 2]) && d[i - 2][j - 2] + 1 < best)
+				best = d[i - 2][j - 2] + 1;
+			d[i][j] = best;
+		}
+	return d[la][lb];
+}
+
+/* The catalogue name (or alias) nearest to an unknown name: at most one
+ * edit in three characters (at least one); an alias gives its event's
+ * name. NULL if none is that near. */
+static const char *nearest_event(const char *name)
+{
+	size_t len = strlen(name);
+	unsigned best = (unsigned)(len / 3 ? len / 3 : 1) + 1;
+	const char *found = NULL;
+	for (size_t i = 0; i < hpm_event_count(); i++) {
+		const hpm_event_desc *d = hpm_event_at(i);
+		unsigned k = edit_distance(name, len, d->name, strlen(d->name));
+		if (k < best) {
+			best = k;
+			found = d->name;
+		}
+		for (const char *a = d->aliases; *a; ) {
+			size_t al = strcspn(a, ",");
+			k = edit_distance(name, len, a, al);
+			if (k < best) {
+				best = k;
+				found = d->name;
+			}
+			a += al + (a[al] == ',');
+		}
+	}
+	return found;
+}
+
 /* An event without modifiers: a catalogue name or alias, or r<hex>. */
 static int parse_base(const char *base, const char *tok, hpm_evspec *e, char *err, size_t errlen)
 {
@@ -157,7 +213,11 @@ static int parse_base(const char *base, const char *tok, hpm_evspec *e, char *er
 		e->selector = v;
 		return HPM_OK;
 	}
-	snprintf(err, errlen, "unknown event '%s' (hpmctl list shows the events)", tok);
+	const char *near = nearest_event(base);
+	if (near)
+		snprintf(err, errlen, "unknown event '%s'; did you mean '%s'?", tok, near);
+	else
+		snprintf(err, errlen, "unknown event '%s' (hpmctl list shows the events)", tok);
 	return HPM_E_EVENT;
 }
 

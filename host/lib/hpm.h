@@ -373,6 +373,14 @@ int hpm_stat_interval(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
 int hpm_validate(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
 		 const hpm_run_opts *o, hpm_count *hw, hpm_count *ref, size_t cap,
 		 size_t *nout);
+/* The same, with r (may be NULL) getting the board's run. A program that
+ * fails (exit code, trap, budget) is compared all the same: it must end
+ * the same way on both (else HPM_E_MISMATCH); with every count equal the
+ * result is then HPM_E_RUN, the counts filled. The program's output
+ * (o->on_output) is the board's only. */
+int hpm_validate_run(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
+		     const hpm_run_opts *o, hpm_count *hw, hpm_count *ref, size_t cap,
+		     size_t *nout, hpm_run_result *r);
 
 /* ---- sampling profiles (perf record -c) ---- */
 
@@ -384,7 +392,9 @@ int hpm_validate(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
  * the exact count of every event, the sampling's own cost included
  * (docs/hpm.md "Sampling"). Samples lost on a lossy link are recovered by
  * repeating the run (up to 16 times; every copy must be equal); if some
- * are still missing: HPM_E_PROTOCOL, never a short profile. */
+ * are still missing: HPM_E_PROTOCOL, never a short profile. A program that
+ * fails (exit code, trap, budget) still gets its samples, out[], *nout and
+ * r, then HPM_E_RUN. */
 int hpm_profile(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
 		const uint64_t *period, const hpm_run_opts *o, hpm_prof_cb cb,
 		void *ctx, hpm_count *out, size_t cap, size_t *nout, hpm_run_result *r);
@@ -398,7 +408,11 @@ typedef struct hpm_profdata_event {
 } hpm_profdata_event;
 
 typedef struct hpm_profdata {
-	char program[1024];    /* the ELF file that ran (for its symbols) */
+	unsigned version;      /* of the file read (1: no elf_hash, time, args); 0 or 2 written as 2 */
+	char program[1024];    /* the ELF file that ran (for its symbols), an absolute path */
+	uint64_t elf_hash;     /* hpm_file_hash of that file when it ran (0: unknown) */
+	uint64_t time;         /* when it was recorded, seconds since 1970 (0: unknown) */
+	char args[1024];       /* the program's arguments, space separated */
 	uint32_t clock_hz;
 	unsigned mode;         /* enum hpm_privilege of the run */
 	uint64_t cycles;       /* mcycle of the run */
@@ -414,6 +428,8 @@ int  hpm_profdata_parse(hpm_profdata **out, const void *buf, size_t len, char *e
 int  hpm_profdata_load(hpm_profdata **out, const char *path, char *err, size_t errlen);
 int  hpm_profdata_save(const hpm_profdata *d, const char *path, char *err, size_t errlen);
 void hpm_profdata_free(hpm_profdata *d);
+/* 64-bit FNV-1a of a file's bytes (prof.data's elf_hash). */
+int  hpm_file_hash(const char *path, uint64_t *hash, char *err, size_t errlen);
 
 /* ---- regions (hpm_region.h) ---- */
 

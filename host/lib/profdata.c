@@ -8,7 +8,7 @@
 #include "hpm_int.h"
 
 #define MAGIC     "HPMPROF\0"
-#define VERSION   1u
+#define VERSION   2u        /* 2 added the ELF's content hash, the time, the arguments */
 #define HDR_LEN   40u
 #define SAMPLE_LEN 8u
 
@@ -51,13 +51,15 @@ int hpm_profdata_parse(hpm_profdata **out, const void *buf, size_t len, char *er
 	*out = NULL;
 	if (len < HDR_LEN || memcmp(b, MAGIC, 8))
 		return bad(err, errlen, "no HPMPROF header", NULL);
-	if (hpm_get32(b + 8) != VERSION)
+	uint32_t version = hpm_get32(b + 8);
+	if (version != 1 && version != VERSION)
 		return bad(err, errlen, "unknown version", NULL);
 	hpm_profdata *d = calloc(1, sizeof *d);
 	if (!d) {
 		snprintf(err, errlen, "out of memory");
 		return HPM_E_NOMEM;
 	}
+	d->version = version;
 	d->clock_hz = hpm_get32(b + 16);
 	d->mode = hpm_get32(b + 20);
 	d->cycles = hpm_get64(b + 24);
@@ -69,6 +71,15 @@ int hpm_profdata_parse(hpm_profdata **out, const void *buf, size_t len, char *er
 		return bad(err, errlen, "bad number of events", d);
 	if (get_str(b, len, &off, d->program, sizeof d->program))
 		return bad(err, errlen, "bad program name", d);
+	if (version >= 2) {
+		if (len - off < 16)
+			return bad(err, errlen, "truncated program identity", d);
+		d->elf_hash = hpm_get64(b + off);
+		d->time = hpm_get64(b + off + 8);
+		off += 16;
+		if (get_str(b, len, &off, d->args, sizeof d->args))
+			return bad(err, errlen, "bad program arguments", d);
+	}
 	for (size_t i = 0; i < d->nevents; i++) {
 		hpm_profdata_event *e = &d->event[i];
 		if (len - off < 16)
@@ -150,7 +161,9 @@ int hpm_profdata_save(const hpm_profdata *d, const char *path, char *err, size_t
 {
 	uint8_t h[HDR_LEN] = { 0 }, e[16], s[SAMPLE_LEN];
 
-	if (!d->nevents || d->nevents > HPM_MAX_COUNTS || strlen(d->program) >= sizeof d->program) {
+	unsigned version = d->version == 1 ? 1 : VERSION;   /* a version-1 profile stays one */
+	if (!d->nevents || d->nevents > HPM_MAX_COUNTS || strlen(d->program) >= sizeof d->program ||
+	    strlen(d->args) >= sizeof d->args || (version == 1 && (d->elf_hash || d->time || d->args[0]))) {
 		snprintf(err, errlen, "prof.data: bad profile");
 		return HPM_E_ARG;
 	}
@@ -160,7 +173,7 @@ int hpm_profdata_save(const hpm_profdata *d, const char *path, char *err, size_t
 		return HPM_E_NOTFOUND;
 	}
 	memcpy(h, MAGIC, 8);
-	hpm_put32(h + 8, VERSION);
+	hpm_put32(h + 8, version);
 	hpm_put32(h + 16, d->clock_hz);
 	hpm_put32(h + 20, d->mode);
 	hpm_put64(h + 24, d->cycles);
@@ -168,6 +181,12 @@ int hpm_profdata_save(const hpm_profdata *d, const char *path, char *err, size_t
 	hpm_put32(h + 36, (uint32_t)d->nsamples);
 	fwrite(h, 1, sizeof h, f);
 	put_str(f, d->program);
+	if (version >= 2) {
+		hpm_put64(e, d->elf_hash);
+		hpm_put64(e + 8, d->time);
+		fwrite(e, 1, sizeof e, f);
+		put_str(f, d->args);
+	}
 	for (size_t i = 0; i < d->nevents; i++) {
 		hpm_put64(e, d->event[i].period);
 		hpm_put64(e + 8, d->event[i].count);
@@ -185,5 +204,31 @@ int hpm_profdata_save(const hpm_profdata *d, const char *path, char *err, size_t
 		snprintf(err, errlen, "%s: write failed", path);
 		return HPM_E_ARG;
 	}
+	return HPM_OK;
+}
+
+/* 64-bit FNV-1a of the file's bytes: whether a profile's ELF is the one
+ * that ran (not a defence against a forged file). */
+int hpm_file_hash(const char *path, uint64_t *hash, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "rb");
+	uint8_t buf[65536];
+	uint64_t h = 0xcbf29ce484222325ull;
+	size_t n;
+
+	if (!f) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return HPM_E_NOTFOUND;
+	}
+	while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+		for (size_t i = 0; i < n; i++)
+			h = (h ^ buf[i]) * 0x100000001b3ull;
+	int bad_read = ferror(f);
+	fclose(f);
+	if (bad_read) {
+		snprintf(err, errlen, "%s: read failed", path);
+		return HPM_E_NOTFOUND;
+	}
+	*hash = h;
 	return HPM_OK;
 }

@@ -67,6 +67,7 @@ int hpm_profile(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
 	hpm_run_opts ro = o ? *o : defaults;
 	hpm_run_result r, again;
 	unsigned width = b->info.hpm_width;
+	char failure[sizeof b->err] = "";
 	int rc;
 
 	if (!n || n > HPM_MAX_COUNTS)
@@ -116,8 +117,14 @@ int hpm_profile(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
 			rc = hpm_fail(b, HPM_E_NOMEM, "out of memory for the samples");
 			goto out;
 		}
-		if (!rep && (rc = hpm_check_exit(b, p, &r)))
-			goto out;
+		/* a program that fails (exit code, trap, budget) keeps its
+		 * profile: the failure is returned after it */
+		if (!rep && (rc = hpm_check_exit(b, p, &r))) {
+			if (rc != HPM_E_RUN || r.reason == HPM_EXIT_REASON_ABORTED)
+				goto out;
+			snprintf(failure, sizeof failure, "%s", b->err);
+			rc = HPM_OK;
+		}
 		if (pr.differs || (rep && (again.snap.value[0] != r.snap.value[0] ||
 					   again.snap.value[2] != r.snap.value[2] || again.records != r.records))) {
 			rc = hpm_fail(b, HPM_E_MISMATCH, "%s: a repeat of the run differs from it: the workload is not deterministic",
@@ -165,6 +172,8 @@ int hpm_profile(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
 	*nout = n;
 	if (res)
 		*res = r;
+	if (failure[0])
+		rc = hpm_fail(b, HPM_E_RUN, "%s", failure);
 out:
 	free(pr.at);
 	free(pr.have);

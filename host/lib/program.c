@@ -60,7 +60,7 @@ static uint64_t image_end(const uint8_t *buf, size_t len)
 	return end;
 }
 
-/* Reads the whole file (at most 64 MiB, the ELF loader's limit). */
+/* Reads the whole file (less than 64 MiB, the limit for a program). */
 static int read_file(const char *path, uint8_t **out, size_t *out_len, char *err, size_t errlen)
 {
 	FILE *f = fopen(path, "rb");
@@ -75,10 +75,14 @@ static int read_file(const char *path, uint8_t **out, size_t *out_len, char *err
 		if (len == cap) {
 			uint8_t *nb = cap < (64u << 20) ? realloc(buf, cap = cap ? cap * 2 : 65536) : NULL;
 			if (!nb) {
-				snprintf(err, errlen, cap > (64u << 20) ? "%s: larger than 64 MiB" : "out of memory", path);
+				int big = cap >= (64u << 20);
+				if (big)
+					snprintf(err, errlen, "%s: too large for a program (the limit is 64 MiB)", path);
+				else
+					snprintf(err, errlen, "%s: out of memory reading it", path);
 				free(buf);
 				fclose(f);
-				return cap > (64u << 20) ? HPM_E_ELF : HPM_E_NOMEM;
+				return big ? HPM_E_ELF : HPM_E_NOMEM;
 			}
 			buf = nb;
 		}

@@ -560,13 +560,25 @@ out:
 int hpm_validate(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
 		 const hpm_run_opts *o, hpm_count *hw, hpm_count *ref, size_t cap, size_t *nout)
 {
-	hpm_open_opts ro = b->opts;
-	hpm_board *rb;
-	size_t nref;
-	char err[512];
+	return hpm_validate_run(b, p, l, o, hw, ref, cap, nout, NULL);
+}
 
-	int rc = hpm_stat(b, p, l, o, hw, cap, nout, NULL);
-	if (rc)
+int hpm_validate_run(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
+		     const hpm_run_opts *o, hpm_count *hw, hpm_count *ref, size_t cap,
+		     size_t *nout, hpm_run_result *r)
+{
+	static const hpm_run_opts defaults;
+	hpm_run_opts quiet = o ? *o : defaults;
+	hpm_open_opts ro = b->opts;
+	hpm_run_result br, rr;
+	hpm_board *rb;
+	size_t nref = 0;
+	char err[512], failure[sizeof b->err] = "";
+
+	int rc = hpm_stat(b, p, l, o, hw, cap, nout, &br);
+	if (rc == HPM_E_RUN && *nout)   /* a failing program: compared all the same */
+		snprintf(failure, sizeof failure, "%s", b->err);
+	else if (rc)
 		return rc;
 	ro.hpm_num = b->info.hpm_num;
 	ro.hpm_width = b->info.hpm_width;
@@ -574,19 +586,28 @@ int hpm_validate(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
 	rc = hpm_open(&rb, "ref", &ro, err, sizeof err);
 	if (rc)
 		return hpm_fail(b, rc, "reference: %s", err);
-	rc = hpm_stat(rb, p, l, o, ref, cap, &nref, NULL);
-	if (rc) {
+	quiet.on_output = NULL;         /* the program's output is the board's */
+	rc = hpm_stat(rb, p, l, &quiet, ref, cap, &nref, &rr);
+	if (rc && !(rc == HPM_E_RUN && nref == *nout)) {
 		hpm_fail(b, rc, "reference: %s", hpm_errmsg(rb));
 		hpm_close(rb);
 		return rc;
 	}
 	hpm_close(rb);
+	if ((rc == HPM_E_RUN) != (failure[0] != 0) || rr.reason != br.reason || rr.code != br.code ||
+	    (br.reason == HPM_EXIT_REASON_TRAP && (rr.mcause != br.mcause || rr.mepc != br.mepc ||
+						   rr.mtval != br.mtval)))
+		return hpm_fail(b, HPM_E_MISMATCH, "%s: the run ended otherwise on the board (reason %d, code %u, mcause 0x%x) than on the reference (reason %d, code %u, mcause 0x%x)",
+				p->name, (int)br.reason, (unsigned)br.code, (unsigned)br.mcause,
+				(int)rr.reason, (unsigned)rr.code, (unsigned)rr.mcause);
+	if (r)
+		*r = br;
 	for (size_t i = 0; i < *nout; i++)
 		if (hw[i].value != ref[i].value)
 			return hpm_fail(b, HPM_E_MISMATCH, "%s: %s: board %llu, reference %llu",
 					p->name, hw[i].ev->name, (unsigned long long)hw[i].value,
 					(unsigned long long)ref[i].value);
-	return HPM_OK;
+	return failure[0] ? hpm_fail(b, HPM_E_RUN, "%s", failure) : HPM_OK;
 }
 
 /* ---- regions: per-run accounting of the marker frames, merged ---- */

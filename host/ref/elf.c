@@ -188,6 +188,10 @@ int hpm_elf_load_buf(const uint8_t *f, size_t n, const char *path,
 		FAIL("no loadable segments");
 	if (!in_mem(inf.entry, 4))
 		FAILV("entry point outside fw/ram:", inf.entry);
+	/* no C extension (IALIGN=32): a jump there would trap on the jump
+	 * itself, and a start there has no jump to trap on */
+	if (inf.entry & 3u)
+		FAILV("entry point not 4-byte aligned (RV32IM, no C extension):", inf.entry);
 
 	/* symbols (optional: a stripped file just has no tohost) */
 	if (shoff != 0 && shnum != 0) {
