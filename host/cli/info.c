@@ -159,14 +159,26 @@ static int event_matches(const hpm_event_desc *e, char **pats, int npats)
 	return 0;
 }
 
+/* perf's cache event names: this core has no cache and no TLB */
+static int cache_word(const char *pat)
+{
+	static const char *const words[] = { "cache", "l1", "llc", "tlb", "dcache", "icache" };
+	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+		if (strcasestr(pat, words[i]))
+			return 1;
+	return 0;
+}
+
 static void list_events(int verbose, char **pats, int npats)
 {
+	size_t shown = 0;
 	printf("\nList of pre-defined events (to be used in -e):\n\n");
 	for (size_t i = 0; i < hpm_event_count(); i++) {
 		const hpm_event_desc *e = hpm_event_at(i);
 		char names[160];
 		if (!event_matches(e, pats, npats))
 			continue;
+		shown++;
 		size_t n = (size_t)snprintf(names, sizeof names, "%s", e->name);
 		/* aliases "A,B" -> " OR A OR B" */
 		for (const char *a = e->aliases; *a && n < sizeof names; ) {
@@ -178,6 +190,18 @@ static void list_events(int verbose, char **pats, int npats)
 		if (verbose)
 			print_wrapped(e->definition, 7);
 	}
+	if (!npats || matches("task-clock", pats, npats) || matches("cpu-clock", pats, npats)) {
+		printf("  %-48s [software: the run's board time, in msec (stat)]\n", "task-clock OR cpu-clock");
+		shown++;
+	}
+	for (int i = 0; !shown && i < npats; i++)
+		if (cache_word(pats[i])) {
+			printf("  (none: this core has no cache and no TLB, so it has no cache events;\n"
+			       "   memory accesses are counted by loads, stores and mem-stall-cycles)\n");
+			shown++;
+		}
+	if (!shown)
+		printf("  (no event matches)\n");
 	if (npats) {
 		printf("\n");
 		return;
