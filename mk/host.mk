@@ -172,7 +172,13 @@ $(FUZZ_PROFDATA): tests/lib/fuzz_profdata.c $(HPM_LIB_SRCS) $(wildcard $(HPM_LIB
 	  -fno-sanitize-recover=all -o $@ $< $(HPM_LIB_SRCS) $(HPM_LIB_LIBS)
 define profdata_fuzz_run
 	@mkdir -p $(BUILD)/tests/fuzz-profdata-corpus
-	@$(BIN)/hpmctl --link ref record -e cycles -c 256 -e loads -c 300 -e stores --size 64 -o $(BUILD)/tests/fuzz-profdata-corpus/seed crc > /dev/null
+	@$(BIN)/hpmctl --link ref record -e cycles -c 256 -e loads -c 300 -e stores --size 64 -o $(BUILD)/tests/fuzz-profdata-corpus/seed crc \
+	  2> $(BUILD)/tests/fuzz-profdata-seed.log || { cat $(BUILD)/tests/fuzz-profdata-seed.log; exit 1; }
+	@# the same profile as a version-1 file (no ELF hash, time, arguments): old files are read too
+	@python3 -c 'import sys; b = open(sys.argv[1], "rb").read(); o = 42 + int.from_bytes(b[40:42], "little"); \
+	  a = int.from_bytes(b[o + 16:o + 18], "little"); \
+	  open(sys.argv[2], "wb").write(b[:8] + (1).to_bytes(4, "little") + b[12:o] + b[o + 18 + a:])' \
+	  $(BUILD)/tests/fuzz-profdata-corpus/seed $(BUILD)/tests/fuzz-profdata-corpus/seed-v1
 	@$(FUZZ_PROFDATA) -max_total_time=$(1) -max_len=4096 $(BUILD)/tests/fuzz-profdata-corpus \
 	  > $(BUILD)/tests/fuzz-profdata.log 2>&1 || { tail -30 $(BUILD)/tests/fuzz-profdata.log; exit 1; }
 	@awk '/^Done [0-9]+ runs/ { print "fuzz-profdata: " $$2 " executions in " $$5 " s, no failure" }' $(BUILD)/tests/fuzz-profdata.log

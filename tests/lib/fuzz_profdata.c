@@ -2,8 +2,9 @@
  * is outside input to hpmctl report and annotate). It must never crash, and
  * it either fails with a one-line message and no profile, or returns one
  * whose every field is in range: 1..HPM_MAX_COUNTS named events, every
- * sample's event sampled (period != 0), modes U/S/M; and saving it gives
- * back the same bytes. */
+ * sample's event sampled (period != 0), modes U/S/M, version 1 or 2 (1:
+ * no ELF hash, time or arguments); and saving it gives back the same bytes
+ * (a version-1 profile stays one). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,7 +23,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 		return 0;
 	}
-	if (!d->nevents || d->nevents > HPM_MAX_COUNTS || (d->mode != 0 && d->mode != 1 && d->mode != 3))
+	if (!d->nevents || d->nevents > HPM_MAX_COUNTS || (d->mode != 0 && d->mode != 1 && d->mode != 3) ||
+	    (d->version != 1 && d->version != 2) || !memchr(d->args, '\0', sizeof d->args) ||
+	    (d->version == 1 && (d->elf_hash || d->time || d->args[0])))
 		abort();
 	for (size_t i = 0; i < d->nevents; i++)
 		if (!d->event[i].name[0] || memchr(d->event[i].name, '\0', sizeof d->event[i].name) == NULL)
