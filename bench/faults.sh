@@ -68,7 +68,7 @@ for w in $WORKLOADS; do
     for c in $COMMANDS; do
         a=$(args "$c" "$w" "$T/ref.csv")
         rm -f "$T/ref.csv"
-        "$H" --link ref $a > "$T/ref.out" 2>/dev/null
+        "$H" --link ref $a > /dev/null 2> "$T/ref.out"    # the counts are on stderr (as perf's)
         REF[$c.$w]=$(counts "$T/ref.out" "$T/ref.csv")
         "$FP" --rate 0 --stats "$T/st" --timeout "$WATCHDOG" -- "$H" --link tty:@PTY@ $a > /dev/null 2>&1
         BYTES[$c.$w]=$(awk '/->/ { s += $3 } END { print s + 0 }' "$T/st")
@@ -92,7 +92,7 @@ for r in 0 $RATES; do
                 dt=$(echo "$t1 - $t0" | bc -l)
                 echo "$dt" >> "$T/times"
                 runs=$((runs + 1))
-                got=$(counts "$T/out" "$T/run.csv")
+                got=$(counts "$T/err" "$T/run.csv")
                 # every number printed must be one the reference printed
                 extra=$(comm -23 <(echo "$got" | sort) <(echo "${REF[$c.$w]}" | sort) | grep -c .)
                 if [ $rc -eq 124 ]; then
@@ -111,7 +111,7 @@ for r in 0 $RATES; do
                 elif [ -n "$got" ] && [ "$extra" -gt 0 ] && [ "$c" != stat-I ]; then
                     wrong=$((wrong + 1))
                     echo "faults: WRONG rate $r seed $s: hpmctl $a" >&2
-                elif [ $rc -eq 1 ] && [ "$(wc -l < "$T/err")" -eq 1 ]; then
+                elif [ $rc -eq 1 ] && [ "$(wc -l < "$T/err")" -eq 1 ] && [ ! -s "$T/out" ]; then
                     clear=$((clear + 1))
                     echo "faults: rate $r seed $s: hpmctl $a: $(cat "$T/err")" >&2
                 else

@@ -147,7 +147,11 @@ int cmd_record_profile(const struct cli *c, int argc, char **argv)
 		rc = fail("record: %s", err);
 		goto out;
 	}
-	d->time = (uint64_t)time(NULL);
+	/* SOURCE_DATE_EPOCH (the reproducible-builds convention) fixes the
+	 * time recorded, so that two records compare byte for byte */
+	const char *epoch = getenv("SOURCE_DATE_EPOCH");
+	if (!epoch || parse_u64(epoch, &d->time))
+		d->time = (uint64_t)time(NULL);
 	for (int i = 1, len = 0; i < t.argc; i++)
 		len += snprintf(d->args + len, sizeof d->args - (size_t)len, "%s%s", i > 1 ? " " : "",
 				t.argv[i]);

@@ -406,9 +406,13 @@ int cmd_validate(const struct cli *c, int argc, char **argv)
 	/* check the named programs before starting the board */
 	for (int i = optind; i < (dashdash ? optind + 1 : argc); i++) {
 		hpm_program *p;
+		hpm_run_opts ro = vo.run;
 		if ((rc = load_program(argv[i], &p)))
 			goto out;
+		rc = dashdash && !all ? program_setup("validate", &t, p, &ro, &pg) : EXIT_OK;
 		hpm_program_free(p);
+		if (rc)
+			goto out;
 	}
 	if (junit_path && !(junit = junit_new(junit_path))) {
 		rc = EXIT_FAIL;

@@ -1732,7 +1732,7 @@ def profile():
             f = os.path.join(OUT, "prof-%s-%s.data" % (wl, link))
             args = ["--link", link, "record", "-e", "cycles", "-c", "997", "-e", "branches", "-c", "300",
                     "-e", "instructions", "-o", f, "--size", size, wl]
-            out = expect_counts(args)
+            out = expect_counts(args, env=dict(ENV, SOURCE_DATE_EPOCH="1700000000"))   # the same time in both files
             if out is None:
                 break
             files[link] = open(f, "rb").read()
@@ -1761,7 +1761,7 @@ def profile():
     for link in ("sim", "ref"):
         f = os.path.join(OUT, "prof-m-%s.data" % link)
         mout = expect_counts(["--link", link, "record", "--mode", "m", "-e", "instructions", "-c", "500", "-e", "cycles",
-                          "-o", f, "--size", "2048", "crc"])
+                              "-o", f, "--size", "2048", "crc"], env=dict(ENV, SOURCE_DATE_EPOCH="1700000000"))
         files[link] = open(f, "rb").read() if mout is not None else None
         if link == "sim":
             mcounts, mticks = parse_record_counts(mout or "")
