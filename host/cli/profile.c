@@ -172,8 +172,8 @@ int cmd_record_profile(const struct cli *c, int argc, char **argv)
 		goto out;
 	}
 	fprintf(stderr, "[ hpmctl record: '%s' (%s-mode), %zu samples in %s, %llu cycles, %u ticks ]\n",
-	       hpm_program_name(p), mode_name(ro.mode), d->nsamples, outname,
-	       (unsigned long long)res.snap.value[0], (unsigned)res.ticks);
+		hpm_program_name(p), mode_name(ro.mode), d->nsamples, outname,
+		(unsigned long long)res.snap.value[0], (unsigned)res.ticks);
 	for (size_t i = 0; i < n; i++) {
 		char num[32];
 		size_t k = 0;
@@ -181,7 +181,7 @@ int cmd_record_profile(const struct cli *c, int argc, char **argv)
 			k += d->samples[j].counter == i;
 		if (period[i])
 			fprintf(stderr, "  %20s  %s  (%zu samples, 1 every %llu)\n", fmt_count(counts[i].value, num),
-			       d->event[i].name, k, (unsigned long long)period[i]);
+				d->event[i].name, k, (unsigned long long)period[i]);
 		else
 			fprintf(stderr, "  %20s  %s\n", fmt_count(counts[i].value, num), d->event[i].name);
 	}

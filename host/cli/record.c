@@ -262,17 +262,17 @@ int cmd_record(const struct cli *c, int argc, char **argv)
 	}
 	if (stopped && st != HPM_OK) {
 		fprintf(stderr, "record: '%s' (%s-mode): interrupted: the run stopped at %llu cycles, samples every %llu cycles, %u lost; %u intervals x %zu events in %s%s%s\n",
-		       hpm_program_name(p), mode_name(ro.mode), (unsigned long long)r.prev_cycles,
-		       (unsigned long long)ro.interval, (unsigned)r.lost, r.rows, r.n, outname,
-		       plotname ? ", chart in " : "", plotname ? plotname : "");
+			hpm_program_name(p), mode_name(ro.mode), (unsigned long long)r.prev_cycles,
+			(unsigned long long)ro.interval, (unsigned)r.lost, r.rows, r.n, outname,
+			plotname ? ", chart in " : "", plotname ? plotname : "");
 		rc = EXIT_FAIL;
 		goto out;
 	}
 	fprintf(stderr, "record: '%s' (%s-mode): %u samples every %llu cycles, %u lost, %u ticks, %s at %llu cycles; %u intervals x %zu events in %s%s%s",
-	       hpm_program_name(p), mode_name(ro.mode), (unsigned)res.samples,
-	       (unsigned long long)ro.interval, (unsigned)r.lost, (unsigned)res.ticks,
-	       exit_reason_name(res.reason), (unsigned long long)res.snap.value[0], r.rows, r.n, outname,
-	       plotname ? ", chart in " : "", plotname ? plotname : "");
+		hpm_program_name(p), mode_name(ro.mode), (unsigned)res.samples,
+		(unsigned long long)ro.interval, (unsigned)r.lost, (unsigned)res.ticks,
+		exit_reason_name(res.reason), (unsigned long long)res.snap.value[0], r.rows, r.n, outname,
+		plotname ? ", chart in " : "", plotname ? plotname : "");
 	if (runs > 1)
 		fprintf(stderr, "; %u replays merged", runs);
 	fprintf(stderr, "\n");

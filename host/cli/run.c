@@ -54,29 +54,29 @@ int cmd_run(const struct cli *c, int argc, char **argv)
 	const hpm_info *in = hpm_get_info(b);
 	if (hpm_program_takes_args(p))
 		fprintf(stderr, "\n Run of '%s' (%s-mode, entry 0x%08x, %u argument%s) on %s:\n\n",
-		       hpm_program_name(p), mode_name(ro.mode), (unsigned)hpm_program_entry(p),
-		       (unsigned)t.argc - 1, t.argc == 2 ? "" : "s", in->link);
+			hpm_program_name(p), mode_name(ro.mode), (unsigned)hpm_program_entry(p),
+			(unsigned)t.argc - 1, t.argc == 2 ? "" : "s", in->link);
 	else
 		fprintf(stderr, "\n Run of '%s' (%s-mode, entry 0x%08x, size %u%s) on %s:\n\n", hpm_program_name(p),
-		       mode_name(ro.mode), (unsigned)hpm_program_entry(p), (unsigned)ro.a0,
-		       ro.a0 ? "" : " = default", in->link);
+			mode_name(ro.mode), (unsigned)hpm_program_entry(p), (unsigned)ro.a0,
+			ro.a0 ? "" : " = default", in->link);
 	fprintf(stderr, "   exit reason:     %s\n", exit_reason_name(r.reason));
 	fprintf(stderr, "   exit code:       %u\n", (unsigned)r.code);
 	fprintf(stderr, "   mode at exit:    %s\n", mode_name((enum hpm_privilege)r.priv));
 	if (r.reason == HPM_EXIT_REASON_TRAP)
 		fprintf(stderr, "   trap:            %s, pc 0x%08x (mcause 0x%x, mtval 0x%x)\n",
-		       trap_name(r.mcause, r.mtval, why, sizeof why), (unsigned)r.mepc,
-		       (unsigned)r.mcause, (unsigned)r.mtval);
+			trap_name(r.mcause, r.mtval, why, sizeof why), (unsigned)r.mepc,
+			(unsigned)r.mcause, (unsigned)r.mtval);
 	fprintf(stderr, "   cycles:          %s\n", fmt_count(r.snap.value[0], num));
 	fprintf(stderr, "   instructions:    %s\n", fmt_count(r.snap.value[2], num));
 	uint64_t sc, si;
 	if (hpm_program_takes_args(p) && hpm_startup_cost(b, p, &sc, &si) == HPM_OK) {
 		fprintf(stderr, "   start-up:        %s cycles", fmt_count(sc, num));
 		fprintf(stderr, ", %s instructions before main (crt0: .bss clear, constructors)\n",
-		       fmt_count(si, num));
+			fmt_count(si, num));
 	}
 	fprintf(stderr, "   elapsed (mtime): %s cycles (%.9f s board time)\n\n", fmt_count(r.elapsed, num),
-	       (double)r.elapsed / in->clock_hz);
+		(double)r.elapsed / in->clock_hz);
 	if (run_failure(&r, why, sizeof why)) {
 		fail("run: %s: %s", hpm_program_name(p), why);
 		rc = program_exit_status(&r);

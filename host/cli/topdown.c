@@ -82,12 +82,12 @@ static void emit_row(const char *sep, int level, const struct td_node *nd, const
 {
 	if (sep)
 		fprintf(stderr, "%d%s%s%s%s%s%s%s%llu%s%u.%u\n", level, sep, nd->area, sep, parent, sep,
-		       nd->event, sep, (unsigned long long)count, sep, tenths / 10, tenths % 10);
+			nd->event, sep, (unsigned long long)count, sep, tenths / 10, tenths % 10);
 	else
 		fprintf(stderr, "{\"level\" : %d, \"area\" : \"%s\", \"parent\" : \"%s\", \"event\" : \"%s\", "
-		       "\"counter-value\" : \"%llu\", \"metric-value\" : \"%u.%u\", "
-		       "\"metric-unit\" : \"of all slots\"}\n", level, nd->area, parent, nd->event,
-		       (unsigned long long)count, tenths / 10, tenths % 10);
+			"\"counter-value\" : \"%llu\", \"metric-value\" : \"%u.%u\", "
+			"\"metric-unit\" : \"of all slots\"}\n", level, nd->area, parent, nd->event,
+			(unsigned long long)count, tenths / 10, tenths % 10);
 }
 
 static const char topdown_help[] =
@@ -212,7 +212,7 @@ int cmd_topdown(const struct cli *c, int argc, char **argv)
 		fprintf(stderr, " %-38s %12s %9s\n", "Level 1", "slots", "% slots");
 		for (size_t i = 0; i < NLEVEL1; i++)
 			fprintf(stderr, "   %-36s %12s %7u.%u\n", nodes[i].label, fmt_count(v[i], num),
-			       pct1[i] / 10, pct1[i] % 10);
+				pct1[i] / 10, pct1[i] % 10);
 		fprintf(stderr, "   %-36s %12s %9s\n", "", "-------", "-----");
 		fprintf(stderr, "   %-36s %12s %9s\n\n", "", fmt_count(sum1, num), "100.0");
 		fprintf(stderr, " %-38s %12s %9s\n", "Level 2", "slots", "% slots");
@@ -221,14 +221,14 @@ int cmd_topdown(const struct cli *c, int argc, char **argv)
 				char label[64];
 				snprintf(label, sizeof label, "%s (not split)", nodes[parent].label);
 				fprintf(stderr, "   %-36s %12s %7u.%u\n", label, fmt_count(v[parent], num),
-				       pct2[parent] / 10, pct2[parent] % 10);
+					pct2[parent] / 10, pct2[parent] % 10);
 				continue;
 			}
 			fprintf(stderr, "   %s\n", nodes[parent].label);
 			for (size_t i = NLEVEL1; i < NNODES; i++)
 				if (parent_of(i) == parent)
 					fprintf(stderr, "     %-34s %12s %7u.%u\n", nodes[i].label, fmt_count(v[i], num),
-					       pct2[i] / 10, pct2[i] % 10);
+						pct2[i] / 10, pct2[i] % 10);
 		}
 		fprintf(stderr, "   %-36s %12s %9s\n", "", "-------", "-----");
 		fprintf(stderr, "   %-36s %12s %9s\n\n", "", fmt_count(sum1, num), "100.0");

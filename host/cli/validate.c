@@ -233,8 +233,8 @@ static int validate_one(struct vstate *v, const char *target)
 	unsigned bad = 0;
 	if (!vo->json && !vo->sep)
 		fprintf(stderr, "\n Validation of '%s' (%s-mode) on %s against the reference model:\n\n"
-		       "   %-32s %20s %20s\n", wname, mode_name(vo->run.mode), hpm_get_info(b)->link,
-		       "event", "expected", "actual");
+			"   %-32s %20s %20s\n", wname, mode_name(vo->run.mode), hpm_get_info(b)->link,
+			"event", "expected", "actual");
 	for (size_t i = 0; i < n; i++) {
 		const char *st = hw[i].value == ref[i].value ? "OK" : "MISMATCH";
 		bad += hw[i].value != ref[i].value;
@@ -244,14 +244,14 @@ static int validate_one(struct vstate *v, const char *target)
 			fprintf(stderr, ", \"event\" : ");
 			json_string(stderr, hw[i].ev->name);
 			fprintf(stderr, ", \"expected\" : \"%llu\", \"actual\" : \"%llu\", \"status\" : \"%s\"}\n",
-			       (unsigned long long)ref[i].value, (unsigned long long)hw[i].value, st);
+				(unsigned long long)ref[i].value, (unsigned long long)hw[i].value, st);
 		} else if (vo->sep) {
 			fprintf(stderr, "%s%s%s%s%llu%s%llu%s%s\n", wname, vo->sep, hw[i].ev->name, vo->sep,
-			       (unsigned long long)ref[i].value, vo->sep, (unsigned long long)hw[i].value,
-			       vo->sep, st);
+				(unsigned long long)ref[i].value, vo->sep, (unsigned long long)hw[i].value,
+				vo->sep, st);
 		} else {
 			fprintf(stderr, "   %-32s %20s %20s   %s\n", hw[i].ev->name, fmt_count(ref[i].value, e),
-			       fmt_count(hw[i].value, a), st);
+				fmt_count(hw[i].value, a), st);
 		}
 	}
 	if (!vo->json && !vo->sep) {
@@ -463,10 +463,10 @@ int cmd_validate(const struct cli *c, int argc, char **argv)
 		fail("validate: the board was lost: %u of %u workloads not run", notrun, total);
 	if (interrupted && !vo.json && !vo.sep)
 		fprintf(stderr, "\n validate: interrupted after %u of %u workloads: %u OK, %u MISMATCH, %u failed to run\n\n",
-		       total, asked, ok, mismatch, total - ok - mismatch);
+			total, asked, ok, mismatch, total - ok - mismatch);
 	else if (total > 1 && !vo.json && !vo.sep)
 		fprintf(stderr, "\n validate: %u workloads: %u OK, %u MISMATCH, %u failed to run\n\n", total, ok,
-		       mismatch, total - ok - mismatch);
+			mismatch, total - ok - mismatch);
 	rc = ok == total ? EXIT_OK : EXIT_FAIL;
 	if (rc == EXIT_OK && v.status)
 		rc = v.status;        /* the program's exit code, its counts equal */
