@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <signal.h>
+#include <sys/time.h>
 #include <unistd.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -128,7 +129,7 @@ int program_failed(const char *cmd, const hpm_program *p, const hpm_run_result *
 
 /* ---- Ctrl-C: the command prints what it has, then dies of SIGINT (perf) ---- */
 
-volatile sig_atomic_t interrupted;
+volatile sig_atomic_t interrupted, timed_out;
 static hpm_board *volatile stop_board;
 
 static void on_interrupt(int sig)
@@ -137,16 +138,24 @@ static void on_interrupt(int sig)
 	interrupted = 1;
 	if (stop_board)
 		hpm_interrupt(stop_board);
-	static const char msg[] = "\nhpmctl: interrupted: printing the counts so far (the run in progress ends first; ^C again to quit)\n";
+	static const char msg[] = "\nhpmctl: interrupted: printing what there is (^C again to quit)\n";
 	static const char stop[] = "\nhpmctl: interrupted: stopping the run at its next tick (^C again to quit)\n";
 	ssize_t w = stop_board ? write(STDERR_FILENO, stop, sizeof stop - 1) : write(STDERR_FILENO, msg, sizeof msg - 1);
 	(void)w;
 }
 
+static void on_timeout(int sig)
+{
+	(void)sig;
+	timed_out = 1;
+	if (stop_board)
+		hpm_interrupt(stop_board);
+}
+
 void interrupt_stops(hpm_board *b)
 {
 	stop_board = b;
-	if (b && interrupted)
+	if (b && (interrupted || timed_out))
 		hpm_interrupt(b);    /* ^C came before the board was open */
 }
 
@@ -158,6 +167,27 @@ void catch_interrupt(void)
 	sa.sa_flags = SA_RESETHAND | SA_RESTART;   /* a second ^C quits */
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
+}
+
+int stop_after_ms(unsigned ms)
+{
+	struct sigaction sa;
+	struct itimerval it = { { 0, 0 }, { ms / 1000, (long)(ms % 1000) * 1000 } };
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_timeout;
+	sa.sa_flags = SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGALRM, &sa, NULL) || setitimer(ITIMER_REAL, &it, NULL))
+		return fail("--timeout: %s", strerror(errno));
+	return EXIT_OK;
+}
+
+void hold_interrupts(int hold)
+{
+	sigset_t s;
+	sigemptyset(&s);
+	sigaddset(&s, SIGINT);
+	sigprocmask(hold ? SIG_BLOCK : SIG_UNBLOCK, &s, NULL);
 }
 
 int finish_interrupt(int rc)

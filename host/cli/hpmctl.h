@@ -106,16 +106,22 @@ int add_events(char **acc, const char *spec);
  * returns program_exit_status. */
 int program_failed(const char *cmd, const hpm_program *p, const hpm_run_result *r);
 
-/* Ctrl-C during stat and validate: catch_interrupt() makes the first SIGINT
- * set `interrupted` (the command finishes the run in progress and prints
- * what it has); finish_interrupt(rc) then dies of SIGINT as perf does, after
- * the board (and a spawned simulator) is closed. */
+/* Ctrl-C: catch_interrupt() makes the first SIGINT set `interrupted`;
+ * with interrupt_stops(b) it also stops the run on b (hpm_interrupt: ABORT
+ * at its next tick; NULL before b is closed); the command prints what it
+ * has, marked as partial, and finish_interrupt(rc) then dies of SIGINT as
+ * perf does, after the board (and a spawned simulator) is closed. A second
+ * SIGINT kills at once, except while hold_interrupts(1) defers it, around
+ * the writing of a file, so that no file is left empty or torn. */
 #include <signal.h>
 extern volatile sig_atomic_t interrupted;
 void catch_interrupt(void);
-/* stat -I, record: Ctrl-C also stops the run on b (hpm_interrupt: ABORT
- * at its next tick); NULL before b is closed. */
 void interrupt_stops(hpm_board *b);
+void hold_interrupts(int hold);
+/* stat --timeout: after ms of wall time the run on the interrupt_stops
+ * board is stopped as by Ctrl-C, with `timed_out` set instead. */
+extern volatile sig_atomic_t timed_out;
+int stop_after_ms(unsigned ms);
 int finish_interrupt(int rc);
 
 /* ---- output ---- */

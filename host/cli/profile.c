@@ -129,10 +129,15 @@ int cmd_record_profile(const struct cli *c, int argc, char **argv)
 	hpm_count counts[HPM_MAX_COUNTS];
 	hpm_run_result res;
 	progress_begin(&pg, "record %s", t.name);
+	/* Ctrl-C stops the run at its next tick: the profile up to there is
+	 * kept (the file whole: a second Ctrl-C waits for it), then hpmctl
+	 * dies of SIGINT */
+	catch_interrupt();
+	interrupt_stops(b);
 	int st = hpm_profile(b, p, l, period, &ro, keep_sample, &r, counts, HPM_MAX_COUNTS, &nc, &res);
 	progress_end(&pg);
 	/* a program that fails still has its profile (hpm_profile) */
-	if (st != HPM_OK && !(st == HPM_E_RUN && nc == n && !r.nomem)) {
+	if (st != HPM_OK && !((st == HPM_E_RUN || st == HPM_E_INTERRUPTED) && nc == n && !r.nomem)) {
 		rc = fail("record: %s", r.nomem ? "out of memory for the samples" : hpm_errmsg(b));
 		goto out;
 	}
@@ -167,13 +172,18 @@ int cmd_record_profile(const struct cli *c, int argc, char **argv)
 	d->nsamples = r.n;
 	d->samples = r.s;
 	r.s = NULL;
-	if (hpm_profdata_save(d, outname, err, sizeof err) != HPM_OK) {
+	hold_interrupts(1);
+	int saved = hpm_profdata_save(d, outname, err, sizeof err);
+	hold_interrupts(0);
+	if (saved != HPM_OK) {
 		rc = fail("record: %s", err);
 		goto out;
 	}
-	fprintf(stderr, "[ hpmctl record: '%s' (%s-mode), %zu samples in %s, %llu cycles, %u ticks ]\n",
+	fprintf(stderr, "[ hpmctl record: '%s' (%s-mode), %zu samples in %s, %llu cycles, %u ticks%s ]\n",
 		hpm_program_name(p), mode_name(ro.mode), d->nsamples, outname,
-		(unsigned long long)res.snap.value[0], (unsigned)res.ticks);
+		(unsigned long long)res.snap.value[0], (unsigned)res.ticks,
+		st == HPM_E_INTERRUPTED ? "; partial: interrupted, the run was stopped there" :
+		res.reason == HPM_EXIT_REASON_BUDGET ? "; stopped at its --budget" : "");
 	for (size_t i = 0; i < n; i++) {
 		char num[32];
 		size_t k = 0;
@@ -188,12 +198,13 @@ int cmd_record_profile(const struct cli *c, int argc, char **argv)
 	if (st == HPM_E_RUN)
 		rc = program_failed("record", p, &res);
 out:
+	interrupt_stops(NULL);
 	free(r.s);
 	hpm_profdata_free(d);
 	hpm_close(b);
 	hpm_program_free(p);
 	hpm_evlist_free(l);
-	return rc;
+	return finish_interrupt(rc);
 }
 
 /* ---- report ---- */

@@ -8,11 +8,13 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "hpmctl.h"
 #include "plot.h"
 
 struct recorder {
 	FILE *out;
+	const char *outname;               /* .json: created at its first row */
 	int json;
 	const hpm_evlist *l;
 	size_t n;                          /* events */
@@ -28,10 +30,50 @@ struct recorder {
 	size_t cap;
 };
 
+/* The rows' file: a CSV gets its header at once; rows are written an
+ * interval at a time (the buffer holds the longest). */
+static FILE *open_rows(const char *name, int json)
+{
+	FILE *f = fopen(name, "w");
+	if (!f || setvbuf(f, NULL, _IOFBF, 1 << 16))
+		return f;
+	if (!json)
+		fprintf(f, "interval,counter-value,unit,event,event-runtime,pcnt-running,sample,cycles,cumulative\n");
+	if (fflush(f)) {
+		fclose(f);
+		return NULL;
+	}
+	return f;
+}
+
+/* The chart, written whole under another name and renamed, with a second
+ * Ctrl-C held off meanwhile: never an empty or torn file. 0 or -1. */
+static int write_plot(const char *name, const struct plot *pl)
+{
+	char tmp[4200];
+	if (snprintf(tmp, sizeof tmp, "%s.tmp.%ld", name, (long)getpid()) >= (int)sizeof tmp)
+		return -1;
+	hold_interrupts(1);
+	FILE *f = fopen(tmp, "w");
+	int bad = !f || plot_svg(f, pl);
+	if (f)
+		bad |= fclose(f) != 0;
+	if (bad || rename(tmp, name)) {
+		unlink(tmp);
+		bad = 1;
+	}
+	hold_interrupts(0);
+	return bad ? -1 : 0;
+}
+
 /* One row per event for the interval ending at `cycles`; value[i] is event
  * i's cumulative count. */
 static int emit(struct recorder *r, uint32_t seq, uint64_t cycles, const uint64_t *value)
 {
+	if (!r->out && !(r->out = open_rows(r->outname, r->json))) {
+		r->failure = "cannot write the output";
+		return 1;
+	}
 	uint64_t dc = cycles - r->prev_cycles;
 	uint64_t ns = cycles_to_ns(dc, r->clock_hz);
 	/* the row's board time, truncated to the ns as stat -I prints it */
@@ -75,7 +117,9 @@ static int emit(struct recorder *r, uint32_t seq, uint64_t cycles, const uint64_
 	memcpy(r->prev, value, r->n * sizeof *value);
 	r->prev_cycles = cycles;
 	r->rows++;
-	if (ferror(r->out)) {
+	/* each interval's rows in one write: tail -f sees them as they come,
+	 * and a kill never leaves a torn row */
+	if (fflush(r->out) || ferror(r->out)) {
 		r->failure = "writing the output failed";
 		return 1;
 	}
@@ -139,7 +183,6 @@ int cmd_record(const struct cli *c, int argc, char **argv)
 	hpm_evlist *l = NULL;
 	hpm_program *p = NULL;
 	hpm_board *b = NULL;
-	FILE *plotf = NULL;
 	struct progress pg = { 0 };
 	uint64_t every;
 	unsigned per_second;
@@ -187,13 +230,22 @@ int cmd_record(const struct cli *c, int argc, char **argv)
 		goto out;
 	r.l = l;
 	r.n = hpm_evlist_len(l);
-	if (!(r.out = fopen(outname, "w"))) {
+	r.outname = outname;
+	if (!r.json && !(r.out = open_rows(outname, 0))) {
 		rc = fail("record: cannot write %s: %s", outname, strerror(errno));
 		goto out;
 	}
-	if (plotname && !(plotf = fopen(plotname, "w"))) {
+	/* the chart is written at the end: see now that it can be */
+	FILE *probe = plotname ? fopen(plotname, "a") : NULL;
+	if (plotname && !probe) {
 		rc = fail("record: cannot write %s: %s", plotname, strerror(errno));
 		goto out;
+	}
+	if (probe) {
+		int fresh = !ftell(probe);
+		fclose(probe);
+		if (fresh)
+			unlink(plotname);
 	}
 	if ((rc = open_board(c, &b)))
 		goto out;
@@ -201,9 +253,7 @@ int cmd_record(const struct cli *c, int argc, char **argv)
 	ro.interval = interval_cycles(every, per_second, in->clock_hz);
 	r.clock_hz = in->clock_hz;
 	r.pg = &pg;
-	r.keep = plotf != NULL;
-	if (!r.json)
-		fprintf(r.out, "interval,counter-value,unit,event,event-runtime,pcnt-running,sample,cycles,cumulative\n");
+	r.keep = plotname != NULL;
 
 	hpm_run_result res;
 	hpm_count *counts = calloc(r.n, sizeof *counts);
@@ -219,7 +269,6 @@ int cmd_record(const struct cli *c, int argc, char **argv)
 	catch_interrupt();
 	interrupt_stops(b);
 	int st = hpm_stat_interval(b, p, l, &ro, on_interval, &r, counts, r.n, &ncounts, &res);
-	interrupt_stops(NULL);
 	progress_end(&pg);
 	unsigned runs = 0;
 	for (size_t i = 0; st == HPM_OK && i < ncounts; i++)
@@ -232,13 +281,18 @@ int cmd_record(const struct cli *c, int argc, char **argv)
 		rc = fail("record: %s", r.failure ? r.failure : hpm_errmsg(b));
 		goto out;
 	}
-	if (fclose(r.out) || r.failure) {
+	if (!r.out && !stopped)
+		r.out = open_rows(outname, r.json);   /* a JSON file without rows */
+	hold_interrupts(1);
+	int closed = r.out ? fclose(r.out) : 0;
+	hold_interrupts(0);
+	if (closed || r.failure) {
 		r.out = NULL;
 		rc = fail("record: writing %s failed", outname);
 		goto out;
 	}
 	r.out = NULL;
-	if (plotf) {
+	if (plotname) {
 		char title[200], ylabel[80];
 		snprintf(title, sizeof title, "hpmctl record: %s (%s-mode), a sample every %llu cycles",
 			 hpm_program_name(p), mode_name(ro.mode), (unsigned long long)ro.interval);
@@ -251,10 +305,8 @@ int cmd_record(const struct cli *c, int argc, char **argv)
 		for (size_t i = 0; i < r.n; i++)
 			names[i] = hpm_evlist_at(l, i)->name;
 		struct plot pl = { title, "cycles", ylabel, r.n, r.rows, names, 0, r.x, r.y };
-		int bad = plot_svg(plotf, &pl);
+		int bad = write_plot(plotname, &pl);
 		free(names);
-		bad |= fclose(plotf);
-		plotf = NULL;
 		if (bad) {
 			rc = fail("record: writing %s failed", plotname);
 			goto out;
@@ -282,10 +334,9 @@ int cmd_record(const struct cli *c, int argc, char **argv)
 	if (failed)
 		rc = program_failed("record", p, &res);
 out:
+	interrupt_stops(NULL);
 	if (r.out)
 		fclose(r.out);
-	if (plotf)
-		fclose(plotf);
 	free(r.x);
 	free(r.y);
 	hpm_close(b);

@@ -45,6 +45,9 @@ int cmd_run(const struct cli *c, int argc, char **argv)
 	    (rc = open_board(c, &b)))
 		goto out;
 	progress_begin(&pg, "run %s", t.name);
+	/* Ctrl-C stops the run at its next tick: its result (aborted) */
+	catch_interrupt();
+	interrupt_stops(b);
 	int st = hpm_run(b, p, &ro, NULL, 0, &r);
 	progress_end(&pg);
 	if (st != HPM_OK) {
@@ -77,12 +80,16 @@ int cmd_run(const struct cli *c, int argc, char **argv)
 	}
 	fprintf(stderr, "   elapsed (mtime): %s cycles (%.9f s board time)\n\n", fmt_count(r.elapsed, num),
 		(double)r.elapsed / in->clock_hz);
-	if (run_failure(&r, why, sizeof why)) {
+	if (r.reason == HPM_EXIT_REASON_ABORTED && interrupted) {
+		fprintf(stderr, "hpmctl: run: %s: interrupted: the run was stopped at %llu cycles\n",
+			hpm_program_name(p), (unsigned long long)r.snap.value[0]);
+	} else if (run_failure(&r, why, sizeof why)) {
 		fail("run: %s: %s", hpm_program_name(p), why);
 		rc = program_exit_status(&r);
 	}
 out:
+	interrupt_stops(NULL);
 	hpm_close(b);
 	hpm_program_free(p);
-	return rc;
+	return finish_interrupt(rc);
 }

@@ -50,6 +50,7 @@ struct row {
 	double noise;          /* relative standard deviation of the mean, % */
 	const struct metric_def *m;
 	double metric;
+	int none;              /* not counted up to an interrupt: perf's <not counted> */
 };
 
 /* perf's software clocks, counted as board time (the board runs nothing
@@ -211,12 +212,14 @@ static void print_human(const struct stat_out *o, const struct row *rows, size_t
 	for (size_t i = 0; i < n; i++) {
 		char line[256];
 		print_stamp(o, "", " ");
-		if (o->plain)
+		if (rows[i].none)
+			snprintf(num, sizeof num, "<not counted>");
+		else if (o->plain)
 			snprintf(num, sizeof num, "%llu", (unsigned long long)rows[i].value);
 		else
 			fmt_count(rows[i].value, num);
 		int len = snprintf(line, sizeof line, "%18s      %-32s", num, rows[i].ev->name);
-		if (rows[i].m) {
+		if (rows[i].m && !rows[i].none) {
 			char val[32];
 			int w = snprintf(val, sizeof val, rows[i].m->pct ? "%7.2f%%" : "%7.2f ", rows[i].metric);
 			len += snprintf(line + len, sizeof line - (size_t)len, " # %s %-*s", val,
@@ -259,11 +262,14 @@ static void print_csv(const struct stat_out *o, const struct row *rows, size_t n
 	for (size_t i = 0; i < n; i++) {
 		print_stamp(o, "", s);
 		print_region(o, s);
-		fprintf(o->f, "%llu%s%s%s", (unsigned long long)rows[i].value, s, s, rows[i].ev->name);
+		if (rows[i].none)
+			fprintf(o->f, "<not counted>%s%s%s", s, s, rows[i].ev->name);
+		else
+			fprintf(o->f, "%llu%s%s%s", (unsigned long long)rows[i].value, s, s, rows[i].ev->name);
 		if (o->repeat > 1)
 			fprintf(o->f, "%s%.2f%%", s, rows[i].noise);
 		fprintf(o->f, "%s%llu%s100.00", s, (unsigned long long)o->runtime_ns, s);
-		if (rows[i].m)
+		if (rows[i].m && !rows[i].none)
 			fprintf(o->f, "%s%.2f%s%s\n", s, rows[i].metric, s, rows[i].m->unit);
 		else
 			fprintf(o->f, "%s%s\n", s, s);
@@ -290,14 +296,17 @@ static void print_json(const struct stat_out *o, const struct row *rows, size_t 
 		fprintf(o->f, "{");
 		print_stamp(o, "\"interval\" : ", ", ");
 		print_region(o, NULL);
-		fprintf(o->f, "\"counter-value\" : \"%llu\", \"unit\" : \"\", \"event\" : ",
-		       (unsigned long long)rows[i].value);
+		if (rows[i].none)
+			fprintf(o->f, "\"counter-value\" : \"<not counted>\", \"unit\" : \"\", \"event\" : ");
+		else
+			fprintf(o->f, "\"counter-value\" : \"%llu\", \"unit\" : \"\", \"event\" : ",
+				(unsigned long long)rows[i].value);
 		json_string(o->f, rows[i].ev->name);
 		if (o->repeat > 1)
 			fprintf(o->f, ", \"variance\" : %.2f", rows[i].noise);
 		fprintf(o->f, ", \"event-runtime\" : %llu, \"pcnt-running\" : 100.00",
 		       (unsigned long long)o->runtime_ns);
-		if (rows[i].m) {
+		if (rows[i].m && !rows[i].none) {
 			fprintf(o->f, ", \"metric-value\" : %f, \"metric-unit\" : ", rows[i].metric);
 			json_string(o->f, rows[i].m->unit);
 		}
@@ -390,9 +399,31 @@ static void print_startup(const struct stat_out *o, hpm_board *b, const hpm_prog
 		fmt_count(cycles, c), fmt_count(instret, i));
 }
 
+/* Below the human table: the board's ticks in the counts, and a run
+ * stopped by Ctrl-C or --timeout (on stderr for -x and -j). */
+static void print_notes(const struct stat_out *o, const hpm_run_result *r, int st, unsigned timeout)
+{
+	char num[32];
+	int human = !o->json && !o->csv_sep;
+	if (human && r->ticks)
+		fprintf(o->f, " The counts include %u ticks of the board, %s each (docs/protocol.md 6.3).\n\n",
+			(unsigned)r->ticks, o->mode == HPM_MODE_MACHINE ? "10 cycles and 5 instructions" :
+			"2 cycles and 1 interrupt");
+	if (st != HPM_E_INTERRUPTED)
+		return;
+	if (timed_out && !interrupted)
+		fprintf(human ? o->f : stderr, "%s stopped by --timeout %u: the run was stopped at %s cycles; the counts are up to there.\n%s",
+			human ? " Partial:" : "hpmctl: stat: partial counts:", timeout,
+			fmt_count(r->snap.value[0], num), human ? "\n" : "");
+	else
+		fprintf(human ? o->f : stderr, "%s interrupted: the run was stopped at %s cycles; the counts are up to there.\n%s",
+			human ? " Partial:" : "hpmctl: stat: partial counts:",
+			fmt_count(r->snap.value[0], num), human ? "\n" : "");
+}
+
 /* --regions: the whole program, then each region, in the chosen format */
 static int stat_regions(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
-			const hpm_run_opts *ro, struct stat_out *o, struct row *rows)
+			const hpm_run_opts *ro, struct stat_out *o, struct row *rows, unsigned timeout)
 {
 	size_t n = hpm_evlist_len(l), nout = 0, nreg = 0;
 	uint32_t hz = hpm_get_info(b)->clock_hz;
@@ -410,14 +441,16 @@ static int stat_regions(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
 	progress_begin(&pg, "stat --regions %s", o->name);
 	int st = hpm_stat_regions(b, p, l, ro, counts, n, &nout, regs, HPM_MAX_REGIONS, &nreg, &first);
 	progress_end(&pg);
-	if (st != HPM_OK && !(st == HPM_E_RUN && nout)) {
+	if (st != HPM_OK && !((st == HPM_E_RUN || st == HPM_E_INTERRUPTED) && nout)) {
 		rc = fail("%s", hpm_errmsg(b));
 		goto out;
 	}
 	for (size_t r = 0; r <= nreg; r++) {
-		uint64_t cycles = r ? regs[r - 1].cycles : counts[0].cycles;
-		for (size_t i = 0; i < n; i++)
+		uint64_t cycles = r ? regs[r - 1].cycles : first.snap.value[0];
+		for (size_t i = 0; i < n; i++) {
 			rows[i].value = r ? regs[r - 1].value[i] : counts[i].value;
+			rows[i].none = !r && !counts[i].cycles;
+		}
 		set_metrics(rows, n);
 		o->runtime_ns = cycles_to_ns(cycles, hz);
 		o->seconds = (double)cycles / hz;
@@ -434,14 +467,16 @@ static int stat_regions(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
 			else
 				print_heading(o);
 			print_human(o, rows, n);
-			if (!r)
+			if (!r && st != HPM_E_INTERRUPTED)
 				print_startup(o, b, p);
 		}
+		if (!r)
+			print_notes(o, &first, st, timeout);
 	}
 	if (!o->json && !o->csv_sep && nreg)
 		fprintf(o->f, " Each region includes its markers: %s per call (docs/hpm.md, Regions).\n\n",
 			o->mode == HPM_MODE_MACHINE ? "14 cycles, 9 instructions" : "6 cycles, 4 instructions");
-	if (!nreg)
+	if (!nreg && st != HPM_E_INTERRUPTED)
 		fprintf(stderr, "hpmctl: stat: %s has no region markers (hpm_region.h)\n", o->name);
 	if (st == HPM_E_RUN)
 		rc = program_failed("stat", p, &first);
@@ -489,6 +524,7 @@ int cmd_stat(const struct cli *c, int argc, char **argv)
 		{ "interval-count", required_argument, NULL, OPT_FIRST_FREE + 1 },
 		{ "big-num", no_argument, NULL, 'B' },
 		{ "no-big-num", no_argument, NULL, OPT_FIRST_FREE + 2 },
+		{ "timeout", required_argument, NULL, OPT_FIRST_FREE + 3 },
 		RUN_LONG_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
@@ -508,7 +544,7 @@ int cmd_stat(const struct cli *c, int argc, char **argv)
 	hpm_run_result first;
 	struct progress pg = { 0 };
 	uint64_t v, every = 0, delay_ms = 0, icount = 0;
-	unsigned per_second = 0;
+	unsigned per_second = 0, timeout = 0;
 	int opt, rc;
 	char *hw_events = NULL;
 	hpm_count *pre = NULL;
@@ -533,6 +569,13 @@ int cmd_stat(const struct cli *c, int argc, char **argv)
 				rc = usage_error("stat", "-D '%s': expected milliseconds of board time, 1..1000000000", optarg);
 				goto out;
 			}
+			break;
+		case OPT_FIRST_FREE + 3:
+			if (parse_u64(optarg, &v) || v < 10 || v > UINT32_MAX) {
+				rc = usage_error("stat", "--timeout '%s': expected milliseconds, at least 10", optarg);
+				goto out;
+			}
+			timeout = (unsigned)v;
 			break;
 		case OPT_FIRST_FREE + 1:
 			if (parse_u64(optarg, &icount) || !icount) {
@@ -567,6 +610,10 @@ int cmd_stat(const struct cli *c, int argc, char **argv)
 		goto out;
 	if (interval && o.repeat > 1) {
 		usage_error("stat", "-I and -r cannot be combined");
+		goto out;
+	}
+	if (timeout && (interval || o.repeat > 1)) {
+		usage_error("stat", "--timeout cannot be combined with -I or -r");
 		goto out;
 	}
 	if (regions && (interval || o.repeat > 1)) {
@@ -615,8 +662,11 @@ int cmd_stat(const struct cli *c, int argc, char **argv)
 	o.name = hpm_program_name(p);
 	o.mode = ro.mode;
 	catch_interrupt();
+	interrupt_stops(b);
+	if (timeout && (rc = stop_after_ms(timeout)))
+		goto out;
 	if (regions) {
-		rc = stat_regions(b, p, l, &ro, &o, rows);
+		rc = stat_regions(b, p, l, &ro, &o, rows, timeout);
 		goto out;
 	}
 
@@ -627,9 +677,7 @@ int cmd_stat(const struct cli *c, int argc, char **argv)
 		progress_begin(&pg, "stat %s", t.name);
 		/* Ctrl-C: the run is aborted at its next tick, after the
 		 * intervals received so far are printed */
-		interrupt_stops(b);
 		int st = hpm_stat_interval(b, p, l, &ro, print_interval, &ip, counts, n, &nout, &first);
-		interrupt_stops(NULL);
 		progress_end(&pg);
 		if (interrupted)
 			rc = EXIT_FAIL;
@@ -647,7 +695,8 @@ int cmd_stat(const struct cli *c, int argc, char **argv)
 		goto out;
 	}
 
-	/* Ctrl-C ends the runs after the one in progress: those done are printed */
+	/* Ctrl-C (--timeout) stops the run in progress: the runs done are
+	 * printed, or if none, that run's counts up to the stop */
 	unsigned done = 0;
 	int st = HPM_OK;
 	progress_begin(&pg, "stat %s", t.name);
@@ -663,13 +712,18 @@ int cmd_stat(const struct cli *c, int argc, char **argv)
 		done += st == HPM_OK || (st == HPM_E_RUN && nout);
 	}
 	progress_end(&pg);
-	if (!done) {
-		rc = interrupted ? EXIT_FAIL : fail("%s", hpm_errmsg(b));
+	int partial = st == HPM_E_INTERRUPTED && !done && nout;
+	if (!done && !partial) {
+		rc = interrupted && st == HPM_E_INTERRUPTED ? EXIT_FAIL : fail("%s", hpm_errmsg(b));
 		goto out;
 	}
-	if (st != HPM_OK && !(st == HPM_E_RUN && nout))
+	if (st == HPM_E_INTERRUPTED && done)
+		st = HPM_OK;          /* the runs done are complete */
+	else if (st != HPM_OK && !(st == HPM_E_RUN && nout) && !partial)
 		fail("%s", hpm_errmsg(b));
-	o.repeat = done;
+	o.repeat = done ? done : 1;
+	for (size_t i = 0; i < n; i++)
+		rows[i].none = partial && !counts[i].cycles;
 
 	/* vals[r * (n+1) + i]: event i of run r; column n: that run's cycles */
 	for (unsigned r = 0; r < o.repeat; r++) {
@@ -682,7 +736,7 @@ int cmd_stat(const struct cli *c, int argc, char **argv)
 		rows[i].noise = noise_pct(vals + i, o.repeat, n + 1);
 	}
 	set_metrics(rows, n);
-	uint64_t cycles = mean_u64(vals + n, o.repeat, n + 1);
+	uint64_t cycles = partial ? first.snap.value[0] : mean_u64(vals + n, o.repeat, n + 1);
 	o.runtime_ns = cycles_to_ns(cycles, hz);
 	o.seconds = (double)cycles / hz;
 	o.seconds_sd = o.seconds * noise_pct(vals + n, o.repeat, n + 1) / 100;
@@ -693,13 +747,16 @@ int cmd_stat(const struct cli *c, int argc, char **argv)
 	} else {
 		print_heading(&o);
 		print_human(&o, rows, n);
-		print_startup(&o, b, p);
+		if (!partial)
+			print_startup(&o, b, p);
 	}
+	print_notes(&o, &first, st, timeout);
 	if (st == HPM_E_RUN)
 		rc = program_failed("stat", p, &first);
 	else
-		rc = st == HPM_OK || interrupted ? EXIT_OK : EXIT_FAIL;
+		rc = st == HPM_OK || st == HPM_E_INTERRUPTED || interrupted ? EXIT_OK : EXIT_FAIL;
 out:
+	interrupt_stops(NULL);
 	if (o.f != stderr && fclose(o.f) && rc == EXIT_OK)
 		rc = fail("stat: writing %s failed", outname);
 	free(pre);

@@ -147,9 +147,14 @@ int cmd_topdown(const struct cli *c, int argc, char **argv)
 	    (rc = program_setup("topdown", &t, p, &ro, &pg)) || (rc = open_board(c, &b)))
 		goto out;
 	progress_begin(&pg, "topdown %s", t.name);
+	/* Ctrl-C stops the run at its next tick: the tree of the counts so far */
+	catch_interrupt();
+	interrupt_stops(b);
 	int st = hpm_stat(b, p, l, &ro, cnt, NNODES + 1, &n, &res);
 	progress_end(&pg);
-	if (st != HPM_OK && !(st == HPM_E_RUN && n == NNODES + 1)) {
+	if (st == HPM_E_INTERRUPTED && n == NNODES + 1)
+		fprintf(stderr, "hpmctl: topdown: partial: %s; the slots are up to there\n", hpm_errmsg(b));
+	else if (st != HPM_OK && !(st == HPM_E_RUN && n == NNODES + 1)) {
 		rc = fail("%s", hpm_errmsg(b));
 		goto out;
 	}
@@ -208,7 +213,8 @@ int cmd_topdown(const struct cli *c, int argc, char **argv)
 		fprintf(stderr, "\n Top-down analysis for '%s'", hpm_program_name(p));
 		if (ro.mode != HPM_MODE_USER)
 			fprintf(stderr, " (%s-mode)", mode_name(ro.mode));
-		fprintf(stderr, " (%s slots = cycles, issue width 1):\n\n", fmt_count(slots, num));
+		fprintf(stderr, " (%s slots = cycles, issue width 1%s):\n\n", fmt_count(slots, num),
+			st == HPM_E_INTERRUPTED ? "; partial: interrupted, up to there" : "");
 		fprintf(stderr, " %-38s %12s %9s\n", "Level 1", "slots", "% slots");
 		for (size_t i = 0; i < NLEVEL1; i++)
 			fprintf(stderr, "   %-36s %12s %7u.%u\n", nodes[i].label, fmt_count(v[i], num),
@@ -238,8 +244,9 @@ int cmd_topdown(const struct cli *c, int argc, char **argv)
 	else if (st == HPM_E_RUN)     /* a failing program: its breakdown, then why */
 		rc = program_failed("topdown", p, &res);
 out:
+	interrupt_stops(NULL);
 	hpm_close(b);
 	hpm_program_free(p);
 	hpm_evlist_free(l);
-	return rc;
+	return finish_interrupt(rc);
 }

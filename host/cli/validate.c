@@ -119,7 +119,7 @@ static void junit_pack(struct junit *j, const char *cls, const char *name, doubl
 }
 
 /* Validates one workload, pack by pack (each pack one JUnit test case);
- * prints its table. 0 OK, 1 mismatch, -1 error. */
+ * prints its table. 0 OK, 1 mismatch, -1 error, -2 stopped by Ctrl-C. */
 static int validate_one(struct vstate *v, const char *target)
 {
 	hpm_count hw[HPM_MAX_COUNTS], ref[HPM_MAX_COUNTS];
@@ -195,6 +195,15 @@ static int validate_one(struct vstate *v, const char *target)
 			rc = HPM_OK;
 		}
 		double secs = seconds_since(&t0);
+		if (rc == HPM_E_INTERRUPTED) {
+			progress_clear(v->pg);
+			fprintf(stderr, "hpmctl: validate: %s; not validated\n", hpm_errmsg(b));
+			hpm_evlist_free(sub);
+			free(spec);
+			free(name);
+			hpm_program_free(p);
+			return -2;
+		}
 		/* counts to compare only when both sides counted every event: a
 		 * replay that differs is HPM_E_MISMATCH too, without counts */
 		int counted = got == end - start;
@@ -447,13 +456,17 @@ int cmd_validate(const struct cli *c, int argc, char **argv)
 	else
 		asked = dashdash ? 1 : (unsigned)(argc - optind);
 	struct vstate v = { .b = b, .l = l, .vo = &vo, .pg = &pg, .junit = junit, .t = dashdash && !all ? &t : NULL };
-	/* Ctrl-C: the workload in progress ends, then the summary so far */
+	/* Ctrl-C: the run in progress is stopped at its next tick (its
+	 * workload is not validated), then the summary so far */
 	catch_interrupt();
+	interrupt_stops(b);
 	progress_begin(&pg, "validate");
 	for (size_t i = 0; !interrupted && i < asked; i++) {
 		wl = all ? hpm_workload_at(i, NULL) : argv[optind + i];
 		notrun += v.lost;
 		int r = validate_one(&v, wl);
+		if (r == -2)
+			break;
 		total++;
 		ok += r == 0;
 		mismatch += r == 1;
@@ -473,10 +486,13 @@ int cmd_validate(const struct cli *c, int argc, char **argv)
 	if (junit) {
 		char suite[200];
 		snprintf(suite, sizeof suite, "hpmctl validate on %s", hpm_get_info(b)->link);
+		hold_interrupts(1);
 		if (junit_write(junit, suite, seconds_since(&t0)))
 			rc = EXIT_FAIL;
+		hold_interrupts(0);
 	}
 out:
+	interrupt_stops(NULL);
 	junit_free(junit);
 	hpm_close(b);
 	hpm_evlist_free(l);

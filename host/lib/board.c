@@ -8,8 +8,11 @@
 
 void hpm_interrupt(hpm_board *b)
 {
-	if (b)
-		b->interrupt = 1;
+	if (!b)
+		return;
+	b->interrupt = 1;
+	if (b->also)
+		b->also->interrupt = 1;
 }
 
 void hpm_board_error(const hpm_board *b, unsigned *code, uint32_t *arg)

@@ -88,14 +88,27 @@ void hpm_close(hpm_board *b);
 const char *hpm_errmsg(const hpm_board *b);   /* last error, one line */
 
 /* Asks the measurement in progress on b to stop as soon as it can, e.g. from
- * a SIGINT handler (async-signal-safe: it only sets a flag). A run with
- * interval streaming is aborted at its next tick (docs/protocol.md section
- * 4, ABORT), no further run, replay or repeat starts, and the measurement
- * returns HPM_E_INTERRUPTED after delivering what it has (hpm_stat_interval:
- * the intervals received so far, then the counts at the abort). A run
- * without ticks cannot be stopped on the board and ends first. The request
- * is consumed by the measurement that returns HPM_E_INTERRUPTED. */
+ * a SIGINT handler or a timer (async-signal-safe: it only sets flags). The
+ * run in progress is aborted at its next tick (docs/protocol.md section 4,
+ * ABORT; every run has ticks: HPM_KEEPALIVE_CYCLES), no further run,
+ * replay or repeat starts, and the measurement returns HPM_E_INTERRUPTED
+ * after delivering what it has: hpm_stat, hpm_stat_regions and
+ * hpm_validate the counts where the run stopped (below), hpm_stat_interval
+ * the intervals received so far, then the counts at the abort, hpm_profile
+ * the samples and counts up to the abort, hpm_run its ABORTED result. The
+ * request is consumed by the measurement that returns HPM_E_INTERRUPTED
+ * (hpm_validate: also the reference's run in progress is stopped). */
 void hpm_interrupt(hpm_board *b);
+
+/* Runs without interval streaming tick every HPM_KEEPALIVE_CYCLES workload
+ * cycles, silently (docs/protocol.md 6.4, SILENT): at a tick the monitor
+ * reads ABORT and answers any other byte BUSY, which keeps a lossy link's
+ * exchange alive however long the program runs. A run shorter than this has
+ * no tick and its counts are untouched; a longer one pays each tick's cost
+ * (6.3: U/S 2 cycles and one interrupt, M 10 cycles and 5 instructions;
+ * hpm_run_result.ticks says how many), on the board and on the reference
+ * alike. */
+#define HPM_KEEPALIVE_CYCLES (1ull << 22)
 
 /* A USB board (FT2232H 0403:6010) attached to this host. */
 typedef struct hpm_usb_board {
@@ -328,7 +341,10 @@ typedef struct hpm_count {
  * NULL) gets the first run's result. A program that
  * fails (HPM_E_RUN: a non-zero exit code, a trap, the budget) the same way
  * in every replay still gets out[], *nout and r filled: exact counts of the
- * failing run. */
+ * failing run. Stopped by hpm_interrupt (HPM_E_INTERRUPTED) during a run,
+ * out[] and *nout get the counts of that run where it stopped, r its result
+ * (ABORTED, snap.value[0] its cycles); the events of the other replays get
+ * value 0 and cycles 0 (not counted up to that point). */
 int hpm_stat(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
 	     const hpm_run_opts *o, hpm_count *out, size_t cap, size_t *nout,
 	     hpm_run_result *r);
@@ -393,8 +409,11 @@ int hpm_validate_run(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
  * (docs/hpm.md "Sampling"). Samples lost on a lossy link are recovered by
  * repeating the run (up to 16 times; every copy must be equal); if some
  * are still missing: HPM_E_PROTOCOL, never a short profile. A program that
- * fails (exit code, trap, budget) still gets its samples, out[], *nout and
- * r, then HPM_E_RUN. */
+ * fails (exit code, trap) still gets its samples, out[], *nout and r, then
+ * HPM_E_RUN. A stop at an explicit o->budget is a normal end (the samples
+ * up to it, its counts). Stopped by hpm_interrupt: cb gets the samples
+ * taken up to the abort, out[] and r the counts there, and
+ * HPM_E_INTERRUPTED is returned. */
 int hpm_profile(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
 		const uint64_t *period, const hpm_run_opts *o, hpm_prof_cb cb,
 		void *ctx, hpm_count *out, size_t cap, size_t *nout, hpm_run_result *r);

@@ -35,6 +35,7 @@ struct hpm_board {
 	int abortable;
 	int aborting;              /* the host sends ABORT for this run */
 	volatile sig_atomic_t interrupt;   /* hpm_interrupt was called */
+	hpm_board *volatile also;  /* hpm_validate's reference board: interrupted with b */
 	/* the RUN in progress (run.c) */
 	const hpm_run_opts *run_opts;
 	uint32_t next_sample_seq, lost_samples;

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "hpm_int.h"
 
 #define MAGIC     "HPMPROF\0"
@@ -167,7 +168,14 @@ int hpm_profdata_save(const hpm_profdata *d, const char *path, char *err, size_t
 		snprintf(err, errlen, "prof.data: bad profile");
 		return HPM_E_ARG;
 	}
-	FILE *f = fopen(path, "wb");
+	/* written whole under another name, then renamed: a reader (or a
+	 * kill) never sees part of a profile */
+	char tmp[4200];
+	if (snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid()) >= (int)sizeof tmp) {
+		snprintf(err, errlen, "%s: name too long", path);
+		return HPM_E_ARG;
+	}
+	FILE *f = fopen(tmp, "wb");
 	if (!f) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return HPM_E_NOTFOUND;
@@ -201,8 +209,14 @@ int hpm_profdata_save(const hpm_profdata *d, const char *path, char *err, size_t
 		fwrite(s, 1, sizeof s, f);
 	}
 	if (ferror(f) | fclose(f)) {
+		unlink(tmp);
 		snprintf(err, errlen, "%s: write failed", path);
 		return HPM_E_ARG;
+	}
+	if (rename(tmp, path)) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		unlink(tmp);
+		return HPM_E_NOTFOUND;
 	}
 	return HPM_OK;
 }

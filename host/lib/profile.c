@@ -103,6 +103,7 @@ int hpm_profile(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
 	 * that lost some on the link is repeated (it is deterministic) until
 	 * every sample number is in: never a short profile */
 	uint32_t markers = 0;
+	int stopped = 0;           /* hpm_interrupt aborted the run */
 	for (unsigned rep = 0;; rep++) {
 		hpm_run_result *cur = rep ? &again : &r;
 		pr.seen = 0;
@@ -117,9 +118,22 @@ int hpm_profile(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
 			rc = hpm_fail(b, HPM_E_NOMEM, "out of memory for the samples");
 			goto out;
 		}
-		/* a program that fails (exit code, trap, budget) keeps its
-		 * profile: the failure is returned after it */
-		if (!rep && (rc = hpm_check_exit(b, p, &r))) {
+		if (cur->reason == HPM_EXIT_REASON_ABORTED && b->interrupt) {
+			/* the samples up to the abort; a repeat's, merged, are
+			 * some of the first run's */
+			stopped = 1;
+			if (pr.differs)
+				break;
+			uint32_t got_now = cur->records - cur->lost_records;
+			if (!rep && got_now - pr.seen > markers)
+				markers = got_now - pr.seen;
+			break;
+		}
+		/* a program that fails (exit code, trap) keeps its profile: the
+		 * failure is returned after it; a stop at an explicit budget is
+		 * a normal end */
+		if (!rep && !(ro.budget && r.reason == HPM_EXIT_REASON_BUDGET) &&
+		    (rc = hpm_check_exit(b, p, &r))) {
 			if (rc != HPM_E_RUN || r.reason == HPM_EXIT_REASON_ABORTED)
 				goto out;
 			snprintf(failure, sizeof failure, "%s", b->err);
@@ -136,6 +150,10 @@ int hpm_profile(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
 			markers = got_now - pr.seen;
 		if (pr.got + markers >= r.records)
 			break;
+		if (b->interrupt) {
+			stopped = 1;
+			break;
+		}
 		if (!b->link || !b->link->baud || rep == HPM_PROFILE_REPEATS || b->interrupt ||
 		    hpm_budget_spent(b)) {
 			rc = hpm_fail(b, HPM_E_PROTOCOL, "%s: %u of %u samples lost on the link",
@@ -145,6 +163,14 @@ int hpm_profile(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
 		if (getenv("HPM_LINK_TRACE"))
 			fprintf(stderr, "link-trace: %s: profile run repeated: %u of %u records lost\n",
 				p->name, (unsigned)(r.records - pr.got - markers), (unsigned)r.records);
+	}
+	if (stopped && (pr.differs || pr.got + markers < r.records)) {
+		/* a sampled count is corrected by its number of samples: every
+		 * one must be in */
+		b->interrupt = 0;
+		rc = hpm_fail(b, HPM_E_INTERRUPTED, "%s: interrupted: %u of %u samples lost on the link, no profile",
+			      p->name, (unsigned)(r.records - pr.got - markers), (unsigned)r.records);
+		goto out;
 	}
 	for (size_t k = 0; k < pr.cap; k++) {
 		if (!pr.have[k])
@@ -172,8 +198,13 @@ int hpm_profile(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
 	*nout = n;
 	if (res)
 		*res = r;
-	if (failure[0])
+	if (stopped) {
+		b->interrupt = 0;
+		rc = hpm_fail(b, HPM_E_INTERRUPTED, "%s: interrupted: the run was stopped at %llu cycles",
+			      p->name, (unsigned long long)r.snap.value[0]);
+	} else if (failure[0]) {
 		rc = hpm_fail(b, HPM_E_RUN, "%s", failure);
+	}
 out:
 	free(pr.at);
 	free(pr.have);

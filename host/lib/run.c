@@ -144,11 +144,11 @@ int hpm_snapshot_read(hpm_board *b, hpm_snapshot *s)
 	return HPM_OK;
 }
 
-static int stream_arm(hpm_board *b, uint64_t interval, uint32_t mask)
+static int stream_arm(hpm_board *b, uint64_t interval, uint32_t mask, uint32_t flags)
 {
 	uint8_t req[HPM_STREAM_LEN], rep[HPM_MAX_BODY];
 	size_t rlen;
-	struct hpm_msg_stream s = { interval, mask, 0 };
+	struct hpm_msg_stream s = { interval, mask, flags };
 	if (!interval)
 		return hpm_transact(b, HPM_T_STREAM_STOP, NULL, 0, rep, &rlen);
 	if (interval < b->info.min_interval)
@@ -230,7 +230,12 @@ static int run_once(hpm_board *b, const hpm_program *p, const hpm_run_opts *o,
 			return rc;
 	}
 	uint32_t mask = 0x5u | (((1u << nsel) - 1u) << 3);
-	int rc = stream_arm(b, o->interval, mask);
+	/* every run has ticks: without interval streaming, silent ones every
+	 * HPM_KEEPALIVE_CYCLES, at which the monitor reads ABORT and answers
+	 * the host's probes BUSY (docs/protocol.md 4); the stream stays armed
+	 * for the next run, which arms its own */
+	int rc = o->interval ? stream_arm(b, o->interval, mask, 0) :
+		stream_arm(b, HPM_KEEPALIVE_CYCLES, 1u, HPM_STREAM_SILENT);
 	if (rc)
 		return rc;
 
@@ -262,7 +267,7 @@ static int run_once(hpm_board *b, const hpm_program *p, const hpm_run_opts *o,
 	b->aborting = 0;
 	b->output_seen = 0;
 	b->on_frame = run_frame;
-	b->abortable = o->interval != 0;    /* a run without ticks cannot be stopped */
+	b->abortable = 1;
 	rc = hpm_transact(b, HPM_T_RUN, req, hpm_pack_run(req, &run), rep, &rlen);
 	b->on_frame = NULL;
 	b->abortable = 0;
@@ -273,7 +278,7 @@ static int run_once(hpm_board *b, const hpm_program *p, const hpm_run_opts *o,
 		return hpm_fail(b, HPM_E_PROTOCOL, "run: malformed reply");
 	if ((rc = hpm_check_monitor(b, res->monitor_sum)))
 		return rc;
-	if (o->interval && (rc = stream_arm(b, 0, 0)))
+	if (o->interval && (rc = stream_arm(b, 0, 0, 0)))
 		return rc;
 	return HPM_OK;
 }

@@ -145,9 +145,19 @@ static int count_runs(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
 		if (rc)
 			return rc;
 		if (r.reason == HPM_EXIT_REASON_ABORTED && b->interrupt) {
+			/* the counts where the run stopped; the other packs'
+			 * events were not counted up to there */
+			for (size_t i = 0; i < pl->n; i++) {
+				int here = pl->run_of[i] == run;
+				out[i] = (hpm_count){ hpm_evlist_at(l, i), here ? r.snap.value[pl->vidx[i]] : 0,
+						      here ? r.snap.value[0] : 0, run };
+			}
+			*nout = pl->n;
 			if (stopped)
 				*stopped = r;
-			return interrupted(b, p);
+			b->interrupt = 0;
+			return hpm_fail(b, HPM_E_INTERRUPTED, "%s: interrupted: the run was stopped at %llu cycles",
+					p->name, (unsigned long long)r.snap.value[0]);
 		}
 		/* a program that fails the same way in every replay still has
 		 * exact counts: they are filled, and the failure returned last */
@@ -232,7 +242,11 @@ int hpm_stat(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
 	if (rc)
 		return rc;
 	*nout = 0;
-	return count_runs(b, p, l, o, &pl, 0, NULL, NULL, NULL, out, nout, first, NULL);
+	hpm_run_result stopped;
+	rc = count_runs(b, p, l, o, &pl, 0, NULL, NULL, NULL, out, nout, first, &stopped);
+	if (rc == HPM_E_INTERRUPTED && *nout && first)
+		*first = stopped;
+	return rc;
 }
 
 /* ---- intervals: the samples of every replay, merged by sample number ---- */
@@ -587,7 +601,13 @@ int hpm_validate_run(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
 	if (rc)
 		return hpm_fail(b, rc, "reference: %s", err);
 	quiet.on_output = NULL;         /* the program's output is the board's */
+	b->also = rb;           /* hpm_interrupt(b) stops the reference's run too */
+	if (b->interrupt)
+		hpm_interrupt(rb);
 	rc = hpm_stat(rb, p, l, &quiet, ref, cap, &nref, &rr);
+	b->also = NULL;
+	if (rc == HPM_E_INTERRUPTED)
+		b->interrupt = 0;
 	if (rc && !(rc == HPM_E_RUN && nref == *nout)) {
 		hpm_fail(b, rc, "reference: %s", hpm_errmsg(rb));
 		hpm_close(rb);
@@ -773,7 +793,15 @@ int hpm_stat_regions(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
 	size_t counted = 0;
 	char failure[sizeof b->err] = "";
 	rg.lossy = b->link && b->link->baud;
-	rc = count_runs(b, p, l, o, &pl, 0, region_run, region_check, &rg, out, &counted, &r0, NULL);
+	hpm_run_result stopped;
+	rc = count_runs(b, p, l, o, &pl, 0, region_run, region_check, &rg, out, &counted, &r0, &stopped);
+	if (rc == HPM_E_INTERRUPTED) {
+		/* the whole program's counts where it stopped; no region */
+		*nout = counted;
+		if (counted && first)
+			*first = stopped;
+		goto out;
+	}
 	if ((!rc || (rc == HPM_E_RUN && counted)) && rg.lost + rg.lost_left) {
 		rc = hpm_fail(b, HPM_E_PROTOCOL, "%s: %u region markers still lost on the link after %d repeats of the run",
 			      p->name, (unsigned)(rg.lost + rg.lost_left), HPM_REFILL_RUNS);
