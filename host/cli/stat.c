@@ -356,8 +356,8 @@ static int print_interval(void *ctx, const hpm_interval *iv)
 
 static const char stat_help[] =
 	"usage: hpmctl stat [-e EVENTS] [-r N | -I T [--interval-count N] | --regions] [-D MS]\n"
-	"                   [-x SEP | -j] [-o FILE] [-B | --no-big-num] [-q] [--mode u|s|m]\n"
-	"                   [--size N] [--budget N] <workload|file.elf> [-- ARGS]\n\n"
+	"                   [-x SEP | -j] [-o FILE] [-B | --no-big-num] [-q] [--timeout MS]\n"
+	"                   [--mode u|s|m] [--size N] [--budget N] <workload|file.elf> [-- ARGS]\n\n"
 	"Counts events on one run of the workload (exact 64-bit counts) and prints\n"
 	"them on stderr like perf stat. More events than counters are counted by replaying\n"
 	"the workload (exact: the core is deterministic); pcnt-running is 100.00.\n"
@@ -385,6 +385,9 @@ static const char stat_help[] =
 	"                           calls and counts between its BEGIN and END\n"
 	"                           markers, which are included (docs/hpm.md);\n"
 	"                           -x and -j lines start with region and calls\n"
+	"  --timeout MS             stop the run after MS ms of wall time and print\n"
+	"                           the counts so far (exit 0), as perf\n"
+	"Ctrl-C stops the run at its next tick and prints the counts so far.\n"
 	RUN_OPTIONS_HELP;
 
 /* The start-up line of a program built with hpm-cc (human output). */

@@ -199,13 +199,64 @@ def tests(h):
                  "stop: %s of a program that never ends, Ctrl-C: %s, SIGINT, ended %.1f s after it" % (args[0], what, dt),
                  "rc %s dt %.1f left %s; %s | %s" % (rc, dt, left, h_short(out), h_short(err)))
 
-    # ---- a run far longer than the give-up time-out, on the tty link ----
+    # ---- the tty link: Ctrl-C stops plain stat; a long run is exact ----
+    tty_stop(h, forever, long_elf)
     long_run(h, long_elf)
 
 
 def h_short(s, n=400):
     s = " | ".join(l for l in s.strip().splitlines() if l.strip())
     return s if len(s) <= n else s[:n] + "..."
+
+
+def tty_stop(h, forever, long_elf):
+    """Through the tty link (hpm-sim behind a pseudo-terminal): SIGINT to
+    plain stat of the endless program stops its run on the board; the next
+    hpmctl on the same board then counts exactly (stop_long.c, 10 M cycles:
+    2 keepalive ticks, as the reference board)."""
+    ev = "cycles,instructions,interrupts"
+    rrc, ref, _ = h.run(["--link", "ref", "stat", "-x", ",", "-e", ev, long_elf, "1"])
+    d = os.path.join(h.out, "tty-stop")
+    os.makedirs(d, exist_ok=True)
+    for f in os.listdir(d):
+        os.remove(os.path.join(d, f))
+    script = ("{0} --link tty:@PTY@ stat -x , -e {1} {2} > {4}/out0 2> {4}/err0; echo $? > {4}/rc0; "
+              "{0} --link tty:@PTY@ stat -x , -e {1} {3} 1 > {4}/out1 2> {4}/err1; echo $? > {4}/rc1").format(
+                  h.bin("hpmctl"), ev, forever, long_elf, d)
+    env = dict(h.env, HPM_SIM=h.bin("hpm-sim"))
+    w = subprocess.Popen([os.path.join(h.build, "tests", "faultproxy"), "--rate", "0", "--timeout", "300", "--",
+                          "sh", "-c", script], cwd=h.work, env=env, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.DEVNULL)
+    t0, sent, seen = time.monotonic(), None, set()
+    while w.poll() is None and time.monotonic() - t0 < 400:
+        time.sleep(0.2)
+        seen |= descendants(w.pid)
+        if sent is None and time.monotonic() - t0 > 8:
+            for k in descendants(w.pid):
+                try:
+                    if open("/proc/%d/comm" % k).read().strip() == "hpmctl" and \
+                       "stop_forever" in open("/proc/%d/cmdline" % k).read():
+                        os.kill(k, signal.SIGINT)
+                        sent = time.monotonic()
+                except OSError:
+                    pass
+        if sent and not os.path.exists(os.path.join(d, "rc0")) and time.monotonic() - sent > LIMIT:
+            break
+    ended = os.path.exists(os.path.join(d, "rc0"))
+    if w.poll() is None:
+        w.kill()
+    w.wait(60)
+    read = lambda n: open(os.path.join(d, n)).read() if os.path.exists(os.path.join(d, n)) else ""
+    rows0 = [r for r in csv.reader(io.StringIO(read("out0"))) if r]
+    left = alive(seen)
+    h.report(sent and ended and read("rc0").strip() == "130" and [r[2] for r in rows0] == ev.split(",")
+             and int(rows0[0][0]) > 0 and "partial counts" in read("err0") and read("rc1").strip() == "0"
+             and rrc == 0 and read("out1") == ref and not left,
+             "stop: tty link: Ctrl-C stops plain stat's endless run on the board (partial counts, 130); "
+             "the next stat on the same board equals the reference board's, keepalive ticks included",
+             "sent %s ended %s rc %r/%r left %s; %s | %s | %s | ref %s" % (
+                 sent is not None, ended, read("rc0"), read("rc1"), left, h_short(read("out0")), h_short(read("err0")),
+                 h_short(read("out1") + read("err1")), h_short(ref)))
 
 
 def long_run(h, elf):
