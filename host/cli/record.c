@@ -281,8 +281,8 @@ int cmd_record(const struct cli *c, int argc, char **argv)
 		rc = fail("record: %s", r.failure ? r.failure : hpm_errmsg(b));
 		goto out;
 	}
-	if (!r.out && !stopped)
-		r.out = open_rows(outname, r.json);   /* a JSON file without rows */
+	if (!r.out && !stopped && !(r.out = open_rows(outname, r.json)))
+		r.failure = "cannot write the output";   /* a JSON file without rows */
 	hold_interrupts(1);
 	int closed = r.out ? fclose(r.out) : 0;
 	hold_interrupts(0);

@@ -260,17 +260,17 @@ def tty_stop(h, forever, long_elf):
 
 
 def long_run(h, elf):
-    """stop_long.c (50 million cycles, 20 s or more of the simulated board)
+    """stop_long.c (80 million cycles, 30 s or more of the simulated board)
     through the tty link (hpm-sim behind a pseudo-terminal) with a give-up
     time-out of 8 s: the link lives on the ticks' BUSY answers; the counts,
     ticks included, equal the reference board's."""
     ev = "cycles,instructions,loads,interrupts"
-    rrc, ref, rerr = h.run(["--link", "ref", "stat", "-x", ",", "-e", ev, elf, "5"])
+    rrc, ref, rerr = h.run(["--link", "ref", "stat", "-x", ",", "-e", ev, elf, "8"])
     proxy = os.path.join(h.build, "tests", "faultproxy")
     env = dict(h.env, HPM_SIM=h.bin("hpm-sim"), HPM_GIVEUP_MS="8000")
     t0 = time.monotonic()
     p = subprocess.run([proxy, "--rate", "0", "--timeout", "600", "--", h.bin("hpmctl"), "--link", "tty:@PTY@",
-                        "stat", "-x", ",", "-e", ev, elf, "5"], cwd=h.work, env=env, capture_output=True, text=True,
+                        "stat", "-x", ",", "-e", ev, elf, "8"], cwd=h.work, env=env, capture_output=True, text=True,
                        timeout=700)
     took = time.monotonic() - t0
     get = lambda text: {r[2]: r[0] for r in csv.reader(io.StringIO(text)) if len(r) > 2}
