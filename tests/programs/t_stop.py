@@ -84,6 +84,12 @@ def human_counts(text):
     return got
 
 
+def counts_csv(text, events):
+    """The -x , lines of these events (hpmctl prints counts on stderr, as
+    perf stat does; other lines there are messages)."""
+    return [r for r in csv.reader(io.StringIO(text)) if len(r) > 2 and r[2] in events]
+
+
 def csv_rows_whole(text, fields):
     """Every line ends with a newline and has `fields` fields."""
     if text and not text.endswith("\n"):
@@ -101,26 +107,26 @@ def tests(h):
 
     # ---- stat: Ctrl-C stops the board's run; partial counts, marked ----
     rc, out, err, dt, left = stop(h, ["stat", "-e", ev, forever], after)
-    c = human_counts(out)
+    c = human_counts(out + err)
     h.report(rc == -signal.SIGINT and 0 <= dt < LIMIT and c.get("cycles", 0) > 0 and c.get("loads", 0) > 0
-             and "Partial: interrupted: the run was stopped at" in out and not left,
+             and "Partial: interrupted: the run was stopped at" in out + err and not left,
              "stop: stat of a program that never ends, Ctrl-C: partial counts printed and marked, "
              "SIGINT, ended %.1f s after it, no process left" % dt,
              "rc %s dt %.1f left %s; %s | %s" % (rc, dt, left, h_short(out), h_short(err)))
     rc, out, err, dt, left = stop(h, ["stat", "-x", ",", "-e", ev, forever], after)
-    rows = list(csv.reader(io.StringIO(out)))
-    h.report(rc == -signal.SIGINT and dt < LIMIT and [r[2] for r in rows if r] == ev.split(",")
-             and all(int(r[0]) > 0 for r in rows if r) and "partial counts" in err and not left,
+    rows = counts_csv(out + err, ev.split(","))
+    h.report(rc == -signal.SIGINT and dt < LIMIT and [r[2] for r in rows] == ev.split(",")
+             and all(int(r[0]) > 0 for r in rows) and "partial counts" in err and not left,
              "stop: stat -x, Ctrl-C: every event's count so far, the partial mark on stderr",
              "rc %s dt %.1f left %s; %s | %s" % (rc, dt, left, h_short(out), h_short(err)))
     rc, out, err, dt, left = stop(h, ["stat", "-r", "3", "-e", ev, forever], after)
-    h.report(rc == -signal.SIGINT and dt < LIMIT and human_counts(out).get("cycles", 0) > 0
-             and "Partial: interrupted" in out and not left,
+    h.report(rc == -signal.SIGINT and dt < LIMIT and human_counts(out + err).get("cycles", 0) > 0
+             and "Partial: interrupted" in out + err and not left,
              "stop: stat -r 3, Ctrl-C in the first run: that run's counts so far, marked",
              "rc %s dt %.1f left %s; %s | %s" % (rc, dt, left, h_short(out), h_short(err)))
     rc, out, err, dt, left = stop(h, ["stat", "--regions", "-e", ev, forever], after)
-    h.report(rc == -signal.SIGINT and dt < LIMIT and human_counts(out).get("cycles", 0) > 0
-             and "Partial: interrupted" in out and not left,
+    h.report(rc == -signal.SIGINT and dt < LIMIT and human_counts(out + err).get("cycles", 0) > 0
+             and "Partial: interrupted" in out + err and not left,
              "stop: stat --regions, Ctrl-C: the whole program's counts so far, marked",
              "rc %s dt %.1f left %s; %s | %s" % (rc, dt, left, h_short(out), h_short(err)))
 
@@ -128,7 +134,7 @@ def tests(h):
     t0 = time.monotonic()
     rc, out, err = h.run(["stat", "--timeout", "2000", "-e", ev, forever], timeout=120)
     took = time.monotonic() - t0
-    h.report(rc == 0 and human_counts(out).get("cycles", 0) > 0 and "stopped by --timeout 2000" in out,
+    h.report(rc == 0 and human_counts(out + err).get("cycles", 0) > 0 and "stopped by --timeout 2000" in out + err,
              "stop: stat --timeout 2000 of a program that never ends: the counts up to the stop, marked, exit 0 (%.1f s)" % took,
              "rc %s; %s | %s" % (rc, h_short(out), h_short(err)))
 
@@ -136,7 +142,8 @@ def tests(h):
     prof = os.path.join(h.work, "stop.data")
     rc, out, err, dt, left = stop(h, ["record", "-e", "cycles", "-c", "100000", "-o", prof, forever], after)
     rrc, rout, rerr = h.run(["report", "--stdio", "-i", prof])
-    h.report(rc == -signal.SIGINT and dt < LIMIT and "partial: interrupted" in out and rrc == 0 and "main" in rout
+    h.report(rc == -signal.SIGINT and dt < LIMIT and "partial: interrupted" in out + err and rrc == 0
+             and "main" in rout + rerr
              and not left,
              "stop: record -c, Ctrl-C: prof.data of the samples so far, which report reads; SIGINT",
              "rc %s dt %.1f left %s report %s; %s | %s | %s" % (rc, dt, left, rrc, h_short(out), h_short(err),
@@ -146,9 +153,9 @@ def tests(h):
         os.remove(prof)
     rc, out, err = h.run(["record", "-e", "cycles", "-c", "100000", "--budget", "3000000", "-o", prof, forever])
     rrc, rout, rerr = h.run(["report", "--stdio", "-i", prof])
-    m = re.search(r"(\d+) samples in .*, (\d+) cycles", out)
+    m = re.search(r"(\d+) samples in .*, (\d+) cycles", out + err)
     h.report(rc == 0 and m and int(m.group(1)) >= 29 and 2900000 < int(m.group(2)) <= 3000000 and rrc == 0
-             and "main" in rout,
+             and "main" in rout + rerr,
              "stop: record -c --budget 3000000: a normal end, the profile kept (%s samples), report reads it"
              % (m.group(1) if m else "?"),
              "rc %s report %s; %s | %s | %s" % (rc, rrc, h_short(out), h_short(err), h_short(rout + rerr)))
@@ -167,7 +174,7 @@ def tests(h):
         svg_ok = svg.rstrip().endswith("</svg>") if svg is not None else len(sigs) > 1
         h.report(rc == -signal.SIGINT and dt < LIMIT and text.startswith("interval,") and csv_rows_whole(text, 9)
                  and len(rows) % 3 == 0 and all(int(r[8]) > 0 for r in rows) and svg_ok
-                 and (len(sigs) > 1 or (rows and "interrupted" in out)) and not left,
+                 and (len(sigs) > 1 or (rows and "interrupted" in out + err)) and not left,
                  "stop: record -I, %s: the CSV's %d rows whole, the chart %s, SIGINT, no process left"
                  % (what, len(rows), "whole" if svg else "absent"),
                  "rc %s dt %.1f left %s, csv %d bytes ends %r, svg %s; %s | %s" % (
@@ -195,7 +202,7 @@ def tests(h):
                              (["run", forever], "exit reason:     aborted", "run: its result, aborted"),
                              (["validate", "-e", "cycles", forever], "interrupted after 0 of 1", "validate: the summary, nothing validated")):
         rc, out, err, dt, left = stop(h, args, after)
-        h.report(rc == -signal.SIGINT and dt < LIMIT and mark in out and not left,
+        h.report(rc == -signal.SIGINT and dt < LIMIT and mark in out + err and not left,
                  "stop: %s of a program that never ends, Ctrl-C: %s, SIGINT, ended %.1f s after it" % (args[0], what, dt),
                  "rc %s dt %.1f left %s; %s | %s" % (rc, dt, left, h_short(out), h_short(err)))
 
@@ -215,7 +222,8 @@ def tty_stop(h, forever, long_elf):
     hpmctl on the same board then counts exactly (stop_long.c, 10 M cycles:
     2 keepalive ticks, as the reference board)."""
     ev = "cycles,instructions,interrupts"
-    rrc, ref, _ = h.run(["--link", "ref", "stat", "-x", ",", "-e", ev, long_elf, "1"])
+    rrc, rout, rerr = h.run(["--link", "ref", "stat", "-x", ",", "-e", ev, long_elf, "1"])
+    ref = rout + rerr
     d = os.path.join(h.out, "tty-stop")
     os.makedirs(d, exist_ok=True)
     for f in os.listdir(d):
@@ -247,11 +255,12 @@ def tty_stop(h, forever, long_elf):
         w.kill()
     w.wait(60)
     read = lambda n: open(os.path.join(d, n)).read() if os.path.exists(os.path.join(d, n)) else ""
-    rows0 = [r for r in csv.reader(io.StringIO(read("out0"))) if r]
+    rows0 = counts_csv(read("out0") + read("err0"), ev.split(","))
+    rows1 = counts_csv(read("out1") + read("err1"), ev.split(","))
     left = alive(seen)
     h.report(sent and ended and read("rc0").strip() == "130" and [r[2] for r in rows0] == ev.split(",")
              and int(rows0[0][0]) > 0 and "partial counts" in read("err0") and read("rc1").strip() == "0"
-             and rrc == 0 and read("out1") == ref and not left,
+             and rrc == 0 and rows1 == counts_csv(ref, ev.split(",")) and not left,
              "stop: tty link: Ctrl-C stops plain stat's endless run on the board (partial counts, 130); "
              "the next stat on the same board equals the reference board's, keepalive ticks included",
              "sent %s ended %s rc %r/%r left %s; %s | %s | %s | ref %s" % (
@@ -273,8 +282,8 @@ def long_run(h, elf):
                         "stat", "-x", ",", "-e", ev, elf, "8"], cwd=h.work, env=env, capture_output=True, text=True,
                        timeout=700)
     took = time.monotonic() - t0
-    get = lambda text: {r[2]: r[0] for r in csv.reader(io.StringIO(text)) if len(r) > 2}
-    hw, rf = get(p.stdout), get(ref)
+    get = lambda text: {r[2]: r[0] for r in counts_csv(text, ev.split(","))}
+    hw, rf = get(p.stdout + p.stderr), get(ref + rerr)
     h.report(rrc == 0 and p.returncode == 0 and hw == rf and int(rf.get("interrupts", "0")) > 0,
              "stop: a %s-cycle program through the tty link with a give-up time-out of 8 s (%.0f s): "
              "counts equal to the reference board's, its %s ticks included" % (rf.get("cycles"), took, rf.get("interrupts")),
