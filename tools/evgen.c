@@ -83,13 +83,19 @@ static const struct fconst fconsts[] = {
 struct region {
 	const char *name;
 	uint32_t base, size;
-	int exec;
+	int exec, monly;
 	const char *brief;
 };
 static const struct region regions[] = {
-#define HPM_REGION(n, a, s, x, b) { #n, a, s, x, b },
+#define HPM_REGION(n, a, s, x, mo, b) { #n, a, s, x, mo, b },
 #include "memmap.def"
 #undef HPM_REGION
+};
+/* the M-only windows inside regions (exec and monly unused) */
+static const struct region windows[] = {
+#define HPM_MONLY_WINDOW(n, a, s, b) { #n, a, s, 0, 1, b },
+#include "memmap.def"
+#undef HPM_MONLY_WINDOW
 };
 struct devreg {
 	const char *region, *name;
@@ -289,8 +295,18 @@ static void gen_map_vh(void)
 		       upper(fields[i].csr), upper(fields[i].name), fields[i].lsb,
 		       upper(fields[i].csr), upper(fields[i].name), fields[i].width);
 	for (size_t i = 0; i < COUNT(regions); i++)
+		printf("`define HPM_%s_BASE 32'h%08x\n`define HPM_%s_SIZE 32'h%08x\n"
+		       "`define HPM_%s_MONLY 1'b%d\n",
+		       upper(regions[i].name), regions[i].base, upper(regions[i].name), regions[i].size,
+		       upper(regions[i].name), regions[i].monly);
+	for (size_t i = 0; i < COUNT(windows); i++)
 		printf("`define HPM_%s_BASE 32'h%08x\n`define HPM_%s_SIZE 32'h%08x\n",
-		       upper(regions[i].name), regions[i].base, upper(regions[i].name), regions[i].size);
+		       upper(windows[i].name), windows[i].base, upper(windows[i].name), windows[i].size);
+	/* a is in an M-only window (core_pma: the windows inside the regions) */
+	printf("`define HPM_MONLY_WIN(a) (1'b0");
+	for (size_t i = 0; i < COUNT(windows); i++)
+		printf(" || (((a) & ~32'h%08x) == 32'h%08x)", windows[i].size - 1, windows[i].base);
+	printf(")\n");
 	for (size_t i = 0; i < COUNT(devregs); i++)
 		printf("`define HPM_%s_%s_OFF 16'h%04x\n", upper(devregs[i].region),
 		       upper(devregs[i].name), devregs[i].off);
@@ -336,9 +352,23 @@ static void gen_map_h(void)
 	printf("\n/* memory map: regions, device register offsets, SoC parameters */\n");
 	for (size_t i = 0; i < COUNT(regions); i++) {
 		const char *n = upper(regions[i].name);
-		printf("#define HPM_%s_BASE HPM_U(0x%08x)\n#define HPM_%s_SIZE HPM_U(0x%08x)\n",
-		       n, regions[i].base, n, regions[i].size);
+		printf("#define HPM_%s_BASE HPM_U(0x%08x)\n#define HPM_%s_SIZE HPM_U(0x%08x)\n"
+		       "#define HPM_%s_MONLY %d\n",
+		       n, regions[i].base, n, regions[i].size, n, regions[i].monly);
 	}
+	for (size_t i = 0; i < COUNT(windows); i++) {
+		const char *n = upper(windows[i].name);
+		printf("#define HPM_%s_BASE HPM_U(0x%08x)\n#define HPM_%s_SIZE HPM_U(0x%08x)\n",
+		       n, windows[i].base, n, windows[i].size);
+	}
+	/* the M-only part of the map, for a uint32_t address */
+	printf("#define HPM_MONLY(a) (0");
+	for (size_t i = 0; i < COUNT(regions); i++)
+		if (regions[i].monly)
+			printf(" || (a) - HPM_U(0x%08x) < HPM_U(0x%x)", regions[i].base, regions[i].size);
+	for (size_t i = 0; i < COUNT(windows); i++)
+		printf(" || (a) - HPM_U(0x%08x) < HPM_U(0x%x)", windows[i].base, windows[i].size);
+	printf(")\n");
 	for (size_t i = 0; i < COUNT(devregs); i++)
 		printf("#define %s_%s_OFF HPM_U(0x%x)\n", upper(devregs[i].region),
 		       upper(devregs[i].name), devregs[i].off);
@@ -378,10 +408,16 @@ static void gen_csr_md(void)
 static void gen_section(const char *kind)
 {
 	if (!strcmp(kind, "regions")) {
-		printf("| name | base | size | exec | what |\n|---|---|---|---|---|\n");
+		printf("| name | base | size | exec | M-only | what |\n|---|---|---|---|---|---|\n");
 		for (size_t i = 0; i < COUNT(regions); i++)
-			printf("| %s | `0x%08x` | `0x%x` | %s | %s |\n", regions[i].name, regions[i].base,
-			       regions[i].size, regions[i].exec ? "yes" : "no", regions[i].brief);
+			printf("| %s | `0x%08x` | `0x%x` | %s | %s | %s |\n", regions[i].name, regions[i].base,
+			       regions[i].size, regions[i].exec ? "yes" : "no",
+			       regions[i].monly ? "yes" : "no", regions[i].brief);
+	} else if (!strcmp(kind, "monly")) {
+		printf("| name | base | size | what |\n|---|---|---|---|\n");
+		for (size_t i = 0; i < COUNT(windows); i++)
+			printf("| %s | `0x%08x` | `0x%x` | %s |\n", windows[i].name, windows[i].base,
+			       windows[i].size, windows[i].brief);
 	} else if (!strcmp(kind, "soc-params")) {
 		printf("| parameter | default | what |\n|---|---:|---|\n");
 		for (size_t i = 0; i < COUNT(socparams); i++)

@@ -14,6 +14,11 @@ _start:
     la      sp, __stack_top
     la      t0, trap_vector
     csrw    mtvec, t0
+#ifdef HPM_MONITOR
+    /* the monitor's EBR, MONRAM and the devices: M-mode only from here to
+     * the next reset (mguard is sticky; docs/memory-map.md, Protection) */
+    csrsi   CSR_MGUARD, 1
+#endif
     /* clear .bss (word aligned by the linker scripts) */
     la      t0, __bss_start
     la      t1, __bss_end

@@ -89,6 +89,7 @@ int ref_csr_read(const hpmref *m, unsigned a, uint64_t t, uint32_t *val)
 	case CSR_MCAUSE: v = m->mcause; break;
 	case CSR_MTVAL: v = m->mtval; break;
 	case CSR_MIP: v = ref_csr_mip(m, t); break;
+	case CSR_MGUARD: v = m->mguard; break;
 	case CSR_TIME: v = (uint32_t)ref_soc_mtime(m, t); break;
 	case CSR_TIMEH: v = (uint32_t)(ref_soc_mtime(m, t) >> 32); break;
 	default:
@@ -171,6 +172,7 @@ uint32_t ref_csr_write(hpmref *m, unsigned a, uint32_t v, uint64_t t)
 		lcof_settle(m, t);
 		m->mip_sw = v & MIP_SW_MASK;
 		break;
+	case CSR_MGUARD: m->mguard |= v & MGUARD_GUARD; break; /* sticky */
 	default:
 		/* everything else ignores writes (misa, satp, pmp*, t*, envcfg,
          * mstatush) */

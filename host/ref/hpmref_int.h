@@ -148,6 +148,9 @@ struct hpmref {
 	 * docs/hpm.md "Overflow and LCOFI") */
 	uint64_t lcof_at;
 	uint32_t medeleg, mideleg, mcounteren, scounteren;
+	/* mguard.GUARD: the M-only regions (memmap.def) fault below M; set by a
+	 * write of 1, cleared only by reset */
+	uint32_t mguard;
 
 	/* CLINT: mtime(t) = t + mtime_off (mod 2^64) */
 	uint32_t msip;

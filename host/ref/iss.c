@@ -21,9 +21,12 @@ static inline void wr32(uint8_t *p, uint32_t v)
 	p[3] = (uint8_t)(v >> 24);
 }
 
-/* Fetches the word at pc; returns 0 or -1 (instruction access fault). */
+/* Fetches the word at pc in the current mode; returns 0 or -1 (instruction
+ * access fault: no executable region, or M-only below M with mguard set). */
 static inline int fetch(const hpmref *m, uint32_t pc, uint32_t *insn)
 {
+	if (UNLIKELY(m->mguard) && m->priv != PRV_M && HPM_MONLY(pc))
+		return -1;
 	if (LIKELY(pc - HPM_RAM_BASE < HPM_RAM_SIZE)) {
 		*insn = rd32(m->ram + (pc - HPM_RAM_BASE));
 		return 0;
@@ -33,6 +36,18 @@ static inline int fetch(const hpmref *m, uint32_t pc, uint32_t *insn)
 		return 0;
 	}
 	return -1;
+}
+
+/* A load/store to addr is an access fault by mguard: the M-only regions
+ * below M, the mode of loads and stores being MPP under mstatus.MPRV. */
+static inline int data_guarded(const hpmref *m, uint32_t addr)
+{
+	if (LIKELY(!m->mguard))
+		return 0;
+	unsigned p = m->priv;
+	if (p == PRV_M && (m->mstatus & MSTATUS_MPRV))
+		p = (m->mstatus & MSTATUS_MPP) >> MSTATUS_MPP_SHIFT;
+	return p != PRV_M && HPM_MONLY(addr);
 }
 
 static uint32_t divide(unsigned f3, uint32_t a, uint32_t b)
@@ -220,6 +235,12 @@ void hpmref_step(hpmref *m, hpm_retire *out)
 				tval = addr;
 				goto trap;
 			}
+			if (UNLIKELY(data_guarded(m, addr))) {
+				cause = EXC_LOAD_ACCESS;
+				tval = addr;
+				trap_occ = T_OCC_ACCESS_FAULT;
+				goto trap;
+			}
 			if (LIKELY(addr - HPM_RAM_BASE < HPM_RAM_SIZE) && size == 4) {
 				v = rd32(m->ram + (addr - HPM_RAM_BASE));
 			} else if (ref_soc_load(m, addr, size, t, &v)) {
@@ -248,6 +269,12 @@ void hpmref_step(hpmref *m, hpm_retire *out)
 			if (addr & (size - 1)) {
 				cause = EXC_STORE_MISALIGNED;
 				tval = addr;
+				goto trap;
+			}
+			if (UNLIKELY(data_guarded(m, addr))) {
+				cause = EXC_STORE_ACCESS;
+				tval = addr;
+				trap_occ = T_OCC_ACCESS_FAULT;
 				goto trap;
 			}
 			const uint32_t sv = size == 4 ? b : size == 2 ? (b & 0xFFFFu)

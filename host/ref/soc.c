@@ -9,7 +9,7 @@
 void hpm_print_memmap(FILE *out)
 {
 	static const hpm_region regions[] = {
-#define HPM_REGION(n, b, s, x, brief) { #n, b, s },
+#define HPM_REGION(n, b, s, x, mo, brief) { #n, b, s },
 #include "memmap.def"
 	};
 	for (unsigned i = 0; i < sizeof regions / sizeof regions[0]; i++)

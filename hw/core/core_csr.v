@@ -84,6 +84,8 @@ module core_csr #(
     output wire [31:0] mcounteren_out,
 
     output reg  [1:0]  priv,
+    output wire        guard_f,      // mguard is set and the core runs below M
+    output wire        guard_d,      // ... and its loads/stores do (MPRV: at MPP)
 
     // CSR hook for an external unit
     output wire [11:0] ext_addr,
@@ -98,6 +100,7 @@ module core_csr #(
     // ---------------------------------------------------------------- state
     reg        st_sie, st_mie, st_spie, st_mpie, st_spp, st_mprv, st_tvm, st_tw, st_tsr;
     reg [1:0]  st_mpp;
+    reg        mguard;           // sticky: a write sets it, only reset clears it
     reg [15:0] medeleg;
     reg [13:0] mideleg;          // bits 1, 5, 9, 13 writable
     reg [13:0] mie;              // mask 0x2AAA
@@ -192,6 +195,7 @@ module core_csr #(
                 `HPM_CSR_MEPC: begin core_rdata = ebr_rdata;              wmask = `HPM_CSR_MEPC_WMASK; end
                 `HPM_CSR_MCAUSE: begin core_rdata = mcause;                 wmask = `HPM_CSR_MCAUSE_WMASK; end
                 `HPM_CSR_MIP: begin core_rdata = {18'd0, mip};           wmask = `HPM_CSR_MIP_WMASK; end
+                `HPM_CSR_MGUARD: begin core_rdata = {31'd0, mguard};    wmask = `HPM_CSR_MGUARD_WMASK; end
                 `HPM_CSR_TSELECT, `HPM_CSR_TDATA1, `HPM_CSR_TDATA1 + 12'd1, `HPM_CSR_TDATA1 + 12'd2: ;               // tselect, tdata1-3
                 default: exists = 1'b0;
             endcase
@@ -237,9 +241,11 @@ module core_csr #(
     wire        is_cen   = csr_addr == `HPM_CSR_MCOUNTEREN || csr_addr == `HPM_CSR_SCOUNTEREN;
     // (merged is w for them: only the shared bits differ; 0 when all exist)
     wire [31:0] cen_set  = (is_cen && cen_any) ? ~CTR_IMPL : 32'd0;
+    // mguard: a write of 0 leaves a set bit set (merged has w's bit)
+    wire [31:0] keep_set = cen_set | {31'd0, csr_addr == `HPM_CSR_MGUARD && mguard};
     assign csr_wval = ext_hit ? ext_wval :
                       keep_mpp ? {merged[31:13], st_mpp, merged[10:0]} :
-                      is_tvec ? tvec_w : merged | cen_set;
+                      is_tvec ? tvec_w : merged | keep_set;
 
     // the CSRs of the register file EBR take all bits but xepc[1:0]
     assign ebr_wval  = {w[31:2], csr_addr[1:0] == 2'b01 ? 2'b00 : w[1:0]};
@@ -248,6 +254,8 @@ module core_csr #(
     assign ext_wdata = w;
     assign ext_we    = csr_commit && csr_write;
     assign mcounteren_out = mcounteren;
+    assign guard_f = mguard && priv != PRV_M;
+    assign guard_d = mguard && (priv != PRV_M || (st_mprv && st_mpp != PRV_M));
 
     wire we = csr_commit && csr_write && !ext_hit;
 
@@ -311,6 +319,7 @@ module core_csr #(
             mcause_irq <= 1'b0; mcause_code <= 4'd0;
             scause_irq <= 1'b0; scause_code <= 4'd0;
             mcen_q     <= 32'd0; scen_q <= 32'd0;
+            mguard     <= 1'b0;
         end else begin
             if (trap_take) begin
                 if (trap_to_s) begin
@@ -364,6 +373,7 @@ module core_csr #(
                     `HPM_CSR_STVEC: stvec <= tvec_w;
                     `HPM_CSR_MCOUNTEREN: mcen_q <= cen_w;
                     `HPM_CSR_SCOUNTEREN: scen_q <= cen_w;
+                    `HPM_CSR_MGUARD: if (w[0]) mguard <= 1'b1;
                     `HPM_CSR_MCAUSE: begin mcause_irq <= w[31]; mcause_code <= w[3:0]; end
                     `HPM_CSR_SCAUSE: begin scause_irq <= w[31]; scause_code <= w[3:0]; end
                     default: ;

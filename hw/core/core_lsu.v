@@ -10,10 +10,11 @@ module core_lsu (
     input  wire [2:0]  funct3,
     input  wire [31:0] addr,
     input  wire [31:0] store_val,    // rs2
+    input  wire        guard,        // the access is below M with mguard set (core_csr)
 
     output wire        misaligned,
-    output wire        fault,        // access fault (outside every region)
-    output wire [4:0]  region,       // the region of addr (core_pma)
+    output wire        fault,        // access fault (outside every region, or M-only and guard)
+    output wire [4:0]  region,       // the region of addr (core_pma): 0 when it faults
 
     output wire        bus_we,
     output reg  [3:0]  bus_be,
@@ -31,9 +32,12 @@ module core_lsu (
 
     assign misaligned = mem && ((funct3[1:0] == 2'b01 && addr[0]) ||
                                 (funct3[1:0] == 2'b10 && addr[1:0] != 2'b00));
-    wire data_ok;
-    core_pma #(.EXEC(0)) u_pma (.addr(addr), .ok(data_ok), .region(region));
-    assign fault = mem && !misaligned && !data_ok;
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire data_ok, data_monly;   // region says it all
+    /* verilator lint_on UNUSEDSIGNAL */
+    core_pma #(.EXEC(0)) u_pma (.addr(addr), .guard(guard), .ok(data_ok), .region(region),
+                                .monly(data_monly));
+    assign fault = mem && !misaligned && region == 5'd0;
 
     assign bus_we    = is_store;
     // the store data replicated into every byte lane (sb: 4 copies, sh: 2):

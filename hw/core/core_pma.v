@@ -1,7 +1,10 @@
 // core_pma: physical memory attributes of the SoC memory map
 // (docs/memory-map.md). EXEC = 1: may the address be fetched from (fw, ram)?
 // EXEC = 0: may it be loaded/stored (any region)? region: the region the
-// address is in, one-hot {gpio, uart, clint, ram, fw} (exact decode).
+// address is in, one-hot {gpio, uart, clint, ram, fw} (exact decode), with
+// the M-only parts cleared when guard is set (an access below M with
+// mguard set: such an access goes nowhere and faults). monly: the address
+// is in an M-only region or window (memmap.def).
 `include "hpm_map.vh"
 module core_pma #(
     parameter        EXEC       = 1,
@@ -17,8 +20,10 @@ module core_pma #(
     parameter [31:0] RAM_SIZE   = `HPM_RAM_SIZE
 ) (
     input  wire [31:0] addr,
+    input  wire        guard,
     output wire        ok,
-    output wire [4:0]  region
+    output wire [4:0]  region,
+    output wire        monly
 );
     // Sizes are powers of two and bases are size-aligned: compare the upper bits.
     wire in_fw    = (addr & ~(FW_SIZE - 1))    == FW_BASE;
@@ -26,8 +31,13 @@ module core_pma #(
     wire in_clint = (addr & ~(CLINT_SIZE - 1)) == CLINT_BASE;
     wire in_uart  = (addr & ~(UART_SIZE - 1))  == UART_BASE;
     wire in_gpio  = (addr & ~(GPIO_SIZE - 1))  == GPIO_BASE;
+    wire in_win   = `HPM_MONLY_WIN(addr);
 
-    assign region = {in_gpio, in_uart, in_clint, in_ram, in_fw};
+    wire [4:0] in_r  = {in_gpio, in_uart, in_clint, in_ram, in_fw};
+    wire [4:0] mo_r  = {`HPM_GPIO_MONLY, `HPM_UART_MONLY, `HPM_CLINT_MONLY, `HPM_RAM_MONLY, `HPM_FW_MONLY};
+    // a window lies inside one region: it clears only that region's bit
+    assign region = in_r & ~({5{guard}} & (mo_r | {5{in_win}}));
+    assign monly  = (in_r & mo_r) != 5'd0 || in_win;
     wire mem = in_fw || in_ram;
     assign ok = EXEC ? mem : (mem || in_clint || in_uart || in_gpio);
 endmodule

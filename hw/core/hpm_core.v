@@ -85,6 +85,18 @@ module hpm_core #(
     wire        bus_exec_ok;
     wire        d_valid, d_fault, d_pred_taken;
     wire [31:0] d_pc, d_insn;
+    // mguard (core_csr): guard_f, the core runs below M; guard_d, so do its
+    // loads and stores (MPRV). An instruction whose pc is M-only then has a
+    // fetch fault, found in D from D's pc (registers, off the fetch path):
+    // it traps in X as one whose address is in no region (docs/timing.md).
+    wire        guard_f, guard_d;
+    wire        d_monly;
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire        d_ok;
+    wire [4:0]  d_rg;
+    /* verilator lint_on UNUSEDSIGNAL */
+    core_pma #(.EXEC(1)) u_pma_d (.addr(d_pc), .guard(1'b0), .ok(d_ok), .region(d_rg), .monly(d_monly));
+    wire        d_guard = guard_f && d_monly;
 
     core_fetch u_fetch (
         .clk(clk), .rst(rst), .boot_addr(boot_addr),
@@ -92,7 +104,7 @@ module hpm_core #(
         .jalr_redirect(jalr_go_n), .trap_redirect(trap_n), .irq_redirect(irq_take),
         .fetch_addr(fetch_addr), .redirect(fetch_redirect),
         .bus_addr(bus_addr), .bus_exec_ok(bus_exec_ok), .bus_rdata(bus_rdata),
-        .d_valid(d_valid), .d_pc(d_pc), .d_insn(d_insn), .d_fault(d_fault),
+        .d_guard(d_guard), .d_valid(d_valid), .d_pc(d_pc), .d_insn(d_insn), .d_fault(d_fault),
         .d_pred_taken(d_pred_taken)
     );
 
@@ -204,7 +216,7 @@ module hpm_core #(
     wire [4:0]  lsu_region;
     core_lsu u_lsu (
         .clk(clk), .first(x_first), .is_load(is_load), .is_store(is_store),
-        .funct3(funct3), .addr(alu_sum), .store_val(rs2),
+        .funct3(funct3), .addr(alu_sum), .store_val(rs2), .guard(guard_d),
         .misaligned(lsu_misaligned), .fault(lsu_fault), .region(lsu_region),
         .bus_we(lsu_we), .bus_be(lsu_be), .bus_wdata(lsu_wdata),
         .bus_rdata(bus_rdata), .load_data(load_data),
@@ -342,7 +354,7 @@ module hpm_core #(
         .mtip(mtip), .msip(msip), .irq_pending(irq_pending), .irq_code(irq_code),
         .wfi_wake(wfi_wake), .mtime(mtime), .lcofi(lcofi),
         .mcounteren_out(mcounteren),
-        .priv(priv),
+        .priv(priv), .guard_f(guard_f), .guard_d(guard_d),
         .ext_addr(ext_csr_addr), .ext_wdata(ext_csr_wdata), .ext_we(ext_csr_we),
         .ext_hit(ext_csr_hit), .ext_rdata(ext_csr_rdata), .ext_wval(ext_csr_wval)
     );
@@ -468,11 +480,12 @@ module hpm_core #(
     wire        ok_irq, ok_tvec, ok_sum, ok_fetch;
     /* verilator lint_off UNUSEDSIGNAL */
     wire [4:0]  rg_irq, rg_tvec, rg_sum, rg_fetch;   // only ok is needed here
+    wire        mo_irq, mo_tvec, mo_sum, mo_fetch;
     /* verilator lint_on UNUSEDSIGNAL */
-    core_pma #(.EXEC(1)) u_pma_irq   (.addr(vec_i),                   .ok(ok_irq),   .region(rg_irq));
-    core_pma #(.EXEC(1)) u_pma_tvec  (.addr({tvec_x, 2'b00}),         .ok(ok_tvec),  .region(rg_tvec));
-    core_pma #(.EXEC(1)) u_pma_sum   (.addr({alu_sum[31:2], 2'b00}),  .ok(ok_sum),   .region(rg_sum));
-    core_pma #(.EXEC(1)) u_pma_fetch (.addr({fetch_addr, 2'b00}),     .ok(ok_fetch), .region(rg_fetch));
+    core_pma #(.EXEC(1)) u_pma_irq   (.addr(vec_i),                   .guard(1'b0), .ok(ok_irq),   .region(rg_irq),   .monly(mo_irq));
+    core_pma #(.EXEC(1)) u_pma_tvec  (.addr({tvec_x, 2'b00}),         .guard(1'b0), .ok(ok_tvec),  .region(rg_tvec),  .monly(mo_tvec));
+    core_pma #(.EXEC(1)) u_pma_sum   (.addr({alu_sum[31:2], 2'b00}),  .guard(1'b0), .ok(ok_sum),   .region(rg_sum),   .monly(mo_sum));
+    core_pma #(.EXEC(1)) u_pma_fetch (.addr({fetch_addr, 2'b00}),     .guard(1'b0), .ok(ok_fetch), .region(rg_fetch), .monly(mo_fetch));
     assign bus_exec_ok = irq_take ? ok_irq : trap_n ? ok_tvec :
                          (mem_go_n || jalr_go_n) ? ok_sum : ok_fetch;
     assign bus_daddr  = alu_sum[31:2];
