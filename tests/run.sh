@@ -870,6 +870,23 @@ suite_board_gate() {
     if "${hpm[@]}" validate --size 64 -x, mul > "$d/gate-validate.out" 2> "$d/gate-validate.csv"; then
         pass "board: gate-level board = reference board (HPM ${num}x$width): mul --size 64, $(grep -c ',OK$' "$d/gate-validate.csv") events exact"
     else fail "board: gate-level board validate mul: $(grep -v ',OK$' "$d/gate-validate.csv" | head -n 4 | tr '\n' '|') $(head -c 300 "$d/gate-validate.out")"; fi
+    # mguard in the netlist: a U-mode store into MONRAM is an access fault
+    # (docs/memory-map.md, Protection), counted as on the reference board
+    # (the counts are on stderr with the trap; field 4, the run time in ns,
+    # follows each board's clock)
+    CHECK="board gate guard"
+    local g=$d/guard_monram want="trapped: store access fault at 0x8001f800" rg rr
+    if ${MAKE:-make} --no-print-directory sdk > "$g.cc.log" 2>&1 &&
+       "$BUILD/sdk/bin/hpm-cc" -O2 -o "$g.elf" tests/programs/src/guard_monram.c >> "$g.cc.log" 2>&1; then
+        "${hpm[@]}" stat -x, "$g.elf" > "$g.out" 2> "$g.err"; rg=$?
+        "$BIN_DIR/hpmctl" --link ref stat -x, "$g.elf" > "$g.ref.out" 2> "$g.ref.err"; rr=$?
+        grep -E '^[0-9]+,' "$g.err" | cut -d, -f1-3,5- > "$g.counts"
+        grep -E '^[0-9]+,' "$g.ref.err" | cut -d, -f1-3,5- > "$g.ref.counts"
+        if [ $rg -ne 0 ] && [ $rr -ne 0 ] && grep -q "$want" "$g.err" && grep -q "$want" "$g.ref.err" &&
+           [ -s "$g.counts" ] && cmp -s "$g.counts" "$g.ref.counts"; then
+            pass "board: gate-level board: a U-mode store into MONRAM ends the run with '${want#trapped: }', the reference board's counts"
+        else fail "board: gate-level board guard: exit $rg/$rr: $(head -c 300 "$g.err") | $(diff "$g.counts" "$g.ref.counts" | head -n 4 | tr '\n' '|')"; fi
+    else fail "board: gate-level board guard: hpm-cc failed: $(tail -n 3 "$g.cc.log" | tr '\n' '|')"; fi
 }
 
 # ---- (board) the iCEBreaker bitstream: make bitstream and its report, the

@@ -7,8 +7,7 @@
 // The memories read every cycle, so a fetch is just the address on the bus
 // (no request strobe: devices only see data accesses). A fetch outside fw/ram
 // marks the instruction with a fault flag; it raises the access fault when it
-// reaches X. So does d_guard (hpm_core): D's pc is M-only and the core runs
-// below M with mguard set, found from registers in D, off the fetch path.
+// reaches X.
 module core_fetch (
     input  wire        clk,
     input  wire        rst,
@@ -31,21 +30,17 @@ module core_fetch (
     input  wire [31:2] bus_addr,     // what the bus fetches: the next D pc when fetch_now
     input  wire        bus_exec_ok,  // bus_addr may be fetched from (hpm_core: the PMA check per mux input)
     input  wire [31:0] bus_rdata,
-    input  wire        d_guard,      // D's instruction may not be fetched in this mode
 
     // D stage outputs
     output reg         d_valid,
     output reg  [31:0] d_pc,
     output wire [31:0] d_insn,
-    output wire        d_fault,
+    output reg         d_fault,
     output wire        d_pred_taken
 );
     reg        boot;      // cycle 0: fetch boot_addr
     reg        d_fresh;   // the D word is on bus_rdata this cycle
     reg [31:0] d_insn_q;  // the D word, held while D waits
-    reg        d_pma;     // the D word's address is in no executable region
-
-    assign d_fault = d_pma || d_guard;
 
     assign d_insn = d_fault ? 32'd0 : (d_fresh ? bus_rdata : d_insn_q);
 
@@ -82,14 +77,14 @@ module core_fetch (
             boot    <= 1'b1;
             d_valid <= 1'b0;
             d_fresh <= 1'b0;
-            d_pma   <= 1'b0;
+            d_fault <= 1'b0;
         end else begin
             boot    <= 1'b0;
             d_fresh <= fetch_now;
             if (fetch_now) begin
                 d_valid <= 1'b1;
                 d_pc    <= next_pc;
-                d_pma   <= !bus_exec_ok;
+                d_fault <= !bus_exec_ok;
             end
         end
         d_insn_q <= d_insn;

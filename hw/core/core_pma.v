@@ -4,7 +4,8 @@
 // address is in, one-hot {gpio, uart, clint, ram, fw} (exact decode), with
 // the M-only parts cleared when guard is set (an access below M with
 // mguard set: such an access goes nowhere and faults). monly: the address
-// is in an M-only region or window (memmap.def).
+// is in an M-only region or window (memmap.def); with EXEC = 1 only among
+// the executable regions (a fetch from the others faults anyway).
 `include "hpm_map.vh"
 module core_pma #(
     parameter        EXEC       = 1,
@@ -37,7 +38,8 @@ module core_pma #(
     wire [4:0] mo_r  = {`HPM_GPIO_MONLY, `HPM_UART_MONLY, `HPM_CLINT_MONLY, `HPM_RAM_MONLY, `HPM_FW_MONLY};
     // a window lies inside one region: it clears only that region's bit
     assign region = in_r & ~({5{guard}} & (mo_r | {5{in_win}}));
-    assign monly  = (in_r & mo_r) != 5'd0 || in_win;
+    wire [4:0] ex_r  = EXEC ? 5'b00011 : 5'b11111;   // fw, ram
+    assign monly  = (in_r & mo_r & ex_r) != 5'd0 || in_win;
     wire mem = in_fw || in_ram;
     assign ok = EXEC ? mem : (mem || in_clint || in_uart || in_gpio);
 endmodule

@@ -87,8 +87,10 @@ module hpm_core #(
     wire [31:0] d_pc, d_insn;
     // mguard (core_csr): guard_f, the core runs below M; guard_d, so do its
     // loads and stores (MPRV). An instruction whose pc is M-only then has a
-    // fetch fault, found in D from D's pc (registers, off the fetch path):
-    // it traps in X as one whose address is in no region (docs/timing.md).
+    // fetch fault, found in D from D's pc (registers) and taken into X with
+    // it: x_fault set, x_insn 0, as for a fetch outside every region, while
+    // the D word itself (the fetch path: prediction, next fetch address) is
+    // left alone (docs/architecture-core.md).
     wire        guard_f, guard_d;
     wire        d_monly;
     /* verilator lint_off UNUSEDSIGNAL */
@@ -104,7 +106,7 @@ module hpm_core #(
         .jalr_redirect(jalr_go_n), .trap_redirect(trap_n), .irq_redirect(irq_take),
         .fetch_addr(fetch_addr), .redirect(fetch_redirect),
         .bus_addr(bus_addr), .bus_exec_ok(bus_exec_ok), .bus_rdata(bus_rdata),
-        .d_guard(d_guard), .d_valid(d_valid), .d_pc(d_pc), .d_insn(d_insn), .d_fault(d_fault),
+        .d_valid(d_valid), .d_pc(d_pc), .d_insn(d_insn), .d_fault(d_fault),
         .d_pred_taken(d_pred_taken)
     );
 
@@ -239,7 +241,8 @@ module hpm_core #(
     //   fault: the load/store access fault (the whole address), registered:
     //          it traps in the load/store's second X cycle.
     // They exclude one another (decode is one-hot; an instruction with a
-    // fetch fault decodes as nothing), so each class has its own trap
+    // fetch fault decodes as nothing, or, for mguard's, is stopped by its
+    // early trap as one an interrupt is taken on), so each class has its own trap
     // cause and delegation prepared early (core_csr) and the late signals
     // only select (one xtvec for every exception, below).
     wire        csr_illegal, sys_illegal, csr_write, irq_pending, wfi_wake;
@@ -457,8 +460,8 @@ module hpm_core #(
                 x_valid <= d_valid && !fetch_redirect;
             if (x_free) begin
                 x_pc    <= d_pc;
-                x_insn  <= d_insn;
-                x_fault <= d_fault;
+                x_insn  <= d_guard ? 32'd0 : d_insn;
+                x_fault <= d_fault || d_guard;
                 x_pred  <= d_pred_taken;
             end
         end

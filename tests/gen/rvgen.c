@@ -287,7 +287,7 @@ static const char *CSR_RD[] = {
 	"mie", "mip", "sie", "sip", "mepc", "sepc", "mcause", "scause", "mtval",
 	"stval", "misa", "mhartid", "mvendorid", "medeleg", "mideleg", "mcounteren",
 	"scounteren", "satp", "mcountinhibit", "mtvec", "stvec", "pmpcfg0",
-	"pmpaddr0", "tselect", "tdata1", "0x7c0", "hpmcounter3", "mhpmcounter3"
+	"pmpaddr0", "tselect", "tdata1", "0x7c1", "hpmcounter3", "mhpmcounter3"
 };
 /* CSRs whose value the handlers never depend on */
 static const char *CSR_WR[] = {

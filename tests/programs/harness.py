@@ -6,12 +6,14 @@ would. Each t_*.py module defines tests(h) and reports one line per check
 with h.report(ok, what, why).
 """
 import os
+import pty
 import re
 import shutil
 import signal
 import subprocess
 import tempfile
 import time
+import tty
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 SRC = os.path.join(ROOT, "tests", "programs", "src")
@@ -20,6 +22,10 @@ SRC = os.path.join(ROOT, "tests", "programs", "src")
 def short(s, n=400):
     s = " | ".join(l for l in s.strip().splitlines() if l.strip())
     return s if len(s) <= n else s[:n] + "..."
+
+
+def text(b):
+    return b.decode(errors="replace") if isinstance(b, bytes) else (b or "")
 
 
 class Harness:
@@ -74,8 +80,8 @@ class Harness:
             p = subprocess.run([self.bin("hpmctl")] + args, cwd=cwd or self.work, env=e,
                                capture_output=True, text=True, timeout=timeout)
             return p.returncode, p.stdout, p.stderr
-        except subprocess.TimeoutExpired as t:
-            return None, t.stdout or "", t.stderr or ""
+        except subprocess.TimeoutExpired as t:   # its output comes as bytes
+            return None, text(t.stdout), text(t.stderr)
 
     def run_interrupted(self, args, ready, env=None, limit=300, sig=signal.SIGINT, cwd=None):
         """Starts hpmctl, sends SIG once ready(elapsed_s, stderr_so_far) is
@@ -110,3 +116,27 @@ class Harness:
         errf.seek(0)
         dt = time.monotonic() - sent if sent is not None else -1.0
         return rc, outf.read(), errf.read(), dt
+
+
+class PtyBoard:
+    """A board that outlives one hpmctl: the installed hpm-sim or hpm-ref
+    (no --elf: it boots the monitor) with its stdin/stdout on a pseudo-
+    terminal's master side; hpmctl --link tty:PATH talks to it, one session
+    after another, the board keeping its state. The slave stays open here, so
+    the board sees no hang-up between sessions."""
+
+    def __init__(self, exe):
+        master, self.slave = pty.openpty()
+        tty.setraw(self.slave)
+        self.path = os.ttyname(self.slave)
+        self.proc = subprocess.Popen([exe], stdin=master, stdout=master, stderr=subprocess.DEVNULL,
+                                     start_new_session=True)
+        os.close(master)
+
+    def link(self):
+        return ["--link", "tty:" + self.path]
+
+    def close(self):
+        self.proc.kill()
+        self.proc.wait()
+        os.close(self.slave)
