@@ -793,41 +793,25 @@ suite_link() {
     suite_end link
 }
 
-# ---- hpmctl (tests/cli/test_cli.py prints one PASS/FAIL line per check) ----
-suite_cli() {
-    suite_begin cli
-    local line log=$OUT/cli.log
-    CHECK="cli"
+# python_suite NAME SCRIPT: a Python test script that prints one "PASS what"
+# or "FAIL what: why" line per check, run with --build, each line one check
+python_suite() {
+    local name=$1 script=$2 line log=$OUT/$1.log
+    suite_begin "$name"
+    CHECK=$name
     if need "$BUILD/bin/hpmctl" "$SIM" "$REF"; then
-        if ! command -v python3 > /dev/null; then fail "cli: python3 not found"
+        if ! command -v python3 > /dev/null; then fail "$name: python3 not found"
         else
             while IFS= read -r line; do
                 case "$line" in
-                    PASS\ *) pass "cli ${line#PASS }" ;;
-                    FAIL\ *) fail "cli ${line#FAIL }" ;;
+                    PASS\ *) pass "$name ${line#PASS }" ;;
+                    FAIL\ *) fail "$name ${line#FAIL }" ;;
                 esac
-            done < <(python3 tests/cli/test_cli.py --build "$BUILD" 2>&1 | tee "$log")
-            grep -q '^\(PASS\|FAIL\) ' "$log" || fail "cli: test_cli.py printed no check: $(tail -n 3 "$log" | tr '\n' '|')"
+            done < <(python3 "$script" --build "$BUILD" 2>&1 | tee "$log")
+            grep -q '^\(PASS\|FAIL\) ' "$log" || fail "$name: $script printed no check: $(tail -n 3 "$log" | tr '\n' '|')"
         fi
     fi
-    suite_end cli
-}
-
-# ---- users' own programs (tests/programs/run.py: PASS/FAIL lines) ----
-suite_programs() {
-    suite_begin programs
-    local line log=$OUT/programs.log
-    CHECK="programs"
-    if need "$BUILD/bin/hpmctl" "$SIM" "$REF"; then
-        while IFS= read -r line; do
-            case "$line" in
-                PASS\ *) pass "programs ${line#PASS }" ;;
-                FAIL\ *) fail "programs ${line#FAIL }" ;;
-            esac
-        done < <(python3 tests/programs/run.py --build "$BUILD" 2>&1 | tee "$log")
-        grep -q '^\(PASS\|FAIL\) ' "$log" || fail "programs: run.py printed no check: $(tail -n 3 "$log" | tr '\n' '|')"
-    fi
-    suite_end programs
+    suite_end "$name"
 }
 
 # the gate-level board: the bitstream's own netlist, with the monitor in its
@@ -1004,8 +988,8 @@ for s in "${SUITES[@]}"; do
         workloads) suite_workloads ;;
         link) suite_link ;;
         usb) suite_usb ;;
-        cli) suite_cli ;;
-        programs) suite_programs ;;
+        cli) python_suite cli tests/cli/test_cli.py ;;           # hpmctl, every subcommand and format
+        programs) python_suite programs tests/programs/run.py ;; # users' own programs
         board) suite_board ;;
         *) echo "run.sh: unknown suite $s" >&2; TOTAL_FAIL=$((TOTAL_FAIL + 1)) ;;
     esac

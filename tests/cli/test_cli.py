@@ -28,7 +28,11 @@ import struct
 import subprocess
 import tempfile
 import time
+import sys
 import xml.etree.ElementTree as ET
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from proctree import children, descendants  # noqa: E402
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 ap = argparse.ArgumentParser()
@@ -1123,16 +1127,6 @@ def perf_order():
                "the installed perf prints -x, -r like the fixture: " + ",".join(live), repr(rec))
 
 
-def children(pid):
-    kids = set()
-    for t in os.listdir("/proc/%d/task" % pid) if os.path.isdir("/proc/%d/task" % pid) else []:
-        try:
-            kids |= {int(k) for k in open("/proc/%d/task/%s/children" % (pid, t)).read().split()}
-        except OSError:
-            pass
-    return kids
-
-
 def run_interrupted(args, ready, env=None, limit=600):
     """hpmctl with stderr on a pseudo-terminal (progress shows there); SIGINT
     once ready(stdout, stderr). Returns (rc, stdout, stderr, children seen,
@@ -1204,16 +1198,6 @@ def interrupts():
            and kids and reaped(kids) is None,
            "validate, Ctrl-C after the first workload: summary so far (%s of 8), SIGINT, reference and board reaped"
            % (m.group(1) if m else "?"), "sent %s rc %s %s; %s | %s" % (sent, rc, reaped(kids), short(out), short(err)))
-
-
-def descendants(pid):
-    out, todo = set(), [pid]
-    while todo:
-        for k in children(todo.pop()):
-            if k not in out:
-                out.add(k)
-                todo.append(k)
-    return out
 
 
 def on_board(link, cmds, ready=None, rate=0.0, seed=1, limit=900, sig=signal.SIGINT,

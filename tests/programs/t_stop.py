@@ -9,35 +9,13 @@ import os
 import re
 import signal
 import subprocess
+import sys
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from proctree import alive, descendants  # noqa: E402
+
 LIMIT = 20.0          # seconds from SIGINT to the end: generous ("it ended")
-
-
-def children(pid):
-    kids = set()
-    task = "/proc/%d/task" % pid
-    for t in os.listdir(task) if os.path.isdir(task) else []:
-        try:
-            kids |= {int(k) for k in open("%s/%s/children" % (task, t)).read().split()}
-        except OSError:
-            pass
-    return kids
-
-
-def descendants(pid):
-    out, todo = set(), [pid]
-    while todo:
-        for k in children(todo.pop()):
-            if k not in out:
-                out.add(k)
-                todo.append(k)
-    return out
-
-
-def alive(pids):
-    """The processes of pids still there (a zombie counts: not reaped)."""
-    return sorted(k for k in pids if os.path.exists("/proc/%d" % k))
 
 
 def stop(h, args, ready, sigs=(signal.SIGINT,), gap=0.05, limit=90, grace=0.0):
