@@ -1339,6 +1339,24 @@ def interrupts_link():
                    sent, rc1, rc2, wrc, len(got), len(ref_csv),
                    next((i for i, (a, b) in enumerate(zip(got, ref_csv)) if a != b), None),
                    short(out1), short(err1), short(out2 + err2)))
+    # plain stat through the usb link: it prints nothing until the end, so
+    # SIGINT goes 3 s in; the run stops at its next keepalive tick, the
+    # counts so far are printed and marked, and the next stat is exact
+    big = "--size 3000000 alu"
+    rc, _, full = run(["--link", "ref", "stat", "-x", ",", "-e", "cycles"] + big.split())
+    full_cycles = int(full.split(",")[0]) if rc == 0 and full[:1].isdigit() else 0
+    t0 = time.monotonic()
+    res, sent, seen, wrc = on_board("usb", ["stat -x , -e cycles %s" % big, nxt], lambda *_: time.monotonic() - t0 > 3)
+    (rc1, pout1, err1), (rc2, pout2, out2) = res
+    got = re.search(r"^(\d+),,cycles,", err1, re.M)
+    left = [k for k in seen if os.path.exists("/proc/%d" % k)]
+    report(sent and rc1 == 130 and got and 0 < int(got.group(1)) < full_cycles // 2 and "interrupted" in err1
+           and rc2 == 0 and out2 == small and pout1 == pout2 == "" and wrc == 0 and not left,
+           "usb link: plain stat, Ctrl-C 3 s in: the run stopped on the board at %s of its %d cycles, counts so far "
+           "printed and marked, SIGINT (130); the next stat on the same board exact; no process left"
+           % (got.group(1) if got else "?", full_cycles),
+           "sent %s rc %s/%s wrapper %s, full %d, left %s; %s | %s" % (sent, rc1, rc2, wrc, full_cycles, left,
+                                                                       short(err1), short(out2 + pout2)))
     # a lossy link: 1 % of the bytes faulted each way; the run must end
     # without a hang and every number printed must be the reference's
     # (an interval whose sample was lost merges into the next: cumulative
