@@ -21,11 +21,12 @@
 #define UART_STATUS (HPM_UART_BASE + UART_STATUS_OFF)
 #define GPIO_LEDS (HPM_GPIO_BASE + GPIO_LEDS_OFF)
 
-/* a load in mode: faults (cause 5, tval/epc, rd kept) or not (no trap) */
-.macro G_LD n, mode, op, addr, faults
+/* a load or store (op) of a6 = val in mode: faults (cause, tval = addr,
+ * epc, a6 kept: a faulting load writes no rd) or not (no trap) */
+.macro G_ACCESS n, mode, op, addr, faults, cause, val
     TEST    \n
     li      a0, \addr
-    li      a6, 0x6666
+    li      a6, \val
     TRAP_CLEAR
     ENTER_MODE \mode
 1:  \op     a6, 0(a0)
@@ -36,40 +37,21 @@
     ENTER_M
     .if \faults
     CHECK   a1, 1
-    CHECK   a2, 5
+    CHECK   a2, \cause
     CHECKR  a3, a0
     la      t6, 1b
     CHECKR  a4, t6
-    CHECK   a6, 0x6666
+    CHECK   a6, \val
     .else
     CHECK   a1, 0
     .endif
     SIG     a2
 .endm
-
-/* a store of 0x5a5a5a5a in mode: faults (cause 7, tval/epc) or not */
+.macro G_LD n, mode, op, addr, faults
+    G_ACCESS \n, \mode, \op, \addr, \faults, 5, 0x6666
+.endm
 .macro G_ST n, mode, op, addr, faults
-    TEST    \n
-    li      a0, \addr
-    li      a6, 0x5a5a5a5a
-    TRAP_CLEAR
-    ENTER_MODE \mode
-1:  \op     a6, 0(a0)
-    mv      a1, s9
-    mv      a2, s8
-    mv      a3, s7
-    mv      a4, s6
-    ENTER_M
-    .if \faults
-    CHECK   a1, 1
-    CHECK   a2, 7
-    CHECKR  a3, a0
-    la      t6, 1b
-    CHECKR  a4, t6
-    .else
-    CHECK   a1, 0
-    .endif
-    SIG     a2
+    G_ACCESS \n, \mode, \op, \addr, \faults, 7, 0x5a5a5a5a
 .endm
 
 /* memory word at addr (read in M) == val */
