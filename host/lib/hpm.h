@@ -252,11 +252,16 @@ typedef void (*hpm_output_cb)(void *ctx, int fd, const void *data, size_t len);
 /* One profile sample (docs/protocol.md 6.7): a sampled counter overflowed
  * and the monitor was entered with mepc = pc, the next instruction the
  * workload would have executed, in mode `mode`. */
+#define HPM_MAX_STACK 16    /* return addresses kept per sample (record -g) */
+
 typedef struct hpm_prof_sample {
 	uint32_t index;       /* record number in the run (samples and region markers) */
 	uint32_t pc;
 	unsigned mode;        /* enum hpm_privilege */
 	unsigned counter;     /* hpm_run: value[] index 3..31; hpm_profile: event position in l */
+	uint64_t time;        /* board cycles since the run started, at the sample (0: unknown) */
+	unsigned nstack;      /* call chain (record -g): 0 without one */
+	uint32_t stack[HPM_MAX_STACK]; /* return addresses, innermost caller first */
 } hpm_prof_sample;
 
 typedef int (*hpm_prof_cb)(void *ctx, const hpm_prof_sample *s);  /* non-zero: abort */

@@ -59,7 +59,7 @@ static void deliver_output(hpm_board *b, const struct hpm_frame *f)
 /* A PROFILE frame (docs/protocol.md 6.7): one sample, by record number. */
 static void deliver_profile(hpm_board *b, const struct hpm_frame *f)
 {
-	hpm_prof_sample s;
+	hpm_prof_sample s = { 0 };
 
 	if (!b->run_opts || f->len != 3 * 4)
 		return;
