@@ -10,7 +10,8 @@
 # workloads run each program through model_vs_lockstep: hpm-ref, then
 # hpm-sim --lockstep, both pass with the same UART output and the same
 # signature or --stats line.
-#   unit      make targets of unit tests (UNIT_TARGETS): test-ref, test-proto,
+#   unit      make targets of unit tests (UNIT_TARGETS): lint (Verilator -Wall,
+#             link cycles, C style), test-ref, test-proto,
 #             the short fuzz runs, events-check, isa-gen-check, alu-equiv
 #   isa       directed tests, tests/isa/*.S
 #   hpm       directed HPM tests, tests/hpm/*.S, like isa on the default build;
