@@ -73,9 +73,9 @@ $(HPM_LIB_ASAN): $(HPM_LIB_ASAN_OBJS)
 	@mkdir -p $(@D)
 	rm -f $@ && ar rcs $@ $^
 
-$(HPMCTL): $(HPMCTL_SRCS) $(wildcard host/cli/*.h) $(HPM_LIB) $(HPM_LIB_DIR)/hpm.h $(EV_DEF)
+$(HPMCTL): $(HPMCTL_SRCS) $(wildcard host/cli/*.h) $(HPM_LIB) $(HPM_LIB_DIR)/hpm.h $(EV_DEF) hw/csr.def
 	@mkdir -p $(@D)
-	$(HOST_CC) $(HOST_CFLAGS) -I$(HPM_LIB_DIR) -Ihw/hpm -o $@ $(HPMCTL_SRCS) $(HPM_LIB) $(HPM_LIB_LIBS) -lm
+	$(HOST_CC) $(HOST_CFLAGS) -I$(HPM_LIB_DIR) -Ihw/hpm -Ihw -o $@ $(HPMCTL_SRCS) $(HPM_LIB) $(HPM_LIB_LIBS) -lm
 
 -include $(HPM_LIB_OBJS:.o=.d) $(HPM_LIB_ASAN_OBJS:.o=.d)
 # board.c checks the monitor's checksum against the build's (mk/fw.mk)

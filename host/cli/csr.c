@@ -6,30 +6,24 @@
 #include <strings.h>
 #include "hpmctl.h"
 
-static const struct { const char *name; uint16_t csr; } csr_names[] = {
-	{ "sstatus", 0x100 }, { "sie", 0x104 }, { "stvec", 0x105 }, { "scounteren", 0x106 },
-	{ "sscratch", 0x140 }, { "sepc", 0x141 }, { "scause", 0x142 }, { "stval", 0x143 },
-	{ "sip", 0x144 }, { "stimecmp", 0x14d }, { "stimecmph", 0x15d }, { "satp", 0x180 },
-	{ "mstatus", 0x300 }, { "misa", 0x301 }, { "medeleg", 0x302 }, { "mideleg", 0x303 },
-	{ "mie", 0x304 }, { "mtvec", 0x305 }, { "mcounteren", 0x306 }, { "mstatush", 0x310 },
-	{ "mcountinhibit", 0x320 }, { "mcyclecfg", 0x321 }, { "minstretcfg", 0x322 },
-	{ "mcyclecfgh", 0x721 }, { "minstretcfgh", 0x722 },
-	{ "mscratch", 0x340 }, { "mepc", 0x341 }, { "mcause", 0x342 }, { "mtval", 0x343 },
-	{ "mip", 0x344 }, { "tselect", 0x7a0 }, { "tdata1", 0x7a1 },
-	{ "mcycle", 0xb00 }, { "minstret", 0xb02 }, { "mcycleh", 0xb80 }, { "minstreth", 0xb82 },
-	{ "cycle", 0xc00 }, { "time", 0xc01 }, { "instret", 0xc02 },
-	{ "cycleh", 0xc80 }, { "timeh", 0xc81 }, { "instreth", 0xc82 }, { "scountovf", 0xda0 },
-	{ "mvendorid", 0xf11 }, { "marchid", 0xf12 }, { "mimpid", 0xf13 }, { "mhartid", 0xf14 },
+/* Every CSR of hw/csr.def, the catalogue the RTL and the model use. A range
+ * (count > 1) is named by its first member: PREFIX<first>[h]. */
+static const struct { const char *name; uint16_t csr, count; } csrs[] = {
+#define HPM_CSR(name, addr, count, wmask, brief) { #name, addr, count },
+#include "csr.def"
+#undef HPM_CSR
 };
 
-/* Numbered families: PREFIXn[h] for n in [first, last]. */
-static const struct { const char *prefix; unsigned first, last; uint16_t base, hbase; } csr_families[] = {
-	{ "mhpmcounter", 3, 31, 0xb00, 0xb80 },
-	{ "hpmcounter",  3, 31, 0xc00, 0xc80 },
-	{ "mhpmevent",   3, 31, 0x320, 0x720 },
-	{ "pmpcfg",      0, 3,  0x3a0, 0 },
-	{ "pmpaddr",     0, 15, 0x3b0, 0 },
-};
+/* A range's name split into prefix, first index and suffix ("" or "h"). */
+struct csr_range { size_t plen; unsigned first; const char *suffix; };
+
+static void csr_split(const char *name, struct csr_range *r)
+{
+	const char *d = name + strcspn(name, "0123456789");
+	r->plen = (size_t)(d - name);
+	r->first = (unsigned)strtoul(d, NULL, 10);
+	r->suffix = d + strspn(d, "0123456789");
+}
 
 /* "mhpmevent3", "0x323" or "803" -> CSR number; -1 if neither. */
 static int csr_number(const char *s)
@@ -37,20 +31,23 @@ static int csr_number(const char *s)
 	uint64_t v;
 	if (!parse_u64(s, &v))
 		return v <= 0xfff ? (int)v : -1;
-	for (size_t i = 0; i < sizeof csr_names / sizeof csr_names[0]; i++)
-		if (!strcasecmp(s, csr_names[i].name))
-			return csr_names[i].csr;
-	for (size_t i = 0; i < sizeof csr_families / sizeof csr_families[0]; i++) {
-		size_t pl = strlen(csr_families[i].prefix);
+	for (size_t i = 0; i < sizeof csrs / sizeof csrs[0]; i++) {
+		struct csr_range r;
+		const char *d;
 		char *end;
-		if (strncasecmp(s, csr_families[i].prefix, pl) || s[pl] < '0' || s[pl] > '9')
+		if (csrs[i].count == 1) {
+			if (!strcasecmp(s, csrs[i].name))
+				return csrs[i].csr;
 			continue;
-		unsigned long n = strtoul(s + pl, &end, 10);
-		int high = (*end == 'h' || *end == 'H') && end[1] == '\0';
-		if ((*end && !high) || n < csr_families[i].first || n > csr_families[i].last ||
-		    (high && !csr_families[i].hbase))
+		}
+		csr_split(csrs[i].name, &r);
+		d = s + r.plen;
+		if (strncasecmp(s, csrs[i].name, r.plen) || *d < '0' || *d > '9')
 			continue;
-		return (high ? csr_families[i].hbase : csr_families[i].base) + (int)n;
+		unsigned long n = strtoul(d, &end, 10);
+		if (!strcasecmp(end, r.suffix) && n >= r.first && n < r.first + csrs[i].count &&
+		    (d[0] != '0' || end == d + 1))
+			return csrs[i].csr + (int)(n - r.first);
 	}
 	return -1;
 }
@@ -58,21 +55,18 @@ static int csr_number(const char *s)
 /* The display name of a CSR number: "mhpmevent3 (0x323)". */
 static void csr_label(uint16_t csr, char *buf, size_t len)
 {
-	for (size_t i = 0; i < sizeof csr_names / sizeof csr_names[0]; i++)
-		if (csr_names[i].csr == csr) {
-			snprintf(buf, len, "%s (0x%03x)", csr_names[i].name, csr);
+	for (size_t i = 0; i < sizeof csrs / sizeof csrs[0]; i++) {
+		struct csr_range r;
+		if (csr < csrs[i].csr || csr >= csrs[i].csr + csrs[i].count)
+			continue;
+		if (csrs[i].count == 1) {
+			snprintf(buf, len, "%s (0x%03x)", csrs[i].name, csr);
 			return;
 		}
-	for (size_t i = 0; i < sizeof csr_families / sizeof csr_families[0]; i++) {
-		unsigned f = csr_families[i].first, l = csr_families[i].last;
-		if (csr >= csr_families[i].base + f && csr <= csr_families[i].base + l) {
-			snprintf(buf, len, "%s%u (0x%03x)", csr_families[i].prefix, csr - csr_families[i].base, csr);
-			return;
-		}
-		if (csr_families[i].hbase && csr >= csr_families[i].hbase + f && csr <= csr_families[i].hbase + l) {
-			snprintf(buf, len, "%s%uh (0x%03x)", csr_families[i].prefix, csr - csr_families[i].hbase, csr);
-			return;
-		}
+		csr_split(csrs[i].name, &r);
+		snprintf(buf, len, "%.*s%u%s (0x%03x)", (int)r.plen, csrs[i].name,
+			 r.first + (csr - csrs[i].csr), r.suffix, csr);
+		return;
 	}
 	snprintf(buf, len, "0x%03x", csr);
 }

@@ -970,6 +970,31 @@ def csr_cmds():
         report(why is None and want in err, "%s: exit 1, one line: %s" % (cmdline(args), err.strip()), why or err)
 
 
+def csr_catalogue_names():
+    """Every CSR name hw/csr.def gives, with its number: singles, and the
+    first and last member of each range (PREFIX<n>[h])."""
+    names = []
+    for m in re.finditer(r"^HPM_CSR\((\w+),\s*(0x[0-9a-f]+),\s*(\d+),", open(os.path.join(ROOT, "hw", "csr.def")).read(), re.M):
+        name, addr, count = m.group(1), int(m.group(2), 16), int(m.group(3))
+        names.append((name, addr))
+        if count > 1:
+            r = re.match(r"^(\D+)(\d+)(h?)$", name)
+            names.append(("%s%d%s" % (r.group(1), int(r.group(2)) + count - 1, r.group(3)), addr + count - 1))
+    return names
+
+
+def csr_names_from_catalogue():
+    """hpmctl csr knows every CSR of hw/csr.def by its name and labels it so."""
+    bad = []
+    names = csr_catalogue_names()
+    for name, addr in names:
+        rc, out, err = run(SIM + ["csr", "read", name])
+        if rc != 0 or not out.startswith("%s (0x%03x) = " % (name, addr)):
+            bad.append("%s: exit %d %s" % (name, rc, (out + err).strip()[:80]))
+    report(len(names) > 60 and not bad, "csr read: all %d names of hw/csr.def (first and last of each range) "
+           "known and labelled with their number" % len(names), "; ".join(bad[:4]))
+
+
 def run_cmd(info):
     out = expect_counts(SIM + ["run", "--size", "2000", "alu"])
     outm = expect_counts(SIM + ["run", "--mode", "m", "--size", "2000", "alu"])
@@ -1874,7 +1899,7 @@ def regions():
                "stat --regions (human): a table per region with its calls and metrics", short(human))
 
 
-TESTS = ["help", "list", "info", "stat", "repeat", "interval", "modifiers", "narrow", "main", "topdown", "record", "validate_all", "fault", "csr", "run", "errors",
+TESTS = ["help", "list", "info", "stat", "repeat", "interval", "modifiers", "narrow", "main", "topdown", "record", "validate_all", "fault", "csr", "csr-names", "run", "errors",
          "junit", "hil", "ci", "perf_order", "habits", "interrupts", "interrupts_link", "killed_host", "plot_many", "installed", "profile", "regions"]
 
 
@@ -1890,7 +1915,7 @@ def main():
         "stat": lambda: stat_formats(info), "repeat": stat_repeat_replay,
         "interval": lambda: stat_interval(info), "modifiers": modifiers, "narrow": narrow_replay, "main": lambda: main_job(info),
         "topdown": lambda: topdown(info), "record": lambda: record(info), "validate_all": validate_all,
-        "fault": validate_fault, "csr": csr_cmds, "run": lambda: run_cmd(info),
+        "fault": validate_fault, "csr": csr_cmds, "csr-names": csr_names_from_catalogue, "run": lambda: run_cmd(info),
         "junit": lambda: junit_reports(info), "hil": hil_target, "ci": ci_files,
         "perf_order": perf_order, "habits": lambda: perf_habits(info), "interrupts": interrupts,
         "interrupts_link": interrupts_link, "killed_host": killed_host,
