@@ -323,39 +323,32 @@ const char *exit_reason_name(enum hpm_exit_reason r)
 	return "unknown";
 }
 
-/* The privileged spec's names of the exceptions (mcause, interrupt bit
- * clear); for the ones with an address, mtval is that address. */
-static const struct { const char *name; int addr; } exceptions[] = {
-	{ "instruction address misaligned", 1 }, { "instruction access fault", 1 },
-	{ "illegal instruction", 0 }, { "breakpoint", 0 },
-	{ "load address misaligned", 1 }, { "load access fault", 1 },
-	{ "store address misaligned", 1 }, { "store access fault", 1 },
-	{ "environment call from U-mode", 0 }, { "environment call from S-mode", 0 },
-	{ "reserved exception 10", 0 }, { "environment call from M-mode", 0 },
-	{ "instruction page fault", 1 }, { "load page fault", 1 },
-	{ "reserved exception 14", 0 }, { "store page fault", 1 },
+/* The trap codes of hw/csr.def (mcause constants): the privileged spec's
+ * names, interrupts named int_*. */
+static const struct { const char *csr, *name; unsigned code; const char *what; } causes[] = {
+#define HPM_CONST(csr, name, value, brief) { #csr, #name, value, brief },
+#include "csr.def"
+#undef HPM_CONST
 };
 
 char *trap_name(uint32_t mcause, uint32_t mtval, char *buf, size_t len)
 {
-	static const char *const irqs[] = {
-		[1] = "supervisor software interrupt", [3] = "machine software interrupt",
-		[5] = "supervisor timer interrupt", [7] = "machine timer interrupt",
-		[9] = "supervisor external interrupt", [11] = "machine external interrupt",
-		[13] = "counter-overflow interrupt",
-	};
+	int irq = (int)(mcause >> 31);
 	uint32_t code = mcause & 0x7fffffffu;
-	if (mcause >> 31)
-		snprintf(buf, len, "%s", code < sizeof irqs / sizeof irqs[0] && irqs[code] ? irqs[code] :
-			 "unknown interrupt");
-	else if (code >= sizeof exceptions / sizeof exceptions[0])
-		snprintf(buf, len, "exception %u", (unsigned)code);
-	else if (exceptions[code].addr)
-		snprintf(buf, len, "%s at 0x%08x", exceptions[code].name, (unsigned)mtval);
-	else if (code == 2)
-		snprintf(buf, len, "illegal instruction 0x%08x", (unsigned)mtval);
-	else
-		snprintf(buf, len, "%s", exceptions[code].name);
+	for (size_t i = 0; i < sizeof causes / sizeof causes[0]; i++) {
+		const char *what = causes[i].what;
+		if (strcmp(causes[i].csr, "mcause") || causes[i].code != code ||
+		    (strncmp(causes[i].name, "int_", 4) == 0) != irq)
+			continue;
+		if (!strcmp(causes[i].name, "illegal_insn"))
+			snprintf(buf, len, "%s 0x%08x", what, (unsigned)mtval);
+		else if (strstr(what, "misaligned") || strstr(what, "fault"))  /* mtval = the address */
+			snprintf(buf, len, "%s at 0x%08x", what, (unsigned)mtval);
+		else
+			snprintf(buf, len, "%s", what);
+		return buf;
+	}
+	snprintf(buf, len, irq ? "interrupt %u" : "exception %u", (unsigned)code);
 	return buf;
 }
 

@@ -30,18 +30,6 @@
 #define MEDELEG_MASK CSR_MEDELEG_WMASK
 #define CAUSE_MASK CSR_MCAUSE_WMASK /* mcause/scause: interrupt bit, 4-bit code */
 
-/* exception causes */
-#define EXC_INSN_MISALIGNED 0u
-#define EXC_INSN_ACCESS 1u
-#define EXC_ILLEGAL 2u
-#define EXC_BREAKPOINT 3u
-#define EXC_LOAD_MISALIGNED 4u
-#define EXC_LOAD_ACCESS 5u
-#define EXC_STORE_MISALIGNED 6u
-#define EXC_STORE_ACCESS 7u
-#define EXC_ECALL_U 8u
-#define EXC_ECALL_S 9u
-#define EXC_ECALL_M 11u
 
 #define MISA_VALUE 0x40141100u /* RV32 I M S U */
 

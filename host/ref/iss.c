@@ -133,12 +133,12 @@ void hpmref_step(hpmref *m, hpm_retire *out)
 	}
 
 	if (UNLIKELY(pc & 3u)) {
-		cause = EXC_INSN_MISALIGNED;
+		cause = MCAUSE_MISALIGNED_FETCH;
 		tval = pc;
 		goto trap;
 	}
 	if (UNLIKELY(fetch(m, pc, &insn))) {
-		cause = EXC_INSN_ACCESS;
+		cause = MCAUSE_FETCH_ACCESS;
 		tval = pc;
 		goto trap;
 	}
@@ -170,7 +170,7 @@ void hpmref_step(hpmref *m, hpm_retire *out)
 				       ((insn >> 9) & 0x800u) | ((insn >> 20) & 0x7FEu);
 			next_pc = pc + imm;
 			if (next_pc & 2u) {
-				cause = EXC_INSN_MISALIGNED;
+				cause = MCAUSE_MISALIGNED_FETCH;
 				tval = next_pc;
 				goto trap;
 			}
@@ -183,7 +183,7 @@ void hpmref_step(hpmref *m, hpm_retire *out)
 			if (f3) goto illegal;
 			next_pc = (a + imm_i) & ~1u;
 			if (next_pc & 2u) {
-				cause = EXC_INSN_MISALIGNED;
+				cause = MCAUSE_MISALIGNED_FETCH;
 				tval = next_pc;
 				goto trap;
 			}
@@ -208,7 +208,7 @@ void hpmref_step(hpmref *m, hpm_retire *out)
 					       ((insn >> 20) & 0x7E0u) | ((insn >> 7) & 0x1Eu);
 				next_pc = pc + imm;
 				if (next_pc & 2u) {
-					cause = EXC_INSN_MISALIGNED;
+					cause = MCAUSE_MISALIGNED_FETCH;
 					tval = next_pc;
 					goto trap;
 				}
@@ -231,12 +231,12 @@ void hpmref_step(hpmref *m, hpm_retire *out)
 			default: goto illegal;
 			}
 			if (addr & (size - 1)) {
-				cause = EXC_LOAD_MISALIGNED;
+				cause = MCAUSE_MISALIGNED_LOAD;
 				tval = addr;
 				goto trap;
 			}
 			if (UNLIKELY(data_guarded(m, addr))) {
-				cause = EXC_LOAD_ACCESS;
+				cause = MCAUSE_LOAD_ACCESS;
 				tval = addr;
 				trap_occ = T_OCC_ACCESS_FAULT;
 				goto trap;
@@ -244,7 +244,7 @@ void hpmref_step(hpmref *m, hpm_retire *out)
 			if (LIKELY(addr - HPM_RAM_BASE < HPM_RAM_SIZE) && size == 4) {
 				v = rd32(m->ram + (addr - HPM_RAM_BASE));
 			} else if (ref_soc_load(m, addr, size, t, &v)) {
-				cause = EXC_LOAD_ACCESS;
+				cause = MCAUSE_LOAD_ACCESS;
 				tval = addr;
 				trap_occ = T_OCC_ACCESS_FAULT;
 				goto trap;
@@ -267,12 +267,12 @@ void hpmref_step(hpmref *m, hpm_retire *out)
 			if (f3 > 2) goto illegal;
 			size = 1u << f3;
 			if (addr & (size - 1)) {
-				cause = EXC_STORE_MISALIGNED;
+				cause = MCAUSE_MISALIGNED_STORE;
 				tval = addr;
 				goto trap;
 			}
 			if (UNLIKELY(data_guarded(m, addr))) {
-				cause = EXC_STORE_ACCESS;
+				cause = MCAUSE_STORE_ACCESS;
 				tval = addr;
 				trap_occ = T_OCC_ACCESS_FAULT;
 				goto trap;
@@ -286,7 +286,7 @@ void hpmref_step(hpmref *m, hpm_retire *out)
 			if (LIKELY(addr - HPM_RAM_BASE < HPM_RAM_SIZE) && size == 4) {
 				wr32(m->ram + (addr - HPM_RAM_BASE), sv);
 			} else if (ref_soc_store(m, addr, size, sv, t)) {
-				cause = EXC_STORE_ACCESS;
+				cause = MCAUSE_STORE_ACCESS;
 				tval = addr;
 				trap_occ = T_OCC_ACCESS_FAULT;
 				goto trap;
@@ -386,12 +386,12 @@ void hpmref_step(hpmref *m, hpm_retire *out)
 		case 0x73: { /* system */
 			if (f3 == 0) {
 				if (insn == 0x00000073u) {
-					cause = m->priv == PRV_U ? EXC_ECALL_U : m->priv == PRV_S ? EXC_ECALL_S
-												  : EXC_ECALL_M;
+					cause = m->priv == PRV_U ? MCAUSE_ECALL_U : m->priv == PRV_S ? MCAUSE_ECALL_S
+												  : MCAUSE_ECALL_M;
 					tval = 0;
 					goto trap;
 				} else if (insn == 0x00100073u) {
-					cause = EXC_BREAKPOINT;
+					cause = MCAUSE_BREAKPOINT;
 					tval = pc;
 					goto trap;
 				} else if (insn == 0x30200073u) { /* mret */
@@ -504,7 +504,7 @@ void hpmref_step(hpmref *m, hpm_retire *out)
 	}
 
 illegal:
-	cause = EXC_ILLEGAL;
+	cause = MCAUSE_ILLEGAL_INSN;
 	tval = insn;
 trap:
 	/* the trap cycle is the last X cycle; a load/store access fault has
