@@ -294,6 +294,11 @@ static void gen_map_vh(void)
 		printf("`define HPM_%s_%s_LSB %u\n`define HPM_%s_%s_W %u\n",
 		       upper(fields[i].csr), upper(fields[i].name), fields[i].lsb,
 		       upper(fields[i].csr), upper(fields[i].name), fields[i].width);
+	/* the whole field as a part-select range: x[`HPM_MHPMEVENT_OP_TYPE0] */
+	for (size_t i = 0; i < COUNT(fields); i++) {
+		printf("`define HPM_%s_", upper(fields[i].csr));
+		printf("%s %u:%u\n", upper(fields[i].name), fields[i].lsb + fields[i].width - 1, fields[i].lsb);
+	}
 	for (size_t i = 0; i < COUNT(regions); i++)
 		printf("`define HPM_%s_BASE 32'h%08x\n`define HPM_%s_SIZE 32'h%08x\n"
 		       "`define HPM_%s_MONLY 1'b%d\n",

@@ -78,7 +78,8 @@ module hpm_ktable #(
     wire [63:0]    s = sel;
     /* verilator lint_on UNUSEDSIGNAL */
     // the selector of the next cycle (fsel's next value)
-    wire [28:0]    fsel_d = we ? {s[52:50], s[47:45], s[42:40], s[34:30], s[24:20], s[14:10], s[4:0]} :
+    wire [28:0]    fsel_d = we ? {s[`HPM_MHPMEVENT_OP_TYPE2_LSB +: 3], s[`HPM_MHPMEVENT_OP_TYPE1_LSB +: 3], s[`HPM_MHPMEVENT_OP_TYPE0_LSB +: 3],
+                                   s[`HPM_MHPMEVENT_EVENT3_LSB +: 5], s[`HPM_MHPMEVENT_EVENT2_LSB +: 5], s[`HPM_MHPMEVENT_EVENT1_LSB +: 5], s[`HPM_MHPMEVENT_EVENT0_LSB +: 5]} :
                                  fsel;
     always @(posedge clk) begin
         if (rst) begin
@@ -91,7 +92,7 @@ module hpm_ktable #(
                 clr <= 1'b0;
             fsel <= fsel_d;
             if (we) begin
-                finh <= s[62:60];
+                finh <= s[`HPM_MHPMEVENT_MINH_LSB:`HPM_MHPMEVENT_UINH_LSB];
                 fcol <= widx;
             end
         end

@@ -46,10 +46,10 @@ module hpm_selector #(
             ev0 <= {EVB{1'b0}}; ev1 <= {EVB{1'b0}}; ev2 <= {EVB{1'b0}}; ev3 <= {EVB{1'b0}};
         end else begin
             if (we_hi) begin
-                inh_q <= w[62:60];
-                op2   <= w[52:50];
-                op1   <= w[47:45];
-                op0   <= w[42:40];
+                inh_q <= w[`HPM_MHPMEVENT_MINH_LSB:`HPM_MHPMEVENT_UINH_LSB];
+                op2   <= w[`HPM_MHPMEVENT_OP_TYPE2_LSB +: 3];
+                op1   <= w[`HPM_MHPMEVENT_OP_TYPE1_LSB +: 3];
+                op0   <= w[`HPM_MHPMEVENT_OP_TYPE0_LSB +: 3];
             end
             if (we_lo || we_hi)
                 ev3   <= w[30 +: EVB];
@@ -58,7 +58,7 @@ module hpm_selector #(
                 ev1   <= w[10 +: EVB];
                 ev0   <= w[0 +: EVB];
             end
-            of_q <= set_of || (we_hi ? w[63] : of_q);
+            of_q <= set_of || (we_hi ? w[`HPM_MHPMEVENT_OF_LSB] : of_q);
         end
     end
 

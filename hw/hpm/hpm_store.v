@@ -45,6 +45,7 @@
 //
 // Architecture 3 (the iCE40 form) has its own table and store, hpm_ktable
 // and hpm_estore.
+`include "hpm_map.vh"
 module hpm_store #(
     // counters (>= 1). The default is 1 on purpose: yosys elaborates every
     // module it reads with its defaults, and the refill loop at 29 columns
@@ -117,13 +118,13 @@ module hpm_store #(
         begin
             v   = kind_ev(c[4:0]);
             // legal indexes are < EV_W <= 64: the low 6 bits address the vector
-            e0  = {2'b00, v[s[5:0]]};
-            e1  = {2'b00, v[s[15:10]]};
-            e2  = {2'b00, v[s[25:20]]};
-            e3  = {2'b00, v[s[35:30]]};
-            inh = mode_inhibited(s[62:60], c[6:5]);
-            row_inc = inh ? 3'd0 : combine(s[52:50], combine(s[42:40], e0, e1),
-                                                     combine(s[47:45], e2, e3));
+            e0  = {2'b00, v[s[`HPM_MHPMEVENT_EVENT0_LSB +: 6]]};
+            e1  = {2'b00, v[s[`HPM_MHPMEVENT_EVENT1_LSB +: 6]]};
+            e2  = {2'b00, v[s[`HPM_MHPMEVENT_EVENT2_LSB +: 6]]};
+            e3  = {2'b00, v[s[`HPM_MHPMEVENT_EVENT3_LSB +: 6]]};
+            inh = mode_inhibited(s[`HPM_MHPMEVENT_MINH_LSB:`HPM_MHPMEVENT_UINH_LSB], c[6:5]);
+            row_inc = inh ? 3'd0 : combine(s[`HPM_MHPMEVENT_OP_TYPE2_LSB +: 3], combine(s[`HPM_MHPMEVENT_OP_TYPE0_LSB +: 3], e0, e1),
+                                                     combine(s[`HPM_MHPMEVENT_OP_TYPE1_LSB +: 3], e2, e3));
         end
     endfunction
     /* verilator lint_on UNUSEDSIGNAL */

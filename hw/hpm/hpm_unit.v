@@ -215,9 +215,9 @@ module hpm_unit #(
     always @(*) begin
         evt_legal = 64'd0;
         if (csr_we || !LAZY)
-            evt_legal = {w[63:60], 5'd0, op_legal(w[54:50]), op_legal(w[49:45]),
-                         op_legal(w[44:40]), ev_legal(w[39:30]), ev_legal(w[29:20]),
-                         ev_legal(w[19:10]), ev_legal(w[9:0])};
+            evt_legal = {w[63:60], 5'd0, op_legal(w[`HPM_MHPMEVENT_OP_TYPE2]), op_legal(w[`HPM_MHPMEVENT_OP_TYPE1]),
+                         op_legal(w[`HPM_MHPMEVENT_OP_TYPE0]), ev_legal(w[`HPM_MHPMEVENT_EVENT3]), ev_legal(w[`HPM_MHPMEVENT_EVENT2]),
+                         ev_legal(w[`HPM_MHPMEVENT_EVENT1]), ev_legal(w[`HPM_MHPMEVENT_EVENT0])};
     end
 
     wire [63:0] hpm_value [0:31];
@@ -322,13 +322,13 @@ module hpm_unit #(
             // the flush through it) but reset's (the store clears its rows).
             // (not for an unimplemented selector: the flush may write then)
             wire evw = csr_we && is_evt && IMPL[idx];
-            wire g_ev0 = !rst && (!evw || sel_hi || ev_ok(w[9:0]));
-            wire g_ev1 = !rst && (!evw || sel_hi || ev_ok(w[19:10]));
-            wire g_ev2 = !rst && (!evw || sel_hi || ev_ok(w[29:20]));
+            wire g_ev0 = !rst && (!evw || sel_hi || ev_ok(w[`HPM_MHPMEVENT_EVENT0]));
+            wire g_ev1 = !rst && (!evw || sel_hi || ev_ok(w[`HPM_MHPMEVENT_EVENT1]));
+            wire g_ev2 = !rst && (!evw || sel_hi || ev_ok(w[`HPM_MHPMEVENT_EVENT2]));
             wire g_ev3 = !rst && (!evw || ev_ok(ev3_w));
-            wire g_op0 = !rst && (!evw || !sel_hi || op_ok(w[44:40]));
-            wire g_op1 = !rst && (!evw || !sel_hi || op_ok(w[49:45]));
-            wire g_op2 = !rst && (!evw || !sel_hi || op_ok(w[54:50]));
+            wire g_op0 = !rst && (!evw || !sel_hi || op_ok(w[`HPM_MHPMEVENT_OP_TYPE0]));
+            wire g_op1 = !rst && (!evw || !sel_hi || op_ok(w[`HPM_MHPMEVENT_OP_TYPE1]));
+            wire g_op2 = !rst && (!evw || !sel_hi || op_ok(w[`HPM_MHPMEVENT_OP_TYPE2]));
             wire g_rz  = !rst && !evw;      // bits 59:55, read-only zero
             wire [63:0] sel_gate = {{4{!rst}}, {5{g_rz}}, {5{g_op2}}, {5{g_op1}}, {5{g_op0}},
                                     {10{g_ev3}}, {10{g_ev2}}, {10{g_ev1}}, {10{g_ev0}}};
