@@ -108,6 +108,9 @@ enum hpm_exit {
 #define HPM_STREAM_SILENT   (1u << 0)  /* STREAM flag: ticks without SAMPLE frames */
 #define HPM_RUN_PROFILE     (1u << 0)  /* RUN flag: periods follow the selectors (6.7) */
 #define HPM_RUN_TWICE       (1u << 1)  /* RUN flag: SAMPLE, PROFILE, REGION frames go twice (2.1) */
+#define HPM_RUN_STACK       (1u << 2)  /* RUN flag: PROFILE frames carry the call chain (6.7) */
+#define HPM_PROF_LEN        20u        /* PROFILE body without return addresses (firmware 1.5) */
+#define HPM_PROF_STACK      16u        /* return addresses per PROFILE frame at most */
 #define HPM_PROF_MIN_PERIOD 256u       /* smallest sampling period, events */
 #define HPM_PROF_BATCH      63u        /* samples per PROFILE frame at most */
 #define HPM_PROF_REC_LEN    8u         /* u32 pc, u32 counter | mode << 8 */

@@ -8,6 +8,7 @@
  * mon_regs hold the monitor's ra, sp, s0..s11 while a workload runs, so a
  * trap "returns" from enter_workload().
  */
+#include "hpm_map.h"
     /* offsets into .bss.entry (checked at its end) */
     .equ    IN_WORKLOAD_OFF, 4 * (33 + 14 + 1)  /* in_workload - wl_regs */
     .equ    CSR_TRAPPED_OFF, 8                  /* csr_trapped - mon_t1 */
@@ -156,6 +157,46 @@ enter_workload:
     addi    t0, zero, -1            /* R2 */
     csrrw   t0, mscratch, t0        /* R3: t0 = workload t0, mscratch = -1 */
     mret                            /* R4 */
+
+/* size_t walk_stack(uint32_t *ret) (docs/monitor.md "Call stacks"): from
+ * the workload's s0, each frame's return address (at fp - 4) and its
+ * caller's fp (at fp - 8). The chain ends at HPM_PROF_STACK addresses, at
+ * an fp that is misaligned or outside [RAM + 8, RAM + WL_RAM_SIZE], or
+ * after a frame whose caller's fp is not above its own: every read is of
+ * the workload's RAM. A return-address slot that holds an fp above its
+ * frame (up to the RAM's top) is a leaf's saved s0 (GCC saves no ra in a
+ * leaf): the return address is then the workload's ra. */
+    .equ    WL_RAM_TOP, HPM_RAM_BASE + 0x1f000  /* + WL_RAM_SIZE (monitor.h) */
+    .equ    PROF_STACK, 16                      /* HPM_PROF_STACK (hpm_proto.h) */
+    .section .text.walk_stack, "ax"
+    .globl  walk_stack
+    .balign 4
+walk_stack:
+    la      t0, wl_regs
+    lw      a1, 32(t0)              /* fp = the workload's s0 */
+    lw      t1, 4(t0)               /* its ra */
+    mv      a3, a0
+    addi    t4, a0, 4 * PROF_STACK
+    li      t2, HPM_RAM_BASE + 8
+    li      t3, WL_RAM_TOP
+1:  beq     a3, t4, 3f
+    andi    a4, a1, 3
+    bnez    a4, 3f
+    bltu    a1, t2, 3f
+    bltu    t3, a1, 3f
+    lw      a4, -4(a1)              /* return address */
+    lw      a5, -8(a1)              /* the caller's fp */
+    bgeu    a1, a4, 2f
+    bltu    t3, a4, 2f
+    mv      a5, a4                  /* a leaf's frame */
+    mv      a4, t1
+2:  sw      a4, 0(a3)
+    addi    a3, a3, 4
+    bgeu    a1, a5, 3f
+    mv      a1, a5
+    j       1b
+3:  sub     a0, a3, a0
+    ret
 
 /* csr_tramp: "csrrX a0, CSR, a1" patched in by csr_access(), then ret. */
     .section .data.csr_tramp, "aw"

@@ -119,6 +119,8 @@ void counter_written(unsigned csr)
 		live.wraps[n] = 0;
 }
 
+_Static_assert(HPM_PROF_STACK == 16 && WL_RAM_SIZE == 0x1f000, "entry.S walk_stack has both");
+
 /* Counts one wrap per OF bit set, clears them and LCOFIP. A counter with a
  * sampling period (period[n - 3] != 0) also gives a profile sample: mepc and
  * the mode the workload was in, sent at once, and restarts its period from
@@ -132,10 +134,15 @@ uint32_t account_wraps(const uint64_t *period, uint8_t seq)
 			live.wraps[n]++;
 			csr_access(CSR_OP_CLEAR, CSR_MHPMEVENTH(n), 1u << 31, 0);
 			if (p) {
-				uint32_t rec[3] = { records++, csr_read(mepc),
-						    n | (csr_read(mstatus) & (3u << 11)) };
+				uint32_t rec[HPM_PROF_LEN / 4 + HPM_PROF_STACK];
+				rec[0] = records++;
+				rec[1] = csr_read(mepc);
+				rec[2] = n | (csr_read(mstatus) & (3u << 11));
+				rec[3] = csr_read(mcycle);
+				rec[4] = csr_read(mcycleh);
+				size_t len = HPM_PROF_LEN + (run_flags & HPM_RUN_STACK ? walk_stack(rec + 5) : 0);
 				write_counter(n, read_counter(n) - p);
-				send_record(HPM_T_PROFILE, seq, rec, sizeof rec);
+				send_record(HPM_T_PROFILE, seq, rec, len);
 			}
 		}
 	}

@@ -29,11 +29,11 @@ void send_frame(uint8_t type, uint8_t seq, const void *body, size_t len)
 	hpm_frame_emit(type, seq, body, len, uart_put, 0);
 }
 
-uint8_t records_twice;
+uint8_t run_flags;
 
 void send_record(uint8_t type, uint8_t seq, const void *body, size_t len)
 {
-	for (unsigned k = 0; k <= records_twice; k++)
+	for (unsigned k = 0; k <= (run_flags >> 1 & 1u); k++)
 		send_frame(type, seq, body, len);
 }
 

@@ -17,9 +17,9 @@ enum { CSR_OP_READ = 0, CSR_OP_WRITE = 1, CSR_OP_SET = 2, CSR_OP_CLEAR = 3 };
 void link_init(void);            /* resets the decoder, sends a delimiter */
 void send_frame(uint8_t type, uint8_t seq, const void *body, size_t len);
 /* A record of the running workload (SAMPLE, PROFILE, REGION): sent twice
- * while records_twice is set (the RUN's HPM_RUN_TWICE) */
+ * while the RUN's flags have HPM_RUN_TWICE */
 void send_record(uint8_t type, uint8_t seq, const void *body, size_t len);
-extern uint8_t records_twice;
+extern uint8_t run_flags;        /* the running RUN's flags */
 /* One UART byte, if any, through the decoder: what hpm_decoder_feed
  * returns (HPM_PROTO_FRAME: *f filled), HPM_PROTO_OK if none waited. */
 int  link_receive(struct hpm_frame *f);
@@ -64,5 +64,8 @@ extern uint32_t wl_regs[33];
 extern volatile uint32_t csr_trapped, mon_inhibit;
 extern uint32_t csr_tramp[2];
 void enter_workload(uint32_t inhibit);
+/* The workload's return addresses from its frame-pointer chain into ret[]
+ * (at most HPM_PROF_STACK); returns their size in bytes. */
+size_t walk_stack(uint32_t *ret);
 
 #endif

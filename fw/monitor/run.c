@@ -80,7 +80,7 @@ static int check_run(const struct hpm_frame *f, struct hpm_msg_run *r, uint32_t 
 	if (r->mode != HPM_MODE_U && r->mode != HPM_MODE_S && r->mode != HPM_MODE_M)
 		return HPM_ERR_BAD_ARG;
 	*arg = 5;
-	if (r->flags & ~(HPM_RUN_PROFILE | HPM_RUN_TWICE))
+	if (r->flags & ~(HPM_RUN_PROFILE | HPM_RUN_TWICE | HPM_RUN_STACK))
 		return HPM_ERR_BAD_ARG;
 	*arg = 6;
 	if (r->n_events > board.hpm_num)
@@ -111,7 +111,7 @@ int run_workload(const struct hpm_frame *f, uint8_t *out, uint32_t *arg)
 
 	if (err)
 		return err;
-	records_twice = r.flags >> 1 & 1u;
+	run_flags = r.flags;
 	res.code = res.ticks = 0;
 	res.elapsed = 0;
 	records = 0;

@@ -36,12 +36,14 @@ static int keep_sample(void *ctx, const hpm_prof_sample *s)
 }
 
 static const char record_help[] =
-	"usage: hpmctl record -e EVENT -c PERIOD [-e EVENT2 -c P2 ...] [-o prof.data]\n"
-	"                     [--mode u|s|m] [--size N] [--budget N] <workload|file.elf> [-- ARGS]\n\n"
+	"usage: hpmctl record [-e EVENT] -c PERIOD | -F FREQ [-e EVENT2 -c P2 ...] [-g]\n"
+	"                     [-o prof.data] [--mode u|s|m] [--size N] [--budget N]\n"
+	"                     <workload|file.elf> [-- ARGS]\n\n"
 	"Samples the workload: each event's counter overflows every PERIOD events,\n"
-	"and the monitor records the interrupted pc (the next instruction to run)\n"
-	"and mode, then restarts the period. The sample list is exact: the\n"
-	"reference board (--link ref) gives the same samples. Each -c applies to\n"
+	"and the monitor records the interrupted pc (the next instruction to run),\n"
+	"the mode and the board time (the run's cycles), then restarts the period;\n"
+	"with -g also the call chain. The sample list is exact: the reference\n"
+	"board (--link ref) gives the same samples and stacks. Each -c applies to\n"
 	"the -e events before it that have no period yet; an -e after the last -c\n"
 	"is only counted. See 'hpmctl report' and 'hpmctl annotate'. A program's\n"
 	"output appears as it runs, it gets ARGS as argv (hpm-cc), and its exit\n"
@@ -50,21 +52,46 @@ static const char record_help[] =
 	"and content hash, so that report can tell when it moved or changed.\n\n"
 	"  -e, --event EVENTS   events to sample (default cycles)\n"
 	"  -c, --count PERIOD   events between samples (at least 256)\n"
+	"  -F, --freq FREQ      samples per second of the program's cycles: cycles\n"
+	"                       sampled every clock/FREQ cycles (a fixed period, not\n"
+	"                       perf's adaptive one); -g alone means -F 4000\n"
+	"  -g                   record each sample's call chain (--call-graph fp)\n"
+	"  --call-graph fp      the same: the program's frame-pointer chain (hpm-cc\n"
+	"                       keeps frame pointers), up to 16 return addresses\n"
 	"  -o, --output FILE    the profile (default prof.data)\n"
 	RUN_OPTIONS_HELP
-	"\nWithout -c, record samples counters at intervals (hpmctl record -I --help).\n";
+	"\nWithout -c, -F or -g, record samples counters at intervals (hpmctl record -I --help).\n";
+
+/* --call-graph MODE: fp only; perf's other unwinders need what the board
+ * has not. 0 or the usage error. */
+static int call_graph_option(const char *mode)
+{
+	if (!strcmp(mode, "fp"))
+		return 0;
+	if (!strncmp(mode, "dwarf", 5))
+		return usage_error("record", "--call-graph %s: not on this board (the monitor sends no stack copy to unwind with DWARF); use fp", mode);
+	if (!strcmp(mode, "lbr"))
+		return usage_error("record", "--call-graph lbr: the core has no last-branch record; use fp");
+	return usage_error("record", "--call-graph '%s': expected fp", mode);
+}
+
+#define DEFAULT_FREQ 4000    /* perf record's default -F */
 
 int cmd_record_profile(const struct cli *c, int argc, char **argv)
 {
+	enum { OPT_CALL_GRAPH = OPT_FIRST_FREE };
 	static const struct option longopts[] = {
 		{ "event", required_argument, NULL, 'e' },
 		{ "count", required_argument, NULL, 'c' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "freq", required_argument, NULL, 'F' },
+		{ "call-graph", required_argument, NULL, OPT_CALL_GRAPH },
 		{ "help", no_argument, NULL, 'h' },
 		RUN_LONG_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
 	char spec[4096] = "", err[512];
+	uint64_t freq = 0;
 	uint64_t period[HPM_MAX_COUNTS] = { 0 };
 	size_t nspec = 0, periodic = 0;      /* events parsed so far, those with a period */
 	const char *outname = "prof.data";
@@ -78,7 +105,7 @@ int cmd_record_profile(const struct cli *c, int argc, char **argv)
 	struct rec r = { 0 };
 	int opt, rc;
 
-	while ((opt = getopt_long(argc, argv, ":e:c:o:h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":e:c:o:F:gh", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'e': {
 			hpm_evlist *one;
@@ -108,6 +135,17 @@ int cmd_record_profile(const struct cli *c, int argc, char **argv)
 				period[periodic] = v;
 			break;
 		}
+		case 'F':
+			if (parse_u64(optarg, &freq) || !freq)
+				return usage_error("record", "-F '%s': expected a number of samples per second, at least 1",
+						   optarg);
+			break;
+		case 'g': ro.call_graph = 1; break;
+		case OPT_CALL_GRAPH:
+			if ((rc = call_graph_option(optarg)))
+				return rc;
+			ro.call_graph = 1;
+			break;
 		case 'o': outname = optarg; break;
 		case 'h': fputs(record_help, stdout); return EXIT_OK;
 		case OPT_MODE: case OPT_SIZE: case OPT_BUDGET:
@@ -120,11 +158,40 @@ int cmd_record_profile(const struct cli *c, int argc, char **argv)
 	}
 	if ((rc = program_operand("record", argc, argv, &t)))
 		return rc;
-	if (!periodic)
-		return usage_error("record", "missing -c PERIOD");
-	if ((rc = parse_events(spec, &l)) || (rc = load_program(t.name, &p)) ||
-	    (rc = program_setup("record", &t, p, &ro, &pg)) || (rc = open_board(c, &b)))
+	if (freq && periodic)
+		return usage_error("record", "-F and -c are exclusive: a frequency or a period");
+	if (!periodic && !freq && ro.call_graph)
+		freq = DEFAULT_FREQ;
+	if (!periodic && !freq)
+		return usage_error("record", "missing -c PERIOD or -F FREQ");
+	if (freq && !nspec) {
+		strcpy(spec, "cycles");
+		nspec = 1;
+	}
+	if ((rc = parse_events(spec, &l)))
 		goto out;
+	/* -F: every event is sampled, and only cycles has a fixed number of
+	 * events per second */
+	for (size_t i = 0; freq && i < nspec; i++)
+		if (hpm_evlist_at(l, i)->fixed != 0) {
+			rc = usage_error("record", "-F samples cycles only (every clock/FREQ cycles), not '%s': use -c PERIOD",
+					 hpm_evlist_at(l, i)->name);
+			goto out;
+		}
+	if ((rc = load_program(t.name, &p)) || (rc = program_setup("record", &t, p, &ro, &pg)) ||
+	    (rc = open_board(c, &b)))
+		goto out;
+	if (freq) {
+		uint32_t hz = hpm_get_info(b)->clock_hz;
+		uint64_t per = (hz + freq / 2) / freq;   /* to the nearest cycle */
+		if (per < HPM_MIN_PERIOD) {
+			rc = fail("record: -F %llu: at most %u samples per second at this board's %u Hz (a period of at least %d cycles)",
+				  (unsigned long long)freq, (unsigned)(hz / HPM_MIN_PERIOD), (unsigned)hz, HPM_MIN_PERIOD);
+			goto out;
+		}
+		for (size_t i = 0; i < nspec; i++)
+			period[i] = per;
+	}
 	size_t n = hpm_evlist_len(l), nc = 0;
 	hpm_count counts[HPM_MAX_COUNTS];
 	hpm_run_result res;
@@ -179,8 +246,9 @@ int cmd_record_profile(const struct cli *c, int argc, char **argv)
 		rc = fail("record: %s", err);
 		goto out;
 	}
-	fprintf(stderr, "[ hpmctl record: '%s' (%s-mode), %zu samples in %s, %llu cycles, %u ticks%s ]\n",
-		hpm_program_name(p), mode_name(ro.mode), d->nsamples, outname,
+	fprintf(stderr, "[ hpmctl record: '%s' (%s-mode), %zu samples%s in %s, %llu cycles, %u ticks%s ]\n",
+		hpm_program_name(p), mode_name(ro.mode), d->nsamples, ro.call_graph ? " with call chains" : "",
+		outname,
 		(unsigned long long)res.snap.value[0], (unsigned)res.ticks,
 		st == HPM_E_INTERRUPTED ? "; partial: interrupted, the run was stopped there" :
 		res.reason == HPM_EXIT_REASON_BUDGET ? "; stopped at its --budget" : "");

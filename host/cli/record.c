@@ -160,7 +160,8 @@ static const char record_help[] =
 	"                        instructions,loads,stores,branches,branch-misses)\n"
 	"  --plot FILE.svg       also draw each event per cycle over time\n"
 	RUN_OPTIONS_HELP
-	"\nWith -c PERIOD, record takes a sampling profile instead (record -c --help).\n";
+	"\nWith -c PERIOD, -F FREQ or -g, record takes a sampling profile instead\n"
+	"(record -c --help).\n";
 
 int cmd_record(const struct cli *c, int argc, char **argv)
 {
@@ -188,10 +189,13 @@ int cmd_record(const struct cli *c, int argc, char **argv)
 	unsigned per_second;
 	int opt, rc;
 
+	/* perf record's sampling options: -c, -F, -g, --call-graph */
 	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
 		if (!strcmp(argv[i], "-c") || !strncmp(argv[i], "--count", 7) ||
-		    (!strncmp(argv[i], "-c", 2) && isdigit((unsigned char)argv[i][2])))
-			return cmd_record_profile(c, argc, argv);   /* perf record -c */
+		    (!strncmp(argv[i], "-c", 2) && isdigit((unsigned char)argv[i][2])) ||
+		    !strncmp(argv[i], "-F", 2) || !strncmp(argv[i], "--freq", 6) ||
+		    !strcmp(argv[i], "-g") || !strncmp(argv[i], "--call-graph", 12))
+			return cmd_record_profile(c, argc, argv);
 	while ((opt = getopt_long(argc, argv, ":I:o:e:h", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'I': interval = optarg; break;

@@ -259,7 +259,7 @@ typedef struct hpm_prof_sample {
 	uint32_t pc;
 	unsigned mode;        /* enum hpm_privilege */
 	unsigned counter;     /* hpm_run: value[] index 3..31; hpm_profile: event position in l */
-	uint64_t time;        /* board cycles since the run started, at the sample (0: unknown) */
+	uint64_t time;        /* board cycles since the run started, at the sample: mcycle (0: unknown) */
 	unsigned nstack;      /* call chain (record -g): 0 without one */
 	uint32_t stack[HPM_MAX_STACK]; /* return addresses, innermost caller first */
 } hpm_prof_sample;
@@ -296,6 +296,7 @@ typedef struct hpm_run_opts {
 	                              HPM_MIN_PERIOD and at most 2^hpm_width) */
 	hpm_prof_cb on_prof;       /* each profile sample, in order (ctx, as on_sample's) */
 	hpm_region_cb on_region;   /* each region marker, in order (ctx, as on_sample's) */
+	int call_graph;            /* with period: each sample's call chain (firmware 1.5) */
 } hpm_run_opts;
 
 #define HPM_MIN_PERIOD 256         /* longer than any skid (docs/hpm.md) */
@@ -432,7 +433,7 @@ typedef struct hpm_profdata_event {
 } hpm_profdata_event;
 
 typedef struct hpm_profdata {
-	unsigned version;      /* of the file read (1: no elf_hash, time, args); 0 or 2 written as 2 */
+	unsigned version;      /* of the file read (1: no elf_hash, time, args; 2: no sample times and call chains); 1 and 2 are written so, 0 as 3 */
 	char program[1024];    /* the ELF file that ran (for its symbols), an absolute path */
 	uint64_t elf_hash;     /* hpm_file_hash of that file when it ran (0: unknown) */
 	uint64_t time;         /* when it was recorded, seconds since 1970 (0: unknown) */

@@ -14,6 +14,7 @@
 #define HPM_FW_SAMPLING 0x0101     /* the first monitor with PROFILE and REGION */
 #define HPM_FW_FETCH 0x0102        /* the first monitor with FETCH */
 #define HPM_FW_TWICE 0x0103        /* the first monitor with the RUN flag TWICE */
+#define HPM_FW_STACK 0x0105        /* the first monitor with sample times and the RUN flag STACK */
 
 struct hpm_board {
 	struct hpm_link *link;

@@ -9,9 +9,11 @@
 #include "hpm_int.h"
 
 #define MAGIC     "HPMPROF\0"
-#define VERSION   2u        /* 2 added the ELF's content hash, the time, the arguments */
+#define VERSION   3u        /* 2 added the ELF's content hash, the time, the arguments;
+                               3 each sample's board time and call chain */
 #define HDR_LEN   40u
-#define SAMPLE_LEN 8u
+#define SAMPLE_LEN 8u        /* versions 1 and 2 */
+#define SAMPLE3_LEN 16u      /* version 3, before the return addresses */
 
 static int bad(char *err, size_t errlen, const char *what, hpm_profdata *d)
 {
@@ -53,7 +55,7 @@ int hpm_profdata_parse(hpm_profdata **out, const void *buf, size_t len, char *er
 	if (len < HDR_LEN || memcmp(b, MAGIC, 8))
 		return bad(err, errlen, "no HPMPROF header", NULL);
 	uint32_t version = hpm_get32(b + 8);
-	if (version != 1 && version != VERSION)
+	if (version < 1 || version > VERSION)
 		return bad(err, errlen, "unknown version", NULL);
 	hpm_profdata *d = calloc(1, sizeof *d);
 	if (!d) {
@@ -91,7 +93,10 @@ int hpm_profdata_parse(hpm_profdata **out, const void *buf, size_t len, char *er
 		if (get_str(b, len, &off, e->name, sizeof e->name) || !e->name[0])
 			return bad(err, errlen, "bad event name", d);
 	}
-	if ((len - off) / SAMPLE_LEN != d->nsamples || (len - off) % SAMPLE_LEN)
+	/* every sample takes at least SAMPLE_LEN bytes: a count beyond the
+	 * bytes left is wrong before anything is allocated */
+	if ((len - off) / SAMPLE_LEN < d->nsamples ||
+	    (version < 3 && (len - off) != (size_t)d->nsamples * SAMPLE_LEN))
 		return bad(err, errlen, "the sample table does not match its count", d);
 	d->samples = calloc(d->nsamples ? d->nsamples : 1, sizeof *d->samples);
 	if (!d->samples) {
@@ -99,16 +104,33 @@ int hpm_profdata_parse(hpm_profdata **out, const void *buf, size_t len, char *er
 		snprintf(err, errlen, "out of memory");
 		return HPM_E_NOMEM;
 	}
-	for (size_t i = 0; i < d->nsamples; i++, off += SAMPLE_LEN) {
+	for (size_t i = 0; i < d->nsamples; i++) {
 		hpm_prof_sample *s = &d->samples[i];
+		size_t slen = version < 3 ? SAMPLE_LEN : SAMPLE3_LEN;
+		if (len - off < slen)
+			return bad(err, errlen, "the sample table does not match its count", d);
 		s->index = (uint32_t)i;
 		s->pc = hpm_get32(b + off);
 		s->counter = b[off + 4];
 		s->mode = b[off + 5];
+		unsigned pad = hpm_get16(b + off + 6);
+		if (version >= 3) {
+			s->nstack = b[off + 6];
+			pad = b[off + 7];
+			s->time = hpm_get64(b + off + 8);
+			if (s->nstack > HPM_MAX_STACK || (len - off - slen) / 4 < s->nstack)
+				return bad(err, errlen, "bad call chain", d);
+			for (unsigned k = 0; k < s->nstack; k++)
+				s->stack[k] = hpm_get32(b + off + slen + 4 * k);
+			slen += 4 * s->nstack;
+		}
 		if (s->counter >= d->nevents || !d->event[s->counter].period ||
-		    (s->mode != 0 && s->mode != 1 && s->mode != 3) || hpm_get16(b + off + 6))
+		    (s->mode != 0 && s->mode != 1 && s->mode != 3) || pad)
 			return bad(err, errlen, "bad sample", d);
+		off += slen;
 	}
+	if (off != len)
+		return bad(err, errlen, "the sample table does not match its count", d);
 	*out = d;
 	return HPM_OK;
 }
@@ -160,11 +182,17 @@ static void put_str(FILE *f, const char *s)
 
 int hpm_profdata_save(const hpm_profdata *d, const char *path, char *err, size_t errlen)
 {
-	uint8_t h[HDR_LEN] = { 0 }, e[16], s[SAMPLE_LEN];
+	uint8_t h[HDR_LEN] = { 0 }, e[16], s[SAMPLE3_LEN + 4 * HPM_MAX_STACK];
 
-	unsigned version = d->version == 1 ? 1 : VERSION;   /* a version-1 profile stays one */
+	/* a profile read from an older version stays one (0: a new profile) */
+	unsigned version = d->version && d->version < VERSION ? d->version : VERSION;
+	int bad_sample = 0;
+	for (size_t i = 0; i < d->nsamples; i++)
+		bad_sample |= d->samples[i].nstack > HPM_MAX_STACK ||
+			      (version < 3 && (d->samples[i].nstack || d->samples[i].time));
 	if (!d->nevents || d->nevents > HPM_MAX_COUNTS || strlen(d->program) >= sizeof d->program ||
-	    strlen(d->args) >= sizeof d->args || (version == 1 && (d->elf_hash || d->time || d->args[0]))) {
+	    strlen(d->args) >= sizeof d->args || bad_sample ||
+	    (version == 1 && (d->elf_hash || d->time || d->args[0]))) {
 		snprintf(err, errlen, "prof.data: bad profile");
 		return HPM_E_ARG;
 	}
@@ -202,11 +230,20 @@ int hpm_profdata_save(const hpm_profdata *d, const char *path, char *err, size_t
 		put_str(f, d->event[i].name);
 	}
 	for (size_t i = 0; i < d->nsamples; i++) {
-		hpm_put32(s, d->samples[i].pc);
-		s[4] = (uint8_t)d->samples[i].counter;
-		s[5] = (uint8_t)d->samples[i].mode;
+		const hpm_prof_sample *ps = &d->samples[i];
+		size_t slen = SAMPLE_LEN;
+		hpm_put32(s, ps->pc);
+		s[4] = (uint8_t)ps->counter;
+		s[5] = (uint8_t)ps->mode;
 		s[6] = s[7] = 0;
-		fwrite(s, 1, sizeof s, f);
+		if (version >= 3) {
+			s[6] = (uint8_t)ps->nstack;
+			hpm_put64(s + 8, ps->time);
+			for (unsigned k = 0; k < ps->nstack; k++)
+				hpm_put32(s + SAMPLE3_LEN + 4 * k, ps->stack[k]);
+			slen = SAMPLE3_LEN + 4 * ps->nstack;
+		}
+		fwrite(s, 1, slen, f);
 	}
 	if (ferror(f) | fclose(f)) {
 		unlink(tmp);

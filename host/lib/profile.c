@@ -44,7 +44,9 @@ static int on_prof(void *ctx, const hpm_prof_sample *s)
 	pr->seen++;
 	if (pr->have[s->index]) {
 		const hpm_prof_sample *o = &pr->at[s->index];
-		pr->differs |= o->pc != s->pc || o->mode != s->mode || o->counter != s->counter;
+		pr->differs |= o->pc != s->pc || o->mode != s->mode || o->counter != s->counter ||
+			       o->time != s->time || o->nstack != s->nstack ||
+			       memcmp(o->stack, s->stack, s->nstack * sizeof *s->stack);
 		return 0;
 	}
 	pr->have[s->index] = 1;

@@ -56,12 +56,16 @@ static void deliver_output(hpm_board *b, const struct hpm_frame *f)
 				       f->body + skip, f->len - skip);
 }
 
+_Static_assert(HPM_MAX_STACK == HPM_PROF_STACK, "a PROFILE frame's return addresses fit a sample");
+
 /* A PROFILE frame (docs/protocol.md 6.7): one sample, by record number. */
 static void deliver_profile(hpm_board *b, const struct hpm_frame *f)
 {
 	hpm_prof_sample s = { 0 };
 
-	if (!b->run_opts || f->len != 3 * 4)
+	/* 12 bytes up to firmware 1.4; then the time and 0..16 return addresses */
+	if (!b->run_opts || (f->len != 12 && (f->len < HPM_PROF_LEN || f->len % 4 ||
+					       f->len > HPM_PROF_LEN + 4 * HPM_PROF_STACK)))
 		return;
 	s.index = hpm_get32(f->body);
 	if (s.index < b->next_record)
@@ -72,6 +76,12 @@ static void deliver_profile(hpm_board *b, const struct hpm_frame *f)
 	uint32_t w = hpm_get32(f->body + 8);
 	s.counter = w & 31u;
 	s.mode = w >> 11 & 3u;
+	if (f->len >= HPM_PROF_LEN) {
+		s.time = hpm_get64(f->body + 12);
+		s.nstack = (f->len - HPM_PROF_LEN) / 4;
+		for (unsigned k = 0; k < s.nstack; k++)
+			s.stack[k] = hpm_get32(f->body + HPM_PROF_LEN + 4 * k);
+	}
 	if (b->run_opts->on_prof && b->run_opts->on_prof(b->run_opts->ctx, &s))
 		b->aborting = 1;
 }
@@ -258,6 +268,8 @@ static int run_once(hpm_board *b, const hpm_program *p, const hpm_run_opts *o,
 	/* a link that has damaged frames in this session gets every sample,
 	 * profile and region frame twice: a frame of 60 bytes is lost about
 	 * half the time at 1 % damaged bytes, both copies a quarter */
+	if (o->call_graph && run.flags)
+		run.flags |= HPM_RUN_STACK;
 	if (b->link->baud && b->info.fw_version >= HPM_FW_TWICE && (b->bad_frames || b->retransmits))
 		run.flags |= HPM_RUN_TWICE;
 	b->run_opts = o;
@@ -313,6 +325,9 @@ int hpm_run(hpm_board *b, const hpm_program *p, const hpm_run_opts *o,
 		uint64_t per = o->period[i];
 		if (per && b->info.fw_version < HPM_FW_SAMPLING)
 			return hpm_fail(b, HPM_E_CONFIG, "the board's monitor (firmware %u.%u) cannot sample: it needs firmware 1.1 (make prog)",
+					b->info.fw_version >> 8, b->info.fw_version & 0xff);
+		if (per && o->call_graph && b->info.fw_version < HPM_FW_STACK)
+			return hpm_fail(b, HPM_E_CONFIG, "the board's monitor (firmware %u.%u) cannot walk call stacks: it needs firmware 1.5 (make prog)",
 					b->info.fw_version >> 8, b->info.fw_version & 0xff);
 		if (HPM_RUN_PROFILE_LEN(nsel) > HPM_MAX_BODY)
 			return hpm_fail(b, HPM_E_ARG, "a sampling run takes at most %u counters (the RUN request's size), not %u",

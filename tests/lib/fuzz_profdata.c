@@ -2,9 +2,10 @@
  * is outside input to hpmctl report and annotate). It must never crash, and
  * it either fails with a one-line message and no profile, or returns one
  * whose every field is in range: 1..HPM_MAX_COUNTS named events, every
- * sample's event sampled (period != 0), modes U/S/M, version 1 or 2 (1:
- * no ELF hash, time or arguments); and saving it gives back the same bytes
- * (a version-1 profile stays one). */
+ * sample's event sampled (period != 0), modes U/S/M, at most
+ * HPM_MAX_STACK return addresses, version 1, 2 or 3 (1: no ELF hash, time or
+ * arguments; 1 and 2: no sample times or call chains); and saving it gives
+ * back the same bytes (a profile of an older version stays one). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,7 +25,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	if (!d->nevents || d->nevents > HPM_MAX_COUNTS || (d->mode != 0 && d->mode != 1 && d->mode != 3) ||
-	    (d->version != 1 && d->version != 2) || !memchr(d->args, '\0', sizeof d->args) ||
+	    d->version < 1 || d->version > 3 || !memchr(d->args, '\0', sizeof d->args) ||
 	    (d->version == 1 && (d->elf_hash || d->time || d->args[0])))
 		abort();
 	for (size_t i = 0; i < d->nevents; i++)
@@ -32,7 +33,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 	for (size_t i = 0; i < d->nsamples; i++) {
 		const hpm_prof_sample *s = &d->samples[i];
-		if (s->counter >= d->nevents || !d->event[s->counter].period || s->mode == 2 || s->mode > 3)
+		if (s->counter >= d->nevents || !d->event[s->counter].period || s->mode == 2 || s->mode > 3 ||
+		    s->nstack > HPM_MAX_STACK || (d->version < 3 && (s->nstack || s->time)))
 			abort();
 	}
 	/* round trip: the writer produces exactly the bytes the parser accepted */

@@ -466,8 +466,8 @@ static void test_runs(hpm_board *b)
 	run.mode = 2;
 	expect_error(b, "run: mode 2 -> BAD_ARG at 4", HPM_T_RUN, body, hpm_pack_run(body, &run), HPM_ERR_BAD_ARG, 4);
 	run.mode = 0;
-	run.flags = 4;
-	expect_error(b, "run: flags 4 (an unknown bit) -> BAD_ARG at 5", HPM_T_RUN, body, hpm_pack_run(body, &run), HPM_ERR_BAD_ARG, 5);
+	run.flags = 8;
+	expect_error(b, "run: flags 8 (an unknown bit) -> BAD_ARG at 5", HPM_T_RUN, body, hpm_pack_run(body, &run), HPM_ERR_BAD_ARG, 5);
 	run.flags = 0;
 	run.budget = 0;
 	expect_error(b, "run: budget 0 -> BAD_ARG at 8", HPM_T_RUN, body, hpm_pack_run(body, &run), HPM_ERR_BAD_ARG, 8);
