@@ -184,7 +184,7 @@ board SoC at 5153 LCs and 13.72 MHz, the core at 3529 LUT4): they were wrong. Th
 rewrites the counters' hand-instantiated \`SB_MAC16\` accumulators into unclocked
 multipliers, so in those netlists \`mcycle\`, \`minstret\` and the programmable
 counters never counted, and nextpnr left their paths out of Fmax (issue 15,
-[board.md](board.md)). Every figure here comes from the board flow without \`-dsp\`,
+[decisions.md](decisions.md)). Every figure here comes from the board flow without \`-dsp\`,
 measured on $(date -u +%Y-%m-%d) (\`make bench\`, or \`make bench-fpga\` for these sections alone).
 
 | what | SB_LUT4 | SB_CARRY | FFs | EBR | DSP | LCs (nextpnr) | Fmax |
