@@ -26,12 +26,12 @@ module icebreaker_top #(
     parameter integer UART_BAUD = 1500000,
     parameter integer RST_BITS  = 8,
     // the full HPM (docs/board.md): 29 64-bit mhpmcounters beside the
-    // core, 15 MHz met at nextpnr's seed 1 (the first the board flow tries)
+    // core, the simulated board's configuration (figures: docs/BENCHMARKS.md)
     parameter integer HPM_NUM   = 29,
     parameter integer HPM_WIDTH = 64,
     // counting architecture (docs/hpm.md): 3 (the increment table in EBR)
-    // meets the clock; 1 (a selector per counter) missed even 12 MHz once
-    // the multiplier's DSP was registered (docs/board.md)
+    // fits and meets the clock; 1 (a selector per counter) does neither at
+    // this size (docs/decisions.md, "Counting architecture on the board")
     parameter integer HPM_ARCH  = 3,
     // SB_MAC16 blocks for counters: all 8 but the multiplier's and the two
     // of the CLINT's mtime
@@ -48,8 +48,8 @@ module icebreaker_top #(
 );
     localparam integer UART_DIV = CLOCK_HZ / UART_BAUD;
     // EBR (30 on the UP5K): firmware 16, register file 4, architecture 3's
-    // store 4 and table one per 5 counters; its refill ROM (4) saves about
-    // 80 LUT4 where the EBR are left (up to 10 counters), else the refill
+    // store 4 and table one per 5 counters; its refill ROM (4) saves the
+    // decoder's LUTs where the EBR are left (up to 10 counters), else the refill
     // decodes its events in logic (docs/hpm.md)
     localparam integer HPM_EV_ROM = 24 + (HPM_NUM + 4) / 5 + 4 <= 30 ? 1 : 0;
 

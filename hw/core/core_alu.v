@@ -60,7 +60,7 @@ module core_alu (
     // the result as three levels a LUT4 each: the logic operations (0 for
     // the shifts), or-ed with the shifter's output in its direction, then
     // the sum or that (0 for slt/sltu but bit 0). Explicit LUTs on the
-    // iCE40 (abc's own mapping of the three took about 20 LUTs more).
+    // iCE40 (abc's own mapping of the three took more LUTs, docs/decisions.md).
     wire        sel_sum = force_add || funct3 == 3'b000;
     wire        sel_slt = funct3[2:1] == 2'b01;
     wire [31:0] res_hi;

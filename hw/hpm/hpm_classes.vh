@@ -11,7 +11,7 @@
 // HK_*; HK_RESET and HK_BUB_FE, HK_R_ALU and HK_R_WFI have the same vector
 // and share a kind here). The branch kinds start at a multiple of 4, so that
 // hpm_class forms them from {miss, taken} without an adder (the class is on
-// the board's event path, docs/board.md "Toward 15 MHz").
+// the board's event path, docs/decisions.md "The board's clock", cut E).
 localparam [4:0] K_BUB_FE  = 5'd0,  K_BUB_MISP = 5'd1,  K_BUB_TRAP = 5'd2,
                  K_MEM     = 5'd3,  K_MD_STALL = 5'd4,  K_WFI_WAIT = 5'd5,
                  K_EXC     = 5'd6,  K_IRQ      = 5'd7,  K_R_ALU    = 5'd8,

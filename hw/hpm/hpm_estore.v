@@ -144,8 +144,8 @@ module hpm_estore #(
     // counter wi's lane, pending carry and OF as read (OF | wrap): an AND-OR
     // over the one-hot selects. Its first level, counters 2j and 2j + 1 of
     // a group of 8 in one LUT, (wl & d) | (wl & d), is explicit SB_LUT4
-    // cells on the iCE40 (abc's form of the multiplexer took about 35 LUTs
-    // per bit at 29 counters); wh and the pairs' OR are left to abc.
+    // cells on the iCE40 (abc's form of the multiplexer took several times
+    // the LUTs, docs/decisions.md); wh and the pairs' OR are left to abc.
     localparam integer MW = LW + 3;           // multiplexed bits per counter
     localparam integer NP = (N + 1) / 2;      // pairs of counters
     wire [N-1:0]    ofw = of_q | wrap;        // OF as read
@@ -208,7 +208,7 @@ module hpm_estore #(
     // an SB_CARRY chain and one SB_LUT4 per bit, packed in one logic cell
     // with its carry (the LUT's I1/I2 are the carry's I0/I1, I3 its CI):
     // left to yosys and abc, the sum bits took two or three LUTs each, or
-    // cin went through the carry chain (the board missed 12 MHz). In
+    // cin went through the carry chain, on the board's critical path. In
     // simulation the same logic.
     /* verilator lint_off UNUSEDSIGNAL */ // the last carry
     wire [UB:0]   uc;

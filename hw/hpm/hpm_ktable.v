@@ -30,7 +30,7 @@ module hpm_ktable #(
     parameter integer LANE = 9,               // hpm_store's lane width (>= 3)
     parameter integer EV_W = `HPM_EVENTS_BUS_W,
     parameter integer ROWS = 72,              // rows refilled per copy, 3 per kind (hpm_unit's REFILL / 2)
-    // the refill's event bits: 1 from a ROM (4 EBR, about 80 LUT4 fewer),
+    // the refill's event bits: 1 from a ROM (4 EBR, the decoder's LUTs saved),
     // 0 from a kind decoder and two 32:1 multiplexers in logic
     parameter integer EV_ROM = 1
 ) (

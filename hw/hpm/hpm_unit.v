@@ -32,7 +32,7 @@ module hpm_unit #(
     // synchronous memory (hpm_ktable, the iCE40 form). Same semantics and timing.
     parameter integer HPM_ARCH   = 1,
     // architecture 3: 1 reads the refill's event bits from a ROM (hpm_ktable
-    // EV_ROM: 4 more EBR, about 80 LUT4 fewer), 0 decodes them in logic
+    // EV_ROM: 4 more EBR, the decoder's LUTs fewer), 0 decodes them in logic
     parameter integer EV_ROM     = 1
 ) (
     input  wire            clk,
@@ -424,16 +424,16 @@ module hpm_unit #(
 
     // ------------------------------------------------------------ read mux
     // Architecture 1: a flat AND-OR: each register's word is gated by its own
-    // decode and the words are ORed (about 40 LUTs fewer on the iCE40 than a
-    // chain of index muxes). Architecture 2: one indexed read of the counter
+    // decode and the words are ORed (fewer LUTs on the iCE40 than a chain
+    // of index muxes). Architecture 2: one indexed read of the counter
     // and selector arrays (in the simulated board the AND-OR, which depends
     // on every counter, was re-evaluated in every cycle). 0 for an address the
     // unit does not claim.
     wire [31:0] ovf = priv == PRIV_M ? of_bits : of_bits & mcounteren;
     // architecture 2: the word (csr_addr[7]: high half) of mcycle, minstret
     // and the store's counter, then one AND-OR with their decodes, instead of
-    // the word of the selected 64-bit counter (hpm_unit alone at HPM_NUM = 0,
-    // flattened: 166 -> 148 LUT4)
+    // the word of the selected 64-bit counter (fewer LUTs on the iCE40:
+    // the word is chosen before the sources are combined)
     wire        rd_ctr = ctr_lo || ctr_hi;
     wire [31:0] cyc_wd = csr_addr[7] ? mcycle[63:32] : mcycle[31:0];
     wire [31:0] ins_wd = csr_addr[7] ? minstret[63:32] : minstret[31:0];

@@ -5,7 +5,7 @@
 // The read port is disabled in a write cycle (rdata holds): nobody uses the
 // data of a store's cycle (the SPRAM's is undefined too), and a read of the
 // old word under the write would make yosys emulate read-first on the EBR
-// with about 80 flip-flops and 45 LUTs of write delay and bypass.
+// with flip-flops and LUTs of write delay and bypass.
 module soc_fwram #(
     parameter WORDS  = 2048,
     parameter FW_HEX = ""
