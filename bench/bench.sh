@@ -107,11 +107,7 @@ instruction to enter X in c+2 or later traps instead (docs/hpm.md,
 takes one cycle and does not redirect (it executes: a skid of two
 instructions); longer when the wrap falls inside a multi-cycle instruction
 or one enters X in c+1 (a load or store 2, a multiplication up to 6, a
-division up to 35 cycles, docs/timing.md). Until issue 11 LCOFIP was set
-at the end of c and the interrupt taken from c+1: min 1, median 1, 99th
-percentile 28, max 35, mean 2.10 cycles, the figures published before
-(a counter read reads in its second X cycle, and bench/lcofi.c had
-subtracted one cycle too few; issue 11 corrects it).
+division up to 35 cycles, docs/timing.md).
 
 $(echo "$lcofi_out" | sed -n 's/^lcofi: samples \([0-9]*\) min \([0-9]*\) median \([0-9]*\) p99 \([0-9]*\) max \([0-9]*\) mean \([0-9.]*\).*/Samples \1: min \2, median \3, 99th percentile \4, max \5, mean \6 cycles./p')
 
@@ -179,12 +175,9 @@ The core alone: \`yosys -p 'synth_ice40 -top hpm_core; stat'\` (\`make synth\`,
 --freq 25\` (\`build/synth/soc.log\`); the board build itself, with its 15 MHz target and
 the other HPM configurations, is in [board.md](board.md).
 
-Until 2026-11-26 this section carried figures of \`synth_ice40 -dsp\` builds (the
-board SoC at 5153 LCs and 13.72 MHz, the core at 3529 LUT4): they were wrong. That pass
-rewrites the counters' hand-instantiated \`SB_MAC16\` accumulators into unclocked
-multipliers, so in those netlists \`mcycle\`, \`minstret\` and the programmable
-counters never counted, and nextpnr left their paths out of Fmax (issue 15,
-[decisions.md](decisions.md)). Every figure here comes from the board flow without \`-dsp\`,
+Every figure here comes from the board flow without \`-dsp\` (that pass rewrites the
+counters' hand-instantiated \`SB_MAC16\` accumulators into unclocked multipliers:
+[decisions.md](decisions.md), "Counters on the DSPs"),
 measured on $(date -u +%Y-%m-%d) (\`make bench\`, or \`make bench-fpga\` for these sections alone).
 
 | what | SB_LUT4 | SB_CARRY | FFs | EBR | DSP | LCs (nextpnr) | Fmax |
