@@ -29,6 +29,7 @@ int cmd_record(const struct cli *c, int argc, char **argv);
 int cmd_record_profile(const struct cli *c, int argc, char **argv);   /* record -c */
 int cmd_report(const struct cli *c, int argc, char **argv);
 int cmd_annotate(const struct cli *c, int argc, char **argv);
+int cmd_script(const struct cli *c, int argc, char **argv);
 int cmd_validate(const struct cli *c, int argc, char **argv);
 int cmd_csr(const struct cli *c, int argc, char **argv);
 int cmd_run(const struct cli *c, int argc, char **argv);

@@ -17,6 +17,7 @@ static const struct {
 	{ "record",   cmd_record,   "sample counters every N cycles into CSV/JSON, optional SVG plot" },
 	{ "report",   cmd_report,   "a sampling profile (record -c) by symbol or pc, folded, JSON" },
 	{ "annotate", cmd_annotate, "a profiled function's disassembly with samples per instruction" },
+	{ "script",   cmd_script,   "a profile's samples one per line (and call chains), as perf script" },
 	{ "validate", cmd_validate, "compare the board's counts with the reference model" },
 	{ "csr",      cmd_csr,      "read or write a CSR on the board" },
 	{ "run",      cmd_run,      "upload a workload or ELF and run it once" },

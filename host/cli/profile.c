@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "hpmctl.h"
+#include "profview.h"
 
 /* ---- record -c ---- */
 
@@ -37,8 +38,8 @@ static int keep_sample(void *ctx, const hpm_prof_sample *s)
 
 static const char record_help[] =
 	"usage: hpmctl record [-e EVENT] -c PERIOD | -F FREQ [-e EVENT2 -c P2 ...] [-g]\n"
-	"                     [-o prof.data] [--mode u|s|m] [--size N] [--budget N]\n"
-	"                     <workload|file.elf> [-- ARGS]\n\n"
+	"                     [-o prof.data] [--perf-data FILE] [--mode u|s|m] [--size N]\n"
+	"                     [--budget N] <workload|file.elf> [-- ARGS]\n\n"
 	"Samples the workload: each event's counter overflows every PERIOD events,\n"
 	"and the monitor records the interrupted pc (the next instruction to run),\n"
 	"the mode and the board time (the run's cycles), then restarts the period;\n"
@@ -59,6 +60,8 @@ static const char record_help[] =
 	"  --call-graph fp      the same: the program's frame-pointer chain (hpm-cc\n"
 	"                       keeps frame pointers), up to 16 return addresses\n"
 	"  -o, --output FILE    the profile (default prof.data)\n"
+	"  --perf-data FILE     also write it as a perf.data file (perf report -i FILE,\n"
+	"                       perf script, perf annotate, hotspot)\n"
 	RUN_OPTIONS_HELP
 	"\nWithout -c, -F or -g, record samples counters at intervals (hpmctl record -I --help).\n";
 
@@ -79,13 +82,14 @@ static int call_graph_option(const char *mode)
 
 int cmd_record_profile(const struct cli *c, int argc, char **argv)
 {
-	enum { OPT_CALL_GRAPH = OPT_FIRST_FREE };
+	enum { OPT_CALL_GRAPH = OPT_FIRST_FREE, OPT_PERF };
 	static const struct option longopts[] = {
 		{ "event", required_argument, NULL, 'e' },
 		{ "count", required_argument, NULL, 'c' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "freq", required_argument, NULL, 'F' },
 		{ "call-graph", required_argument, NULL, OPT_CALL_GRAPH },
+		{ "perf-data", required_argument, NULL, OPT_PERF },
 		{ "help", no_argument, NULL, 'h' },
 		RUN_LONG_OPTIONS,
 		{ NULL, 0, NULL, 0 },
@@ -94,7 +98,7 @@ int cmd_record_profile(const struct cli *c, int argc, char **argv)
 	uint64_t freq = 0;
 	uint64_t period[HPM_MAX_COUNTS] = { 0 };
 	size_t nspec = 0, periodic = 0;      /* events parsed so far, those with a period */
-	const char *outname = "prof.data";
+	const char *outname = "prof.data", *perf_out = NULL;
 	struct target t;
 	struct progress pg = { 0 };
 	hpm_run_opts ro = { 0 };
@@ -147,6 +151,7 @@ int cmd_record_profile(const struct cli *c, int argc, char **argv)
 			ro.call_graph = 1;
 			break;
 		case 'o': outname = optarg; break;
+		case OPT_PERF: perf_out = optarg; break;
 		case 'h': fputs(record_help, stdout); return EXIT_OK;
 		case OPT_MODE: case OPT_SIZE: case OPT_BUDGET:
 			if ((rc = run_option("record", opt, optarg, &ro)))
@@ -242,13 +247,13 @@ int cmd_record_profile(const struct cli *c, int argc, char **argv)
 	hold_interrupts(1);
 	int saved = hpm_profdata_save(d, outname, err, sizeof err);
 	hold_interrupts(0);
-	if (saved != HPM_OK) {
+	if (saved != HPM_OK || (perf_out && perf_data_write(d, perf_out, err, sizeof err))) {
 		rc = fail("record: %s", err);
 		goto out;
 	}
-	fprintf(stderr, "[ hpmctl record: '%s' (%s-mode), %zu samples%s in %s, %llu cycles, %u ticks%s ]\n",
+	fprintf(stderr, "[ hpmctl record: '%s' (%s-mode), %zu samples%s in %s%s%s, %llu cycles, %u ticks%s ]\n",
 		hpm_program_name(p), mode_name(ro.mode), d->nsamples, ro.call_graph ? " with call chains" : "",
-		outname,
+		outname, perf_out ? " and " : "", perf_out ? perf_out : "",
 		(unsigned long long)res.snap.value[0], (unsigned)res.ticks,
 		st == HPM_E_INTERRUPTED ? "; partial: interrupted, the run was stopped there" :
 		res.reason == HPM_EXIT_REASON_BUDGET ? "; stopped at its --budget" : "");
@@ -293,7 +298,7 @@ static int by_samples(const void *a, const void *b)
 
 /* The rows of event ev: per symbol (by_pc 0) or per pc. */
 static size_t make_rows(const hpm_profdata *d, const hpm_program *p, size_t ev, int by_pc,
-			struct row **out)
+			const struct time_range *t, struct row **out)
 {
 	struct row *rows = calloc(d->nsamples + 1, sizeof *rows);
 	size_t n = 0;
@@ -301,7 +306,7 @@ static size_t make_rows(const hpm_profdata *d, const hpm_program *p, size_t ev, 
 		return (size_t)-1;
 	for (size_t i = 0; i < d->nsamples; i++) {
 		const hpm_prof_sample *s = &d->samples[i];
-		if (s->counter != ev)
+		if (s->counter != ev || (t && !time_range_has(t, s)))
 			continue;
 		const hpm_symbol *sym = p ? hpm_program_symbol(p, s->pc) : NULL;
 		uint32_t key = by_pc || !sym ? s->pc : sym->addr;   /* no symbol: its own pc */
@@ -319,24 +324,33 @@ static size_t make_rows(const hpm_profdata *d, const hpm_program *p, size_t ev, 
 
 static const char report_help[] =
 	"usage: hpmctl report [-i prof.data] [--sort symbol|pc] [-n] [--percent-limit P]\n"
-	"                     [--header] [--stdio | --folded | --json]\n\n"
+	"                     [--children | --no-children] [-g] [--time START,END]\n"
+	"                     [--header] [--stdio | --folded | --json | --to-perf-data FILE]\n\n"
 	"Shows a profile written by 'hpmctl record -c': per sampled event, the\n"
 	"share of samples (overhead) and the symbol (from the program's ELF\n"
 	"symbol table) or pc, most samples first. If the ELF is missing or is not\n"
 	"the one that ran (its content hash differs), one line says so and the\n"
-	"rows are per pc.\n\n"
+	"rows are per pc. A profile with call chains (record -g) is shown as\n"
+	"perf shows one: Children (the samples with the symbol anywhere in the\n"
+	"chain) and Self (the samples in the symbol itself).\n\n"
 	"  -i, --input FILE   the profile (default prof.data)\n"
-	"  -s, --sort KEY     symbol (default) or pc\n"
+	"  -s, --sort KEYS    symbol (default; also sym) or pc, or a list: sym,pc\n"
 	"  -n, --show-nr-samples  a column with the samples of each row\n"
 	"  --percent-limit P  only the rows with at least P %% of the samples\n"
+	"  --children         the Children and Self columns (default with call chains)\n"
+	"  --no-children      only Self (default without call chains)\n"
+	"  -g, --call-graph   the call graph under each row: with --no-children its\n"
+	"                     callers, with --children its callees\n"
+	"  --time START,END   only the samples in that board time: seconds since the\n"
+	"                     run started (either may be empty), or P%%-Q%% of the run\n"
 	"  --header           first the profile's header: program, hash, time, board\n"
 	"  --stdio            the table (the default; there is no TUI)\n"
-	"  --folded           'symbol count' lines, as flame-graph tools read\n"
-	"  --json             one JSON object per event\n";
+	"  --folded           'main;outer;inner count' lines (the call chain, outermost\n"
+	"                     first), as flame-graph tools read\n"
+	"  --json             one JSON object per event\n"
+	"  --to-perf-data FILE  write the profile as a perf.data file for perf and hotspot\n";
 
-/* The profile and its program, if that is the ELF that ran: else *p is
- * NULL after one line that says why (the rows are then per pc). */
-static int load_profile(const char *cmd, const char *name, hpm_profdata **d, hpm_program **p,
+int load_profile(const char *cmd, const char *name, hpm_profdata **d, hpm_program **p,
 			const char **elf_state)
 {
 	char err[1400];
@@ -401,45 +415,64 @@ static void print_header(const char *in, const hpm_profdata *d, const char *elf_
 
 int cmd_report(const struct cli *c, int argc, char **argv)
 {
-	enum { OPT_STDIO = OPT_FIRST_FREE, OPT_FOLDED, OPT_JSON, OPT_LIMIT, OPT_HEADER };
+	enum { OPT_STDIO = OPT_FIRST_FREE, OPT_FOLDED, OPT_JSON, OPT_LIMIT, OPT_HEADER, OPT_CHILDREN,
+	       OPT_NO_CHILDREN, OPT_TIME, OPT_PERF };
 	static const struct option longopts[] = {
 		{ "input", required_argument, NULL, 'i' },
 		{ "sort", required_argument, NULL, 's' },
 		{ "show-nr-samples", no_argument, NULL, 'n' },
 		{ "percent-limit", required_argument, NULL, OPT_LIMIT },
+		{ "children", no_argument, NULL, OPT_CHILDREN },
+		{ "no-children", no_argument, NULL, OPT_NO_CHILDREN },
+		{ "call-graph", no_argument, NULL, 'g' },
+		{ "time", required_argument, NULL, OPT_TIME },
 		{ "header", no_argument, NULL, OPT_HEADER },
 		{ "stdio", no_argument, NULL, OPT_STDIO },
 		{ "folded", no_argument, NULL, OPT_FOLDED },
 		{ "json", no_argument, NULL, OPT_JSON },
+		{ "to-perf-data", required_argument, NULL, OPT_PERF },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *in = "prof.data", *elf_state = "";
-	int by_pc = 0, format = 0, opt, rc;     /* format: 0 table, 1 folded, 2 json */
-	int show_nr = 0, header = 0;
-	double limit = 0;
+	const char *in = "prof.data", *elf_state = "", *time_arg = NULL, *perf_out = NULL;
+	int format = 0, opt, rc, children = -1;     /* format: 0 table, 1 folded, 2 json */
+	int header = 0;
+	struct report_opts o = { 0 };
 	hpm_profdata *d = NULL;
 	hpm_program *p = NULL;
 
 	(void)c;
-	while ((opt = getopt_long(argc, argv, ":i:s:nh", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":i:s:ngh", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'i': in = optarg; break;
-		case 'n': show_nr = 1; break;
+		case 'n': o.show_nr = 1; break;
+		case 'g': o.graph = 1; break;
+		case OPT_CHILDREN: children = 1; break;
+		case OPT_NO_CHILDREN: children = 0; break;
+		case OPT_TIME: time_arg = optarg; break;
 		case OPT_HEADER: header = 1; break;
+		case OPT_PERF: perf_out = optarg; break;
 		case OPT_LIMIT: {
 			char *end;
-			limit = strtod(optarg, &end);
-			if (end == optarg || *end || !(limit >= 0 && limit <= 100))
+			o.limit = strtod(optarg, &end);
+			if (end == optarg || *end || !(o.limit >= 0 && o.limit <= 100))
 				return usage_error("report", "--percent-limit '%s': expected a percentage, 0..100", optarg);
 			break;
 		}
-		case 's':
-			if (!strcmp(optarg, "pc"))
-				by_pc = 1;
-			else if (strcmp(optarg, "symbol") && strcmp(optarg, "sym"))
-				return usage_error("report", "--sort '%s': expected symbol or pc", optarg);
+		case 's': {
+			/* a list of keys: rows per pc if it has pc */
+			char keys[256];
+			int keys_ok = 0;
+			snprintf(keys, sizeof keys, "%s", optarg);
+			o.by_pc = 0;
+			for (char *k = strtok(keys, ","); k; k = strtok(NULL, ",")) {
+				keys_ok = keys_ok >= 0 && (!strcmp(k, "pc") || !strcmp(k, "symbol") || !strcmp(k, "sym")) ? 1 : -1;
+				o.by_pc |= !strcmp(k, "pc");
+			}
+			if (keys_ok <= 0)
+				return usage_error("report", "--sort '%s': expected symbol, pc or both (sym,pc)", optarg);
 			break;
+		}
 		case OPT_STDIO: format = 0; break;
 		case OPT_FOLDED: format = 1; break;
 		case OPT_JSON: format = 2; break;
@@ -451,70 +484,65 @@ int cmd_report(const struct cli *c, int argc, char **argv)
 		return usage_error("report", "unexpected argument '%s'", argv[optind]);
 	if ((rc = load_profile("report", in, &d, &p, &elf_state)))
 		return rc;
+	if (time_arg && (rc = time_range_parse("report", time_arg, d, &o.time)))
+		goto out;
+	if (perf_out) {
+		char err[1200];
+		if (perf_data_write(d, perf_out, err, sizeof err))
+			rc = fail("report: %s", err);
+		else
+			fprintf(stderr, "[ hpmctl report: %zu samples of %s written to %s ]\n", d->nsamples, in,
+				perf_out);
+		goto out;
+	}
+	o.children = children < 0 ? profile_has_stacks(d) : children;
 	if (header)
 		print_header(in, d, elf_state);
-	for (size_t ev = 0; ev < d->nevents; ev++) {
+	for (size_t ev = 0; ev < d->nevents && !rc; ev++) {
 		const hpm_profdata_event *e = &d->event[ev];
 		struct row *rows;
-		char num[32], pcbuf[16];
+		char pcbuf[16];
 		if (!e->period)
 			continue;
-		size_t n = make_rows(d, p, ev, by_pc, &rows), total = 0;
+		if (format == 0) {
+			rc = report_table(d, p, ev, &o);
+			continue;
+		}
+		if (format == 1) {
+			rc = report_folded(d, p, ev, &o);
+			continue;
+		}
+		size_t n = make_rows(d, p, ev, o.by_pc, &o.time, &rows), total = 0;
 		if (n == (size_t)-1) {
 			rc = fail("out of memory");
 			break;
 		}
 		for (size_t i = 0; i < n; i++)
 			total += rows[i].samples;
-		if (format == 0) {
-			printf("# Samples: %zu of event '%s' (1 every %llu)\n# Event count (exact): %s\n",
-			       total, e->name, (unsigned long long)e->period, fmt_count(e->count, num));
-			printf("# Program: %s (%s-mode, %llu cycles)\n#\n", d->program,
-			       mode_name((enum hpm_privilege)d->mode), (unsigned long long)d->cycles);
-			printf("# Overhead  %s%s\n# ........  %s....................\n#\n",
-			       show_nr ? "Samples  " : "", by_pc || !p ? "PC        Symbol" : "Symbol",
-			       show_nr ? ".......  " : "");
-		} else if (format == 2) {
-			printf("{\"event\" : ");
-			json_string(stdout, e->name);
-			printf(", \"period\" : %llu, \"count\" : %llu, \"samples\" : %zu, \"program\" : ",
-			       (unsigned long long)e->period, (unsigned long long)e->count, total);
-			json_string(stdout, d->program);
-			printf(", \"rows\" : [");
-		}
+		printf("{\"event\" : ");
+		json_string(stdout, e->name);
+		printf(", \"period\" : %llu, \"count\" : %llu, \"samples\" : %zu, \"program\" : ",
+		       (unsigned long long)e->period, (unsigned long long)e->count, total);
+		json_string(stdout, d->program);
+		printf(", \"rows\" : [");
 		size_t shown = 0;
 		for (size_t i = 0; i < n; i++) {
 			const struct row *w = &rows[i];
 			double pct = total ? 100.0 * (double)w->samples / (double)total : 0;
-			if (pct < limit)
+			if (pct < o.limit)
 				continue;
 			snprintf(pcbuf, sizeof pcbuf, "0x%08x", (unsigned)w->key);
-			const char *sym = w->sym ? w->sym : "[unknown]";
-			char nr[32] = "";
-			if (show_nr)
-				snprintf(nr, sizeof nr, "%7llu  ", (unsigned long long)w->samples);
-			if (format == 0 && (by_pc || !p))
-				printf("%9.2f%%  %s%s  %s\n", pct, nr, pcbuf, sym);
-			else if (format == 0)
-				printf("%9.2f%%  %s%s\n", pct, nr, w->sym ? w->sym : pcbuf);
-			else if (format == 1)
-				printf("%s%s%s %llu\n", d->nevents > 1 ? e->name : "", d->nevents > 1 ? ";" : "",
-				       by_pc || !w->sym ? pcbuf : sym, (unsigned long long)w->samples);
-			else {
-				printf("%s{\"overhead\" : %.2f, \"samples\" : %llu, \"symbol\" : ", shown++ ? ", " : "",
-				       pct, (unsigned long long)w->samples);
-				json_string(stdout, sym);
-				if (by_pc || !w->sym)
-					printf(", \"pc\" : \"%s\"", pcbuf);
-				printf("}");
-			}
+			printf("%s{\"overhead\" : %.2f, \"samples\" : %llu, \"symbol\" : ", shown++ ? ", " : "",
+			       pct, (unsigned long long)w->samples);
+			json_string(stdout, w->sym ? w->sym : "[unknown]");
+			if (o.by_pc || !w->sym)
+				printf(", \"pc\" : \"%s\"", pcbuf);
+			printf("}");
 		}
-		if (format == 0)
-			printf("\n");
-		else if (format == 2)
-			printf("]}\n");
+		printf("]}\n");
 		free(rows);
 	}
+out:
 	hpm_profdata_free(d);
 	hpm_program_free(p);
 	return rc;
@@ -523,13 +551,17 @@ int cmd_report(const struct cli *c, int argc, char **argv)
 /* ---- annotate ---- */
 
 static const char annotate_help[] =
-	"usage: hpmctl annotate [-i prof.data] [-e EVENT] SYMBOL\n\n"
+	"usage: hpmctl annotate [-i prof.data] [-e EVENT] [--stdio] [--no-source] SYMBOL\n\n"
 	"Disassembles SYMBOL (riscv64-unknown-elf-objdump, or $HPM_OBJDUMP) and\n"
 	"puts each sampled event's samples next to every instruction: a sample\n"
 	"counts at the pc the monitor saw, the instruction after the one whose\n"
-	"event overflowed the counter (docs/hpm.md, Sampling).\n\n"
+	"event overflowed the counter (docs/hpm.md, Sampling). Percentages are of\n"
+	"the function's own samples, as perf annotate gives them. For a program\n"
+	"built with -g the source lines come between the instructions (objdump -S).\n\n"
 	"  -i, --input FILE   the profile (default prof.data)\n"
-	"  -e, --event NAME   only this sampled event (default: the first)\n";
+	"  -e, --event NAME   only this sampled event (default: the first)\n"
+	"  --stdio            the text view (the default; there is no TUI)\n"
+	"  --no-source        the disassembly without source lines\n";
 
 /* An objdump that exists: $HPM_OBJDUMP, else the cross binutils on $PATH. */
 static const char *find_objdump(void)
@@ -554,7 +586,7 @@ static const char *find_objdump(void)
 static int annotate_pcs(const hpm_profdata *d, size_t ev)
 {
 	struct row *rows;
-	size_t n = make_rows(d, NULL, ev, 1, &rows), total = 0;
+	size_t n = make_rows(d, NULL, ev, 1, NULL, &rows), total = 0;
 	if (n == (size_t)-1)
 		return fail("out of memory");
 	for (size_t i = 0; i < n; i++)
@@ -571,13 +603,17 @@ static int annotate_pcs(const hpm_profdata *d, size_t ev)
 
 int cmd_annotate(const struct cli *c, int argc, char **argv)
 {
+	enum { OPT_STDIO = OPT_FIRST_FREE, OPT_NO_SOURCE };
 	static const struct option longopts[] = {
 		{ "input", required_argument, NULL, 'i' },
 		{ "event", required_argument, NULL, 'e' },
+		{ "stdio", no_argument, NULL, OPT_STDIO },
+		{ "no-source", no_argument, NULL, OPT_NO_SOURCE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *in = "prof.data", *evname = NULL, *elf_state;
+	int source = 1;
 	hpm_profdata *d = NULL;
 	hpm_program *p = NULL;
 	int opt, rc;
@@ -587,6 +623,8 @@ int cmd_annotate(const struct cli *c, int argc, char **argv)
 		switch (opt) {
 		case 'i': in = optarg; break;
 		case 'e': evname = optarg; break;
+		case OPT_STDIO: break;
+		case OPT_NO_SOURCE: source = 0; break;
 		case 'h': fputs(annotate_help, stdout); return EXIT_OK;
 		default: return bad_option("annotate", opt, argv);
 		}
@@ -637,8 +675,8 @@ int cmd_annotate(const struct cli *c, int argc, char **argv)
 			in_sym += d->samples[i].pc >= lo && d->samples[i].pc < hi;
 		}
 	char cmd[2600];
-	snprintf(cmd, sizeof cmd, "'%s' -d --no-show-raw-insn --start-address=0x%x --stop-address=0x%x '%s' 2>&1",
-		 objdump, (unsigned)lo, (unsigned)hi, d->program);
+	snprintf(cmd, sizeof cmd, "'%s' -d %s--no-show-raw-insn --start-address=0x%x --stop-address=0x%x '%s' 2>&1",
+		 objdump, source ? "-S " : "", (unsigned)lo, (unsigned)hi, d->program);
 	if (strchr(objdump, '\'') || strchr(d->program, '\'')) {
 		rc = fail("annotate: a path contains a quote");
 		goto out;
@@ -653,20 +691,27 @@ int cmd_annotate(const struct cli *c, int argc, char **argv)
 	       (unsigned long long)d->event[ev].period);
 	printf("---------+---------+-------------------------------------------\n");
 	char line[512];
-	int lines = 0;
+	int lines = 0, body = 0;
 	while (fgets(line, sizeof line, f)) {
 		char *colon = strchr(line, ':');
 		char *endp;
 		unsigned long addr = strtoul(line, &endp, 16);
 		line[strcspn(line, "\n")] = '\0';
 		if (!colon || endp != colon || !isxdigit((unsigned char)line[strspn(line, " ")]) ||
-		    colon[1] != '\t')
+		    colon[1] != '\t') {
+			/* after the function's label "80000100 <name>:", a line that
+			 * is not an instruction is source (objdump -S) */
+			if (endp != line && *endp == ' ' && endp[1] == '<')
+				body = 1;
+			else if (body && line[strspn(line, " \t")])
+				printf("         |         |     %s\n", line);
 			continue;
+		}
 		uint64_t k = 0;
 		for (size_t i = 0; i < d->nsamples; i++)
 			k += d->samples[i].counter == ev && d->samples[i].pc == addr;
 		if (k)
-			printf("%7.2f%% | %7llu | %08lx: %s\n", total ? 100.0 * (double)k / (double)total : 0.0,
+			printf("%7.2f%% | %7llu | %08lx: %s\n", 100.0 * (double)k / (double)in_sym,
 			       (unsigned long long)k, addr, colon + 2);
 		else
 			printf("         |         | %08lx: %s\n", addr, colon + 2);
