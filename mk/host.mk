@@ -190,3 +190,19 @@ fuzz-profdata-short: $(FUZZ_PROFDATA) host $(WL_ELFS)
 fuzz: fuzz-profdata
 test-build: $(FUZZ_PROFDATA)
 
+
+# hpmctl's views of profiles with call chains and their perf.data export,
+# on a profile built in the test over perf_calls.elf's functions (built by
+# the build tree's hpm-cc; needs Linux perf: make deps)
+TEST_PROFVIEW := $(BUILD)/tests/test_profview
+TEST_PROFVIEW_SRCS := tests/cli/test_profview.c host/cli/views.c host/cli/perfdata.c host/cli/common.c \
+  host/cli/progress.c
+.PHONY: test-profview
+$(TEST_PROFVIEW): $(TEST_PROFVIEW_SRCS) $(wildcard host/cli/*.h) $(HPM_LIB_ASAN)
+	@mkdir -p $(@D)
+	$(HOST_CC) $(HOST_CFLAGS) -O1 $(HPM_SAN) -I$(HPM_LIB_DIR) -Ihost/cli -o $@ $(TEST_PROFVIEW_SRCS) \
+	  $(HPM_LIB_ASAN) $(HPM_LIB_LIBS)
+test-profview: $(TEST_PROFVIEW) $(HPM_CC) $(SDK_FILES)
+	@mkdir -p $(BUILD)/tests/profview
+	$(HPM_CC) -O2 -o $(BUILD)/tests/profview/perf_calls.elf tests/programs/src/perf_calls.c
+	$(TEST_PROFVIEW) $(BUILD)/tests/profview $(BUILD)/tests/profview/perf_calls.elf

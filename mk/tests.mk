@@ -32,7 +32,7 @@ test-build: $(TEST_ISA_ELFS) $(TEST_HPM_ELFS) $(TEST_C_ELFS) $(TEST_NEG_ELFS) $(
 # everything the runner needs, as variables it reads from the environment
 TEST_ENV = BUILD=$(BUILD) RV_CC="$(FW_CC)" RV_ASFLAGS="$(TEST_ASFLAGS)" \
   RV_LDFLAGS="$(TEST_LDFLAGS)" RVGEN=$(TEST_RVGEN) FAULT_CHECK=$(TEST_FAULT_CHECK) \
-  TEST_JOBS=$(TEST_JOBS) MAKE="$(MAKE)" UNIT_TARGETS="lint test-ref test-proto fuzz-short events-check isa-gen-check alu-equiv test-lib fuzz-events-short fuzz-elf-short fuzz-program-short fuzz-profdata-short" \
+  TEST_JOBS=$(TEST_JOBS) MAKE="$(MAKE)" UNIT_TARGETS="lint test-ref test-proto fuzz-short events-check isa-gen-check alu-equiv test-lib fuzz-events-short fuzz-elf-short fuzz-program-short fuzz-profdata-short test-profview" \
   $(if $(TEST_SUITES),TEST_SUITES="$(TEST_SUITES)")
 
 # The suites run make again (unit targets, sim-variants, bitstream, prog);
