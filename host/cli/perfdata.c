@@ -19,7 +19,7 @@ enum {
 };
 enum { R_MMAP = 1, R_COMM = 3, R_SAMPLE = 9 };
 enum { MISC_USER = 2 };
-enum { F_ARCH = 6, F_NRCPUS = 7, F_CPUDESC = 8, F_EVENT_DESC = 12 };
+enum { F_HOSTNAME = 3, F_NRCPUS = 7, F_CPUDESC = 8, F_CMDLINE = 11, F_EVENT_DESC = 12 };
 #define ATTR_SIZE 128u               /* PERF_ATTR_SIZE_VER7, perf 5.13 .. 6.2 */
 #define FILE_HDR  104u
 #define CONTEXT_USER 0xfffffffffffffe00ull   /* PERF_CONTEXT_USER: user-space frames follow */
@@ -249,16 +249,33 @@ int perf_data_write(const hpm_profdata *d, const char *path, char *err, size_t e
 	uint64_t data_len = b.n - data_at;
 
 	/* features: their (offset, size) table right after the data, then each */
-	static const int feats[] = { F_ARCH, F_NRCPUS, F_CPUDESC, F_EVENT_DESC };
+	/* hotspot's parser trusts the feature bits only with HOSTNAME or CMDLINE */
+	/* No ARCH: perf annotate knows riscv64 (not riscv32) and hotspot's
+	 * parser no RISC-V at all; without one each takes the host's, which
+	 * reads the chains given (nothing to unwind) and the RISC-V objdump */
+	static const int feats[] = { F_HOSTNAME, F_NRCPUS, F_CPUDESC, F_CMDLINE, F_EVENT_DESC };
 	const unsigned nf = sizeof feats / sizeof *feats;
 	size_t table = b.n;
 	grow(&b, 16 * nf);
 	for (unsigned f = 0; f < nf; f++) {
 		size_t at = b.n;
 		switch (feats[f]) {
-		case F_ARCH: hstr(&b, "riscv64"); break;
+		case F_HOSTNAME: hstr(&b, "hpm-overlay"); break;
 		case F_NRCPUS: u32(&b, 1); u32(&b, 1); break;
 		case F_CPUDESC: hstr(&b, "hpm-overlay RV32IM (iCE40)"); break;
+		case F_CMDLINE: {        /* the program and its arguments */
+			char args[sizeof d->args], *save;
+			uint32_t n = 1;
+			snprintf(args, sizeof args, "%s", d->args);
+			for (const char *a = strtok_r(args, " ", &save); a; a = strtok_r(NULL, " ", &save))
+				n++;
+			u32(&b, n);
+			hstr(&b, d->program);
+			snprintf(args, sizeof args, "%s", d->args);
+			for (const char *a = strtok_r(args, " ", &save); a; a = strtok_r(NULL, " ", &save))
+				hstr(&b, a);
+			break;
+		}
 		case F_EVENT_DESC:
 			u32(&b, (uint32_t)nattr);
 			u32(&b, ATTR_SIZE);

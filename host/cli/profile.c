@@ -413,6 +413,29 @@ static void print_header(const char *in, const hpm_profdata *d, const char *elf_
 	printf("# samples      : %zu\n# ========\n#\n", d->nsamples);
 }
 
+/* report --to-perf-data: perf reads the symbols from the ELF, so it must
+ * be the one that ran */
+static int convert_profile(const char *in, const char *out)
+{
+	char err[1400];
+	uint64_t h;
+	hpm_profdata *d;
+	int rc = EXIT_OK;
+	if (hpm_profdata_load(&d, in, err, sizeof err) != HPM_OK)
+		return fail("%s", err);
+	if (hpm_file_hash(d->program, &h, err, sizeof err) != HPM_OK)
+		rc = fail("report: --to-perf-data needs the program of %s: %s", in, err);
+	else if (d->version >= 2 && h != d->elf_hash)
+		rc = fail("report: --to-perf-data: %s is not the ELF that ran (content hash 0x%016llx, recorded 0x%016llx)",
+			  d->program, (unsigned long long)h, (unsigned long long)d->elf_hash);
+	else if (perf_data_write(d, out, err, sizeof err))
+		rc = fail("report: %s", err);
+	else
+		fprintf(stderr, "[ hpmctl report: %zu samples of %s written to %s ]\n", d->nsamples, in, out);
+	hpm_profdata_free(d);
+	return rc;
+}
+
 int cmd_report(const struct cli *c, int argc, char **argv)
 {
 	enum { OPT_STDIO = OPT_FIRST_FREE, OPT_FOLDED, OPT_JSON, OPT_LIMIT, OPT_HEADER, OPT_CHILDREN,
@@ -482,19 +505,12 @@ int cmd_report(const struct cli *c, int argc, char **argv)
 	}
 	if (optind < argc)
 		return usage_error("report", "unexpected argument '%s'", argv[optind]);
+	if (perf_out)
+		return convert_profile(in, perf_out);
 	if ((rc = load_profile("report", in, &d, &p, &elf_state)))
 		return rc;
 	if (time_arg && (rc = time_range_parse("report", time_arg, d, &o.time)))
 		goto out;
-	if (perf_out) {
-		char err[1200];
-		if (perf_data_write(d, perf_out, err, sizeof err))
-			rc = fail("report: %s", err);
-		else
-			fprintf(stderr, "[ hpmctl report: %zu samples of %s written to %s ]\n", d->nsamples, in,
-				perf_out);
-		goto out;
-	}
 	o.children = children < 0 ? profile_has_stacks(d) : children;
 	if (header)
 		print_header(in, d, elf_state);

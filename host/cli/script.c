@@ -65,9 +65,12 @@ int cmd_script(const struct cli *c, int argc, char **argv)
 	char comm[16];
 	snprintf(comm, sizeof comm, "%.15s", base ? base + 1 : d->program);   /* as the kernel keeps it */
 	const char *elf = p ? d->program : "[unknown]";
-	int timed = 0;
+	int timed = 0, width = 0;            /* event names right-aligned to the longest, as perf */
 	for (size_t i = 0; i < d->nsamples; i++)
 		timed |= d->samples[i].time != 0;
+	for (size_t i = 0; i < d->nevents; i++)
+		if (d->event[i].period && (int)strlen(d->event[i].name) > width)
+			width = (int)strlen(d->event[i].name);
 	uint32_t f[HPM_MAX_STACK + 1];
 	for (size_t i = 0; i < d->nsamples; i++) {
 		const hpm_prof_sample *s = &d->samples[i];
@@ -79,7 +82,8 @@ int cmd_script(const struct cli *c, int argc, char **argv)
 			printf(" %5llu.%06llu:", (unsigned long long)(ns / 1000000000u),
 			       (unsigned long long)(ns % 1000000000u / 1000u));
 		}
-		printf(" %10llu %s:", (unsigned long long)d->event[s->counter].period, d->event[s->counter].name);
+		printf(" %10llu %*s:", (unsigned long long)d->event[s->counter].period, width,
+		       d->event[s->counter].name);
 		if (!s->nstack) {
 			printf("  %16x ", (unsigned)s->pc);
 			where(p, elf, s->pc);

@@ -31,7 +31,7 @@ __attribute__((noinline)) uint32_t solo(uint32_t n)
 
 int main(void)
 {
-	for (int r = 0; r < 20; r++)
-		sink += outer(2000) + solo(1500);
+	for (uint32_t r = 0; r < 40; r++)   /* r in the arguments: no call is hoisted */
+		sink += outer(2000 + r) + solo(1500 + r);
 	return 0;
 }
