@@ -198,9 +198,9 @@ TEST_PROFVIEW := $(BUILD)/tests/test_profview
 TEST_PROFVIEW_SRCS := tests/cli/test_profview.c host/cli/views.c host/cli/perfdata.c host/cli/common.c \
   host/cli/progress.c
 .PHONY: test-profview
-$(TEST_PROFVIEW): $(TEST_PROFVIEW_SRCS) $(wildcard host/cli/*.h) $(HPM_LIB_ASAN)
+$(TEST_PROFVIEW): $(TEST_PROFVIEW_SRCS) $(wildcard host/cli/*.h) $(HPM_LIB_ASAN) hw/csr.def
 	@mkdir -p $(@D)
-	$(HOST_CC) $(HOST_CFLAGS) -O1 $(HPM_SAN) -I$(HPM_LIB_DIR) -Ihost/cli -o $@ $(TEST_PROFVIEW_SRCS) \
+	$(HOST_CC) $(HOST_CFLAGS) -O1 $(HPM_SAN) -I$(HPM_LIB_DIR) -Ihw/hpm -Ihw -Ihost/cli -o $@ $(TEST_PROFVIEW_SRCS) \
 	  $(HPM_LIB_ASAN) $(HPM_LIB_LIBS)
 test-profview: $(TEST_PROFVIEW) $(HPM_CC) $(SDK_FILES)
 	@mkdir -p $(BUILD)/tests/profview
