@@ -72,6 +72,80 @@ def annotate_pcts(text, perf_style):
     return got
 
 
+def chain_syms(text):
+    """perf/hpmctl script with chains: [(header fields before the event,
+    [symbol of each frame])] (perf prints a caller's address relative to its
+    mapping, hpmctl the address: the symbols are what both must agree on)."""
+    out = []
+    for line in text.splitlines():
+        if line.startswith("\t"):
+            out[-1][1].append(line.split()[1].split("+")[0])
+        elif line.strip():
+            out.append((line.split(":")[0].split(), []))
+    return out
+
+
+def callgraph(h, elf):
+    """record -g: the views of a profile with call chains, and perf's."""
+    prof = os.path.join(h.work, "calls-g.data")
+    pdata = os.path.join(h.work, "calls-g.perf.data")
+    rc, out, err = h.run(SIM + ["record", "-g", "-e", "cycles", "-c", "997", "-o", prof, "--perf-data", pdata, elf])
+    m = re.search(r"\((\d+) samples, 1 every", err)
+    if not h.report(rc == 0 and m and os.path.exists(pdata), "record -g --perf-data: a profile with call chains",
+                    short(err)):
+        return
+    n = int(m.group(1))
+    # folded: the three-level chain is there, outermost first, every sample once
+    rc, folded, err = h.run(["report", "-i", prof, "--folded"])
+    lines = [l.rsplit(" ", 1) for l in folded.splitlines()]
+    three = [f for f, c in lines if f.split(";")[-3:] == ["main", "outer", "inner"]]
+    h.report(rc == 0 and three and sum(int(c) for _, c in lines) == n and
+             all(f.split(";")[-2:] != ["inner", "outer"] for f, _ in lines),
+             "report --folded of record -g: 'main;outer;inner N' lines (three frames, outermost first), %d samples" % n,
+             short(folded))
+    # Children and Self: hpmctl's equal perf report --children's, symbol by symbol
+    rc1, hch, _ = h.run(["report", "-i", prof, "--children"])
+    rc2, pch, perr = perf(h, ["report", "-i", pdata, "--stdio", "--children", "--sort", "sym", "-g", "none"])
+    hrows = {m.group(3): (float(m.group(1)), float(m.group(2)))
+             for m in re.finditer(r"^\s+([\d.]+)%\s+([\d.]+)%\s+(\S+)$", hch, re.M)}
+    prows = {m.group(3): (float(m.group(1)), float(m.group(2)))
+             for m in re.finditer(r"^\s+([\d.]+)%\s+([\d.]+)%\s+\[\.\] (\S+)\s*$", pch, re.M)}
+    h.report(rc1 == 0 and rc2 == 0 and hrows and hrows == prows and hrows.get("main", (0,))[0] > 90 and
+             hrows["outer"][0] > hrows["outer"][1],
+             "report --children: Children and Self of every symbol equal perf report --children's (main %s)" %
+             (hrows.get("main"),), "hpmctl %r perf %r %s" % (hrows, prows, short(perr)))
+    # the call graph: inner's callers in callee order, in hpmctl and in perf
+    rc1, hg, _ = h.run(["report", "-i", prof, "-g", "--no-children"])
+    rc2, pg, _ = perf(h, ["report", "-i", pdata, "--stdio", "--no-children", "--sort", "sym", "-g", "callee"])
+    h.report(rc1 == 0 and re.search(r"^\s+[\d.]+%\s+inner\n\s+\|\n\s+---inner\n\s+outer\n\s+main$", hg, re.M)
+             and rc2 == 0 and re.search(r"---inner\n\s+outer\n\s+main", pg),
+             "report -g --no-children: inner, then outer, then main under inner's row, as perf report -g draws it",
+             short(hg[:600]) + " / " + short(pg[:600]))
+    # script: the samples and the symbols of each chain, perf script's
+    rc1, hs, _ = h.run(["script", "-i", prof])
+    rc2, ps, _ = perf(h, ["script", "-i", pdata])
+    hc, pc = chain_syms(hs), chain_syms(ps)
+    h.report(rc1 == 0 and rc2 == 0 and len(hc) == n and hc == pc and
+             any(fr[:3] == ["inner", "outer", "main"] for _, fr in hc),
+             "script of record -g: %d samples with their board time, each chain's frames named as perf script names them" % n,
+             "%d vs %d samples; %r / %r" % (len(hc), len(pc), hc[:2], pc[:2]))
+    # --time: perf's seconds of board time select the same samples in both
+    times = [float(hd[2]) for hd, _ in hc] if hc and len(hc[0][0]) > 2 else []
+    if not h.report(len(times) == n and times == sorted(times) and times[0] > 0,
+                    "script: the samples' board times, in order", "%r" % times[:5]):
+        return
+    mid = "%.6f" % ((times[n // 2] + times[n // 2 + 1]) / 2)   # between two samples: no rounding at the edge
+    rc1, ht, _ = h.run(["script", "-i", prof, "--time", "," + mid])
+    rc2, pt, _ = perf(h, ["script", "-i", pdata, "--time", "," + mid])
+    rc3, hf, _ = h.run(["report", "-i", prof, "--folded", "--time", "," + mid])
+    kept = chain_syms(ht)
+    h.report(rc1 == 0 and rc2 == 0 and rc3 == 0 and kept == chain_syms(pt) and
+             len(kept) == sum(1 for t in times if t <= float(mid)) and 0 < len(kept) < n and
+             sum(int(l.rsplit(" ", 1)[1]) for l in hf.splitlines()) == len(kept),
+             "--time ,%s: script keeps the %d samples up to then, as perf script --time does; report --folded the same" %
+             (mid, len(kept)), "%d / %d" % (len(kept), len(chain_syms(pt))))
+
+
 def tests(h):
     elf = h.cc("perf_calls.c", flags=("-O2", "-g"))
     if not elf:
@@ -144,6 +218,8 @@ def tests(h):
     crow = re.findall(r"^\s+([\d.]+)%\s+([\d.]+)%\s+(\S+)$", ch, re.M)
     h.report(rc == 0 and crow and all(a == b for a, b, _ in crow),
              "report --children of a flat profile: Children equals Self on every row", short(ch))
+
+    callgraph(h, elf)
 
     # ---- bad input: one line, exit 1
     bad = os.path.join(h.work, "corrupt.data")
