@@ -72,11 +72,12 @@ int cmd_script(const struct cli *c, int argc, char **argv)
 		if (d->event[i].period && (int)strlen(d->event[i].name) > width)
 			width = (int)strlen(d->event[i].name);
 	uint32_t f[HPM_MAX_STACK + 1];
+	int chains = profile_has_stacks(d);   /* perf: the name unpadded, the chain below */
 	for (size_t i = 0; i < d->nsamples; i++) {
 		const hpm_prof_sample *s = &d->samples[i];
 		if (!time_range_has(&tr, s))
 			continue;
-		printf("%16s %5u", comm, 1u);
+		printf(chains ? "%s %5u" : "%16s %5u", comm, 1u);
 		if (timed) {
 			uint64_t ns = cycles_to_ns(s->time, d->clock_hz);
 			printf(" %5llu.%06llu:", (unsigned long long)(ns / 1000000000u),
@@ -84,13 +85,13 @@ int cmd_script(const struct cli *c, int argc, char **argv)
 		}
 		printf(" %10llu %*s:", (unsigned long long)d->event[s->counter].period, width,
 		       d->event[s->counter].name);
-		if (!s->nstack) {
+		if (!chains) {
 			printf("  %16x ", (unsigned)s->pc);
 			where(p, elf, s->pc);
 			printf("\n");
 			continue;
 		}
-		printf("\n");
+		printf(" \n");
 		unsigned n = sample_frames(s, f);
 		for (unsigned j = 0; j < n; j++) {
 			printf("\t%16x ", (unsigned)f[j]);

@@ -260,8 +260,9 @@ static void tree_print(const struct node *n, uint64_t total, char *pfx, size_t p
 }
 
 /* The graph under row w: the callers of its own samples (no-children:
- * callee order, w, its caller, ...) or the calls below it in every sample
- * that has it (children: caller order, w, its callee, ... the pc). */
+ * callee order, its caller, that one's caller, ...) or the calls below it
+ * in every sample that has it (children: caller order, its callee, ...
+ * the pc). */
 static int row_graph(const hpm_profdata *d, const hpm_program *p, size_t ev, const struct report_opts *o,
 		     struct rows *t, const struct row *w, uint64_t total)
 {
@@ -294,13 +295,22 @@ static int row_graph(const hpm_profdata *d, const hpm_program *p, size_t ev, con
 		}
 		rc = tree_add(&root, path, m);
 	}
+	/* as perf: the row is the root, the graph starts below it ("---" when
+	 * one chain goes on from it, else its branches); nothing without one */
 	char pfx[2048];
-	node_name(&root, pfx, 64);
-	printf("            |\n            ---%s\n", pfx);
+	const struct node *top = root.child;
 	memset(pfx, ' ', 15);
-	pfx[15] = '\0';
-	tree_print(&root, total, pfx, 15);
-	printf("\n");
+	pfx[12] = '\0';
+	if (top && !top->next && top->count == root.count) {
+		node_name(top, pfx + 16, 64);
+		printf("            |\n            ---%s\n", pfx + 16);
+		pfx[12] = ' ';
+		pfx[15] = '\0';
+		tree_print(top, total, pfx, 15);
+	} else if (top)
+		tree_print(&root, total, pfx, 12);
+	if (top)
+		printf("\n");
 	free_tree(root.child);
 	return rc;
 }

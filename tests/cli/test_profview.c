@@ -125,14 +125,14 @@ int main(int argc, char **argv)
 	o.children = 0;
 	o.graph = 1;
 	CAPTURE(argv[1], rc = report_table(&d, p, 0, &o));
-	CHECK(rc == 0 && strstr(out, "    60.00%  inner\n            |\n            ---inner\n               outer\n"
-			       "               main\n"),
+	CHECK(rc == 0 && strstr(out, "    60.00%  inner\n            |\n            ---outer\n               main\n\n"),
 	      "no-children graph: inner's callers in callee order:\n%s", out);
 
 	o.children = 1;
 	CAPTURE(argv[1], rc = report_table(&d, p, 0, &o));
-	CHECK(rc == 0 && strstr(out, "    90.00%    30.00%  outer\n            |\n            ---outer\n"
-			       "               |\n                --60.00%--inner\n\n"),
+	CHECK(rc == 0 && strstr(out, "    90.00%    30.00%  outer\n            |\n             --60.00%--inner\n\n"
+			       "    60.00%    60.00%  inner\n    10.00%    10.00%  solo\n            |\n"
+			       "            ---solo\n\n"),
 	      "children graph: outer's callees in caller order:\n%s", out);
 
 	/* --time: 0%-50% of 10000 cycles keeps samples 0..4 (at 1000..5000) */
