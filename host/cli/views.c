@@ -145,11 +145,10 @@ static struct row *row_of(struct rows *t, const hpm_program *p, uint32_t addr, i
 	return &t->r[t->n - 1];
 }
 
-static int by_children;
-
-static int row_order(const void *a, const void *b)
+static int row_order(const void *a, const void *b, void *children)
 {
 	const struct row *x = a, *y = b;
+	int by_children = *(const int *)children;
 	uint64_t vx = by_children ? x->children : x->self, vy = by_children ? y->children : y->self;
 	if (vx != vy)
 		return vx < vy ? 1 : -1;
@@ -350,8 +349,8 @@ int report_table(const hpm_profdata *d, const hpm_program *p, size_t ev, const s
 		goto out;
 	}
 	memcpy(sorted, t.r, nrows * sizeof *sorted);
-	by_children = o->children;
-	qsort(sorted, nrows, sizeof *sorted, row_order);
+	int children = o->children;
+	qsort_r(sorted, nrows, sizeof *sorted, row_order, &children);
 	char num[32], pcbuf[16];
 	printf("# Samples: %llu of event '%s' (1 every %llu)\n# Event count (exact): %s\n",
 	       (unsigned long long)total, e->name, (unsigned long long)e->period, fmt_count(e->count, num));
