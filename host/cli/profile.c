@@ -505,6 +505,8 @@ int cmd_report(const struct cli *c, int argc, char **argv)
 	}
 	if (optind < argc)
 		return usage_error("report", "unexpected argument '%s'", argv[optind]);
+	if (perf_out && time_arg)
+		return usage_error("report", "--time does not apply to --to-perf-data (perf's own --time filters perf.data)");
 	if (perf_out)
 		return convert_profile(in, perf_out);
 	if ((rc = load_profile("report", in, &d, &p, &elf_state)))
