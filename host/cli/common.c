@@ -211,7 +211,7 @@ const char *mode_name(enum hpm_privilege m)
 	return m == HPM_MODE_MACHINE ? "M" : m == HPM_MODE_SUPERVISOR ? "S" : "U";
 }
 
-int run_option(const char *cmd, int opt, const char *arg, hpm_run_opts *o)
+int run_option(const char *cmd, int opt, const char *arg, hpm_run_opts *o, char **argv)
 {
 	uint64_t v;
 	switch (opt) {
@@ -236,7 +236,7 @@ int run_option(const char *cmd, int opt, const char *arg, hpm_run_opts *o)
 		o->budget = v;
 		return EXIT_OK;
 	}
-	return usage_error(cmd, "internal: option %d", opt);
+	return bad_option(cmd, opt, argv);
 }
 
 int program_operand(const char *cmd, int argc, char **argv, struct target *t)

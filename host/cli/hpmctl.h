@@ -68,7 +68,8 @@ enum { OPT_MODE = 0x100, OPT_SIZE, OPT_BUDGET, OPT_FIRST_FREE };
 	"  --mode u|s|m   privilege mode of the workload (default u)\n" \
 	"  --size N       workload size argument (a0; 0 = the workload's default)\n" \
 	"  --budget N     stop the workload after N cycles (default 2^40)\n"
-int run_option(const char *cmd, int opt, const char *arg, hpm_run_opts *o);
+/* --mode, --size or --budget into o; any other option is bad_option's */
+int run_option(const char *cmd, int opt, const char *arg, hpm_run_opts *o, char **argv);
 const char *mode_name(enum hpm_privilege m);   /* "U", "S", "M" */
 
 /* The one positional operand of a subcommand (workload or ELF). */

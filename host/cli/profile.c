@@ -153,12 +153,10 @@ int cmd_record_profile(const struct cli *c, int argc, char **argv)
 		case 'o': outname = optarg; break;
 		case OPT_PERF: perf_out = optarg; break;
 		case 'h': fputs(record_help, stdout); return EXIT_OK;
-		case OPT_MODE: case OPT_SIZE: case OPT_BUDGET:
-			if ((rc = run_option("record", opt, optarg, &ro)))
+		default:        /* --mode, --size, --budget; else a bad option */
+			if ((rc = run_option("record", opt, optarg, &ro, argv)))
 				return rc;
 			break;
-		default:
-			return bad_option("record", opt, argv);
 		}
 	}
 	if ((rc = program_operand("record", argc, argv, &t)))

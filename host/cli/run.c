@@ -31,12 +31,10 @@ int cmd_run(const struct cli *c, int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'h': fputs(run_help, stdout); return EXIT_OK;
-		case OPT_MODE: case OPT_SIZE: case OPT_BUDGET:
-			if ((rc = run_option("run", opt, optarg, &ro)))
+		default:        /* --mode, --size, --budget; else a bad option */
+			if ((rc = run_option("run", opt, optarg, &ro, argv)))
 				return rc;
 			break;
-		default:
-			return bad_option("run", opt, argv);
 		}
 	}
 	if ((rc = program_operand("run", argc, argv, &t)))

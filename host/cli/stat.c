@@ -593,13 +593,10 @@ int cmd_stat(const struct cli *c, int argc, char **argv)
 			}
 			o.repeat = (unsigned)v;
 			break;
-		case OPT_MODE: case OPT_SIZE: case OPT_BUDGET:
-			if ((rc = run_option("stat", opt, optarg, &ro)))
+		default:        /* --mode, --size, --budget; else a bad option */
+			if ((rc = run_option("stat", opt, optarg, &ro, argv)))
 				goto out;
 			break;
-		default:
-			rc = bad_option("stat", opt, argv);
-			goto out;
 		}
 	}
 	if ((rc = program_operand("stat", argc, argv, &t)))

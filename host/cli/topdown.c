@@ -131,12 +131,10 @@ int cmd_topdown(const struct cli *c, int argc, char **argv)
 		case 'x': sep = optarg; break;
 		case 'j': json = 1; break;
 		case 'h': fputs(topdown_help, stdout); return EXIT_OK;
-		case OPT_MODE: case OPT_SIZE: case OPT_BUDGET:
-			if ((rc = run_option("topdown", opt, optarg, &ro)))
+		default:        /* --mode, --size, --budget; else a bad option */
+			if ((rc = run_option("topdown", opt, optarg, &ro, argv)))
 				return rc;
 			break;
-		default:
-			return bad_option("topdown", opt, argv);
 		}
 	}
 	if ((rc = program_operand("topdown", argc, argv, &t)))

@@ -390,12 +390,10 @@ int cmd_validate(const struct cli *c, int argc, char **argv)
 			break;
 		}
 		case 'h': fputs(validate_help, stdout); return EXIT_OK;
-		case OPT_MODE: case OPT_SIZE: case OPT_BUDGET:
-			if ((rc = run_option("validate", opt, optarg, &vo.run)))
+		default:        /* --mode, --size, --budget; else a bad option */
+			if ((rc = run_option("validate", opt, optarg, &vo.run, argv)))
 				return rc;
 			break;
-		default:
-			return bad_option("validate", opt, argv);
 		}
 	}
 	if (all && optind < argc)
