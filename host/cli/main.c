@@ -31,7 +31,8 @@ static void usage(FILE *f)
 	      "       hpmctl --version | --help | <command> --help\n\n"
 	      "global options:\n"
 	      "  --link LINK    sim, usb, usb::SERIAL, usb:VID:PID[:serial], tty:PATH,\n"
-	      "                 auto or ref (hpmctl boards lists the serials)\n"
+	      "                 tcp:HOST:PORT, rfc2217:HOST:PORT, auto or ref\n"
+	      "                 (hpmctl boards lists the serials)\n"
 	      "                 (default $HPM_LINK, else auto: a USB board if one is\n"
 	      "                 attached, else the simulated board)\n"
 	      "  -q, --quiet    no 'link auto' notice on stderr\n"
@@ -42,13 +43,6 @@ static void usage(FILE *f)
 		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].brief);
 	fputs("\nA workload is a name from 'hpmctl list --workloads' or an RV32 ELF file.\n"
 	      "See docs/hpmctl.md.\n", f);
-}
-
-/* The link names libhpm knows (hpm_open); a typo is a usage error. */
-static int link_name_ok(const char *l)
-{
-	return !strcmp(l, "sim") || !strcmp(l, "ref") || !strcmp(l, "auto") || !strcmp(l, "usb") ||
-	       !strncmp(l, "usb:", 4) || (!strncmp(l, "tty:", 4) && l[4]);
 }
 
 int main(int argc, char **argv)
@@ -88,9 +82,9 @@ int main(int argc, char **argv)
 	}
 	if (optind >= argc)
 		return usage_error(NULL, "missing command");
-	if (strcmp(argv[optind], "list") && !link_name_ok(cli.link))   /* list needs no board */
-		return usage_error(NULL, "unknown link '%s' (sim, usb[:VID:PID[:serial]], tty:PATH, auto, ref)",
-				   cli.link);
+	char err[512];
+	if (strcmp(argv[optind], "list") && hpm_link_check(cli.link, err, sizeof err))   /* list needs no board */
+		return usage_error(NULL, "%s", err);
 	for (size_t i = 0; i < NCOMMANDS; i++)
 		if (!strcmp(argv[optind], commands[i].name)) {
 			int sub_argc = argc - optind;

@@ -97,11 +97,35 @@ static int open_link(hpm_board *b, const char *link, char *err, size_t errlen)
 			snprintf(err, errlen, "%s", b->err);
 		return rc;
 	}
+	int rc = hpm_link_check(link, err, errlen);
+	if (rc)
+		return rc;
 	if (!strncmp(link, "tty:", 4))
 		return hpm_link_tty_open(link + 4, baud, &b->link, err, errlen) ? HPM_E_LINK : HPM_OK;
-	if (!strncmp(link, "usb", 3) && (link[3] == '\0' || link[3] == ':'))
+	if (!strncmp(link, "usb", 3))
 		return hpm_link_usb_open(link + 3, baud, &b->link, err, errlen) ? HPM_E_LINK : HPM_OK;
-	snprintf(err, errlen, "unknown link '%s' (sim, usb, usb::SERIAL, usb:VID:PID[:serial], tty:PATH, auto, ref)", link);
+	return hpm_link_net_open(link, baud, &b->link, err, errlen) ? HPM_E_LINK : HPM_OK;
+}
+
+int hpm_link_check(const char *link, char *err, size_t errlen)
+{
+	char host[256], port[8], dummy[8];
+
+	if (!err || !errlen) {
+		err = dummy;
+		errlen = sizeof dummy;
+	}
+	if (!link)
+		link = "auto";
+	if (!strcmp(link, "sim") || !strcmp(link, "ref") || !strcmp(link, "auto") ||
+	    (!strncmp(link, "usb", 3) && (link[3] == '\0' || link[3] == ':')) ||
+	    (!strncmp(link, "tty:", 4) && link[4]))
+		return HPM_OK;
+	if (!strncmp(link, "tcp:", 4) || !strncmp(link, "rfc2217:", 8))
+		return hpm_link_net_parse(link, host, sizeof host, port, sizeof port, err, errlen) ?
+			HPM_E_ARG : HPM_OK;
+	snprintf(err, errlen, "unknown link '%s' (sim, usb, usb::SERIAL, usb:VID:PID[:serial], tty:PATH, "
+		 "tcp:HOST:PORT, rfc2217:HOST:PORT, auto, ref)", link);
 	return HPM_E_ARG;
 }
 

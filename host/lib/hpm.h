@@ -76,14 +76,22 @@ typedef struct hpm_open_opts {
 	                         it for slow links such as the emulated USB board */
 } hpm_open_opts;
 
-/* link: "sim", "usb", "usb::SERIAL", "usb:VID:PID[:serial]", "tty:/dev/ttyUSB1", "auto"
- * (a USB board if one is attached, else sim; says which on stderr), or "ref"
- * (the reference model serving the same protocol). Handshakes (HELLO) and
+/* link: "sim", "usb", "usb::SERIAL", "usb:VID:PID[:serial]", "tty:/dev/ttyUSB1",
+ * "tcp:HOST:PORT" (a serial line exported raw over TCP, e.g. by ser2net),
+ * "rfc2217:HOST:PORT" (telnet with RFC 2217: the line set to the baud rate,
+ * 8N1, no flow control), "auto" (a USB board if one is attached, else sim;
+ * says which on stderr), or "ref" (the reference model serving the same
+ * protocol). Handshakes (HELLO) and
  * refuses a board whose protocol or event catalogue differs from the host's
  * (HPM_E_CONFIG). On failure *out is NULL; the reason is copied into err. */
 int  hpm_open(hpm_board **out, const char *link, const hpm_open_opts *opts,
 	      char *err, size_t errlen);
 void hpm_close(hpm_board *b);
+
+/* Checks a link name's syntax without opening anything (hpm_open does the
+ * same first): HPM_OK, or HPM_E_ARG with one line in err ("unknown link
+ * ...", "tcp:HOST: expected tcp:HOST:PORT", a port out of 1..65535). */
+int  hpm_link_check(const char *link, char *err, size_t errlen);
 
 const char *hpm_errmsg(const hpm_board *b);   /* last error, one line */
 

@@ -24,7 +24,8 @@ struct hpm_link_ops {
 	void (*close)(struct hpm_link *l);
 };
 
-enum hpm_link_kind { HPM_LINK_SIM, HPM_LINK_REF, HPM_LINK_TTY, HPM_LINK_USB };
+enum hpm_link_kind { HPM_LINK_SIM, HPM_LINK_REF, HPM_LINK_TTY, HPM_LINK_USB, HPM_LINK_TCP,
+		     HPM_LINK_RFC2217 };
 
 struct hpm_link {
 	const struct hpm_link_ops *ops;
@@ -46,6 +47,17 @@ int hpm_link_spawn_open(enum hpm_link_kind kind, const char *prog,
 /* tty:PATH, raw 8N1 at baud. */
 int hpm_link_tty_open(const char *path, uint32_t baud, struct hpm_link **out,
 		      char *err, size_t errlen);
+
+/* tcp:HOST:PORT (raw TCP, ser2net's raw mode) or rfc2217:HOST:PORT (telnet
+ * with RFC 2217: the line set to baud, 8N1, no flow control); HOST a name,
+ * an IPv4 address or [IPv6]. */
+int hpm_link_net_open(const char *link, uint32_t baud, struct hpm_link **out,
+		      char *err, size_t errlen);
+
+/* The HOST and PORT of a network link's name: 0, or -1 with a one-line
+ * reason in err. */
+int hpm_link_net_parse(const char *link, char *host, size_t hostlen, char *port,
+		       size_t portlen, char *err, size_t errlen);
 
 /* usb[:VID:PID[:serial]] (spec is the part after "usb", "" or ":0403:6010..."):
  * libusb-1.0 straight to the FT2232H's channel B (interface 1). */
