@@ -227,11 +227,21 @@ static int send_all(struct net_link *n, const uint8_t *buf, size_t len)
 	return 0;
 broken:
 	if (errno == EPIPE || errno == ECONNRESET) {
-		closed(n);
+		n->dead = 1;        /* the caller says why: closed() */
+		snprintf(n->base.err, sizeof n->base.err, "%s: the connection was closed", n->base.name);
 	} else {
 		lower_errno(why, sizeof why, errno);
 		snprintf(n->base.err, sizeof n->base.err, "%s: send: %s", n->base.name, why);
 	}
+	return -1;
+}
+
+/* After a send failed: the server's last words if it closed on us. Never
+ * called inside telnet_in (it reads on). */
+static int send_failed(struct net_link *n)
+{
+	if (n->dead)
+		closed(n);
 	return -1;
 }
 
@@ -242,18 +252,18 @@ static int net_write(struct hpm_link *l, const uint8_t *buf, size_t len)
 	size_t k = 0;
 
 	if (!n->telnet)
-		return send_all(n, buf, len);
+		return send_all(n, buf, len) ? send_failed(n) : 0;
 	for (size_t i = 0; i < len; i++) {
 		if (k + 2 > sizeof out) {
 			if (send_all(n, out, k))
-				return -1;
+				return send_failed(n);
 			k = 0;
 		}
 		out[k++] = buf[i];
 		if (buf[i] == T_IAC)
 			out[k++] = T_IAC;
 	}
-	return send_all(n, out, k);
+	return send_all(n, out, k) ? send_failed(n) : 0;
 }
 
 static int send_cmd(struct net_link *n, uint8_t verb, uint8_t opt)
@@ -320,7 +330,8 @@ static void com_port_sb(struct net_link *n)
 }
 
 /* Takes the telnet commands out of the len bytes at buf, answers them, and
- * leaves the data bytes at the start of buf: their number, or -1. */
+ * leaves the data bytes at the start of buf: their number (an answer that
+ * could not be sent marks the link dead, the bytes are still taken). */
 static int telnet_in(struct net_link *n, uint8_t *buf, size_t len)
 {
 	size_t k = 0;
@@ -349,7 +360,7 @@ static int telnet_in(struct net_link *n, uint8_t *buf, size_t len)
 		case TS_OPT:
 			n->ts = TS_DATA;
 			if (negotiate(n, n->verb, c))
-				return -1;
+				n->dead = 1;
 			break;
 		case TS_SB:
 			if (c == T_IAC)
@@ -410,6 +421,10 @@ static int net_recv(struct net_link *n, uint8_t *buf, size_t cap, int timeout_ms
 	int k = n->telnet ? telnet_in(n, buf, (size_t)got) : (int)got;
 	if (k > 0)
 		keep_greeting(n, buf, (size_t)k);
+	if (n->dead) {          /* an answer to the server could not be sent */
+		closed(n);
+		return -1;
+	}
 	return k;
 }
 
@@ -605,6 +620,8 @@ static int rfc2217_setup(struct net_link *n, uint32_t baud, char *err, size_t er
 	}
 	return 0;
 link_err:
+	if (n->dead)
+		closed(n);
 	snprintf(err, errlen, "%s", n->base.err);
 	return -1;
 }
