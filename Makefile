@@ -14,7 +14,7 @@ DEB_PACKAGES := build-essential pkg-config python3 bc \
   verilator iverilog yosys nextpnr-ice40 fpga-icestorm fpga-icestorm-chipdb openfpgaloader \
   gcc-riscv64-unknown-elf binutils-riscv64-unknown-elf picolibc-riscv64-unknown-elf \
   libusb-1.0-0-dev umockdev libumockdev-dev clang libclang-rt-14-dev llvm \
-  libxml2-utils python3-yaml linux-perf hotspot
+  libxml2-utils python3-yaml linux-perf hotspot ser2net python3-labgrid
 
 .PHONY: all deps sim fw host lint test test-long bench bitstream prog hil clean
 .DEFAULT_GOAL := all

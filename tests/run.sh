@@ -53,6 +53,13 @@
 #             installed hpmctl (tests/programs/run.py, one t_*.py module per
 #             concern): programs that write where they should not, never end,
 #             take arguments, fail or outlive the link's time-outs
+#   net       the network links (tests/net/test_net.py): a real ser2net
+#             exporting the simulated board's pseudo-terminal raw and with
+#             RFC 2217; stat, record -c, validate, Ctrl-C and a dropped
+#             connection through tcp: and rfc2217: equal to the reference
+#             board; the links' one-line errors; tools/junit_merge.py on two
+#             boards' reports; lab/test_board.py under labgrid's pytest
+#             plugin with lab/env-local.yaml (validate --all)
 #   board     the iCEBreaker bitstream (docs/board.md): make bitstream
 #             BOARD=icebreaker, its report (.bin, Fmax >= the target clock,
 #             utilization, no combinational path through a DSP, and that
@@ -107,7 +114,7 @@ while [ $# -gt 0 ]; do
     esac
 done
 if [ ${#SUITES[@]} -eq 0 ]; then
-    read -r -a SUITES <<< "${TEST_SUITES:-unit isa hpm random c uart neg workloads link usb cli programs board}"
+    read -r -a SUITES <<< "${TEST_SUITES:-unit isa hpm random c uart neg workloads link usb cli programs net board}"
 fi
 
 # ---- one random program (run by xargs in parallel): prints one line ----
@@ -991,6 +998,7 @@ for s in "${SUITES[@]}"; do
         usb) suite_usb ;;
         cli) python_suite cli tests/cli/test_cli.py ;;           # hpmctl, every subcommand and format
         programs) python_suite programs tests/programs/run.py ;; # users' own programs
+        net) python_suite net tests/net/test_net.py ;;           # network links, labgrid, JUnit merge
         board) suite_board ;;
         *) echo "run.sh: unknown suite $s" >&2; TOTAL_FAIL=$((TOTAL_FAIL + 1)) ;;
     esac

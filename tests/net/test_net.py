@@ -492,6 +492,14 @@ def labgrid():
     if not report(py is not None, "labgrid: a python3 with labgrid and pytest (python3-labgrid)",
                   "none of %s imports labgrid: make deps" % [sys.executable, "/usr/bin/python3"]):
         return
+    # a lab's environment: the place the module acquires, no local flashing
+    p = subprocess.run([py, "-c", "import sys; sys.path.insert(0, 'lab'); import test_board; from labgrid import "
+                        "Environment; e = Environment('lab/env-remote.yaml'); print(test_board.remote_place(e), "
+                        "repr(e.config.get_option('hpm_flash', 'unset')))"], cwd=ROOT, capture_output=True, text=True,
+                       env=dict(ENV, LG_PLACE="ice-7"))
+    report(p.returncode == 0 and p.stdout.strip() == "ice-7 ''",
+           "labgrid: lab/env-remote.yaml with LG_PLACE=ice-7: lab/test_board.py finds the RemotePlace ice-7 to "
+           "acquire and no local flashing (hpm_flash empty)", "exit %d: %s %s" % (p.returncode, p.stdout, short(p.stderr)))
     junit = os.path.join(OUT, "lab-board.xml")
     env = dict(ENV, HPMCTL=HPMCTL, HPM_LAB_JUNIT=junit, HPM_LAB_WORKLOADS=os.environ.get("HPM_LAB_WORKLOADS", "--all"))
     t0 = time.monotonic()
