@@ -128,6 +128,25 @@ def listening(port):
     return False
 
 
+def remember(name, pid):
+    """Notes a child's pid, so that a later run ends it if this one is
+    killed before it could (leftovers)."""
+    with open(os.path.join(OUT, name + ".pid"), "w") as f:
+        f.write("%d %s\n" % (pid, open("/proc/%d/cmdline" % pid).read().split("\0")[0]))
+
+
+def leftovers():
+    """Ends the board and ser2net an earlier run left (killed itself): each
+    pid of ours whose process still runs the same program."""
+    for name in ("ser2net", "board"):
+        try:
+            pid, exe = open(os.path.join(OUT, name + ".pid")).read().split()
+            if open("/proc/%s/cmdline" % pid).read().split("\0")[0] == exe:
+                os.kill(int(pid), signal.SIGKILL)
+        except (OSError, ValueError):
+            pass
+
+
 class Board:
     """The simulated board on a pseudo-terminal's master side; the slave
     stays open here, so the board sees no hang-up between sessions."""
@@ -138,6 +157,7 @@ class Board:
         self.path = os.ttyname(self.slave)
         self.proc = subprocess.Popen([SIM_EXE], stdin=master, stdout=master, stderr=subprocess.DEVNULL,
                                      start_new_session=True)
+        remember("board", self.proc.pid)
         os.close(master)
 
     def close(self):
@@ -173,8 +193,9 @@ class Ser2net:
             self.why = "port %d of %s is taken by another program" % (LAB_PORT, os.path.relpath(LAB_ENV, ROOT))
             return False
         self.log = open(os.path.join(OUT, "ser2net.log"), "a")
-        self.proc = subprocess.Popen([self.exe, "-n", "-d", "-c", self.conf, "-P", os.path.join(OUT, "ser2net.pid")],
+        self.proc = subprocess.Popen([self.exe, "-n", "-d", "-c", self.conf],
                                      stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True)
+        remember("ser2net", self.proc.pid)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline and self.proc.poll() is None:
             if all(listening(p) for p in (self.raw, self.telnet, LAB_PORT)):
@@ -526,6 +547,7 @@ CHECKS = [("errors", errors), ("stat", stat), ("escape", escape), ("record", rec
 def main():
     global BOARD, SER
     only = [o for o in ARGS.only.split(",") if o]
+    leftovers()
     BOARD = Board()
     SER = Ser2net(BOARD)
     try:
