@@ -129,6 +129,14 @@ int hpm_link_check(const char *link, char *err, size_t errlen)
 	return HPM_E_ARG;
 }
 
+/* A positive number of milliseconds from the environment, else dflt. */
+static unsigned env_ms(const char *name, unsigned dflt)
+{
+	const char *e = getenv(name);
+	unsigned long v = e && *e ? strtoul(e, NULL, 10) : 0;
+	return v > 0 && v <= UINT32_MAX ? (unsigned)v : dflt;
+}
+
 int hpm_open(hpm_board **out, const char *link, const hpm_open_opts *opts,
 	     char *err, size_t errlen)
 {
@@ -155,9 +163,15 @@ int hpm_open(hpm_board **out, const char *link, const hpm_open_opts *opts,
 	else
 		hpm_find_path("HPM_REF", "hpm-ref\0", "build/bin/hpm-ref", b->ref_path, sizeof b->ref_path);
 	b->opts.sim_path = b->sim_path;
-	if (!b->opts.timeout_ms && getenv("HPM_TIMEOUT_MS"))
-		b->opts.timeout_ms = (unsigned)strtoul(getenv("HPM_TIMEOUT_MS"), NULL, 10);
 	b->opts.ref_path = b->ref_path;
+	if (!b->opts.timeout_ms)
+		b->opts.timeout_ms = env_ms("HPM_TIMEOUT_MS", 0);
+	if (!b->opts.giveup_ms)
+		b->opts.giveup_ms = env_ms("HPM_GIVEUP_MS", HPM_GIVEUP_MS);
+	if (!b->opts.link_budget_ms)
+		b->opts.link_budget_ms = env_ms("HPM_LINK_BUDGET_MS", HPM_LINK_BUDGET_MS);
+	if (!b->opts.trace)
+		b->opts.trace = getenv("HPM_LINK_TRACE") != NULL;
 	hpm_decoder_init(&b->dec);
 
 	if (!link || !strcmp(link, "auto")) {

@@ -74,7 +74,17 @@ typedef struct hpm_open_opts {
 	unsigned timeout_ms;  /* reply timeout per attempt, 0 = $HPM_TIMEOUT_MS or
 	                         the protocol's (docs/protocol.md section 2); raise
 	                         it for slow links such as the emulated USB board */
+	unsigned giveup_ms;   /* a lossy link: one exchange gives up after this
+	                         long without an answer; 0 = $HPM_GIVEUP_MS or 60 s */
+	unsigned link_budget_ms; /* a lossy link: the time a session may lose to
+	                         errors before it gives up; 0 = $HPM_LINK_BUDGET_MS
+	                         or 120 s */
+	int trace;            /* 1: each recovery from a link error on stderr;
+	                         0 = 1 if $HPM_LINK_TRACE is set */
 } hpm_open_opts;
+/* hpm_open reads the environment variables named above once, for the
+ * fields left 0 (docs/libhpm.md, "Environment"); nothing else in libhpm
+ * reads the environment. */
 
 /* link: "sim", "usb", "usb::SERIAL", "usb:VID:PID[:serial]", "tty:/dev/ttyUSB1",
  * "tcp:HOST:PORT" (a serial line exported raw over TCP, e.g. by ser2net),

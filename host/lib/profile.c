@@ -162,7 +162,7 @@ int hpm_profile(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
 				      p->name, (unsigned)(r.records - pr.got - markers), (unsigned)r.records);
 			goto out;
 		}
-		if (getenv("HPM_LINK_TRACE"))
+		if (b->opts.trace)
 			fprintf(stderr, "link-trace: %s: profile run repeated: %u of %u records lost\n",
 				p->name, (unsigned)(r.records - pr.got - markers), (unsigned)r.records);
 	}

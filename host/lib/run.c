@@ -358,7 +358,7 @@ int hpm_run(hpm_board *b, const hpm_program *p, const hpm_run_opts *o,
 		b->noise_aborts++;
 		if (b->output_seen > b->output_printed)
 			b->output_printed = b->output_seen;
-		if (getenv("HPM_LINK_TRACE"))
+		if (b->opts.trace)
 			fprintf(stderr, "link-trace: %s: the run was aborted by noise on the link: it runs again\n",
 				p->name);
 	}

@@ -175,14 +175,6 @@ static int transact_pipe(hpm_board *b, uint8_t type, const void *body, size_t le
 }
 
 
-/* The time a session may lose to link errors before it gives up. */
-static int64_t budget_ms(void)
-{
-	const char *e = getenv("HPM_LINK_BUDGET_MS");
-	long long v = e && *e ? strtoll(e, NULL, 10) : 0;
-	return v > 0 ? v : HPM_LINK_BUDGET_MS;
-}
-
 int64_t hpm_now_ms(void)
 {
 	return now_ms();
@@ -221,14 +213,7 @@ int64_t hpm_lost_ms(const hpm_board *b)
 
 int hpm_budget_spent(const hpm_board *b)
 {
-	return hpm_lost_ms(b) > budget_ms();
-}
-
-static int giveup_ms(void)
-{
-	const char *e = getenv("HPM_GIVEUP_MS");
-	long v = e && *e ? strtol(e, NULL, 10) : 0;
-	return v > 0 ? (int)v : HPM_GIVEUP_MS;
+	return hpm_lost_ms(b) > b->opts.link_budget_ms;
 }
 
 /* A FETCH of n bytes at off of the reply cached for seq s, with a seq of
@@ -316,7 +301,7 @@ static int transact_lossy(hpm_board *b, uint8_t type, const void *body, size_t l
 	b->last_req_seq = seq;
 	const int base = reply_timeout(b, type == HPM_T_RUN ? HPM_T_PING : type, (size_t)n + 1);
 	const int probe = type == HPM_T_RUN ? (base > 1000 ? base : 1000) : base;
-	const int giveup = giveup_ms();
+	const int giveup = (int)b->opts.giveup_ms;
 	/* long replies are fetched in slices from monitors that know FETCH */
 	const int big = (type == HPM_T_RUN || type == HPM_T_SNAPSHOT) &&
 			b->info.fw_version >= HPM_FW_FETCH;
@@ -334,7 +319,7 @@ static int transact_lossy(hpm_board *b, uint8_t type, const void *body, size_t l
 	int64_t progress = now_ms(), sent_at = 0;
 	int64_t req_sent_at = 0, req_lost0 = 0;   /* the request's last sending */
 
-	const int64_t budget = budget_ms();
+	const int64_t budget = b->opts.link_budget_ms;
 	int lost = 0, heard = 0, stale = 0;
 
 	for (;;) {
@@ -498,7 +483,7 @@ static int transact_lossy(hpm_board *b, uint8_t type, const void *body, size_t l
 					} else if (stale && f.type == (HPM_T_RUN | HPM_T_REPLY)) {
 						stale = 0;
 						b->stale_runs++;
-						if (getenv("HPM_LINK_TRACE"))
+						if (b->opts.trace)
 							fprintf(stderr, "link-trace: a run of an earlier session (seq %u) was aborted\n", f.seq);
 						send_request = 1;
 						again = 1;
@@ -545,7 +530,7 @@ int hpm_transact(hpm_board *b, uint8_t type, const void *body, size_t len,
 		return hpm_fail(b, HPM_E_LINK, "link is closed");
 	if (!b->link->baud)
 		return transact_pipe(b, type, body, len, rbody, rlen);
-	int trace = getenv("HPM_LINK_TRACE") != NULL;
+	int trace = b->opts.trace;
 	int64_t t0 = now_ms();
 	unsigned long f0 = b->fetches, d0 = b->bad_frames;
 	int rc = transact_lossy(b, type, body, len, rbody, rlen);

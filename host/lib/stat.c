@@ -196,7 +196,7 @@ static int count_runs(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
 			if (!m || rep == HPM_REFILL_RUNS || b->interrupt || hpm_budget_spent(b))
 				break;
 			ro.on_output = NULL;
-			if (getenv("HPM_LINK_TRACE"))
+			if (b->opts.trace)
 				fprintf(stderr, "link-trace: %s: run %u repeated: %u samples, %u records lost\n",
 					p->name, run, (unsigned)r2.lost_samples, (unsigned)r2.lost_records);
 			hpm_repeat_begin(b);
