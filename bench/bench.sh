@@ -241,7 +241,7 @@ cat <<LINK
 
 ## Link: round trips, snapshots, streaming
 
-Command: \`build/bench/link --link sim --count 20\` (\`bench/link.c\`, libhpm on the
+Command: \`build/bench/link --link sim --count 20 --deep build/bench/deep.elf\` (\`bench/link.c\`, libhpm on the
 simulated board; \`make bench\` builds it). Wall times are the host's view of the
 simulated board, which runs the RTL at a few million cycles per second, so they are
 far slower than the same request on the FPGA; *board cycles* is the time the
@@ -254,10 +254,14 @@ the sampled run over the unsampled one per sample (the PROFILE frame on the
 wire and the monitor's work, counters stopped), *samples per board second*
 what the link sustains at the board's clock, and *workload cycles per
 sample* the exact cost in the workload's own counts (2 in U-mode,
-docs/hpm.md Sampling).
+docs/hpm.md Sampling). The last two tables sample \`bench/deep.c\` (built by
+hpm-cc, a hot loop 20 calls deep) without and with call chains
+(\`record -g\`: 16 return addresses in every sample, the longest walk):
+the workload's cost per sample is the same, the board time grows with the
+frame (docs/monitor.md, Call stacks).
 
 LINK
-"$BUILD/bench/link" --link sim --count 20
+"$BUILD/bench/link" --link sim --count 20 --deep "${DEEP_ELF:-$BUILD/bench/deep.elf}"
 
 cat <<USB
 

@@ -1,6 +1,6 @@
 /* bench/link: link round trips on a board through libhpm, as Markdown.
  *
- *   link [--link sim|ref|usb|tty:PATH] [--count N]
+ *   link [--link sim|ref|usb|tty:PATH] [--count N] [--deep ELF]
  *
  * Ping, CSR read, full snapshot and upload: wall time per request (best of
  * three batches) and board cycles (the monitor's mtime, read with CSR_READ
@@ -8,7 +8,9 @@
  * interval streaming at shrinking intervals: samples per second and lost
  * samples; then sampling profiles (record -c) at shrinking periods: samples
  * per second, board cycles per sample, and the exact cost per sample in
- * workload cycles (against the same run without sampling).
+ * workload cycles (against the same run without sampling); with --deep
+ * (bench/deep.c: every sample 16 return addresses deep) the same without and
+ * with call chains (record -g).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -93,9 +95,11 @@ static int on_prof(void *ctx, const hpm_prof_sample *s)
 	return 0;
 }
 
-/* `cycles` sampled on alu (size 4000) every P cycles; board time around each
- * run with CSR_READ of `time`, against the same run unsampled */
-static int profile_rates(hpm_board *b, const hpm_program *p)
+/* `cycles` sampled on p (argument a0) every P cycles, with call chains or
+ * not; board time around each run with CSR_READ of `time`, against the same
+ * run unsampled */
+static int profile_rates(hpm_board *b, const hpm_program *p, const char *what, uint32_t a0,
+			 int call_graph)
 {
 	static const uint64_t periods[] = { 20000, 5000, 1000, 256 };
 	hpm_evlist *l;
@@ -104,7 +108,7 @@ static int profile_rates(hpm_board *b, const hpm_program *p)
 	size_t n;
 	hpm_run_result r;
 	uint32_t t0, t1;
-	hpm_run_opts o = { .a0 = 4000 };
+	hpm_run_opts o = { .a0 = a0 };
 
 	if (hpm_evlist_parse(&l, "cycles", err, sizeof err))
 		return -1;
@@ -113,10 +117,11 @@ static int profile_rates(hpm_board *b, const hpm_program *p)
 		goto fail;
 	uint32_t base_board = t1 - t0;
 	uint64_t plain_cycles = c[0].value;
-	printf("\nSampling profiles (`record -c`) of `cycles` on `alu --size 4000` (%" PRIu64
+	o.call_graph = call_graph;
+	printf("\nSampling profiles (`record %s`) of `cycles` on %s (%" PRIu64
 	       " cycles unsampled), one PROFILE frame per sample:\n\n"
 	       "| period (cycles) | samples | samples per wall second | board cycles per sample | samples per board second | workload cycles per sample | run wall s |\n"
-	       "|---:|---:|---:|---:|---:|---:|---:|\n", plain_cycles);
+	       "|---:|---:|---:|---:|---:|---:|---:|\n", call_graph ? "-g -c" : "-c", what, plain_cycles);
 	for (size_t i = 0; i < sizeof periods / sizeof periods[0]; i++) {
 		struct prof_stats st = { 0 };
 		double w0 = now();
@@ -139,7 +144,7 @@ fail:
 
 int main(int argc, char **argv)
 {
-	const char *link = "sim";
+	const char *link = "sim", *deep = NULL;
 	int count = 50;
 	char err[512];
 	hpm_board *b;
@@ -148,8 +153,9 @@ int main(int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--link") && i + 1 < argc) link = argv[++i];
 		else if (!strcmp(argv[i], "--count") && i + 1 < argc) count = atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--deep") && i + 1 < argc) deep = argv[++i];
 		else {
-			fprintf(stderr, "usage: link [--link sim|ref|usb|tty:PATH] [--count N]\n");
+			fprintf(stderr, "usage: link [--link sim|ref|usb|tty:PATH] [--count N] [--deep ELF]\n");
 			return 2;
 		}
 	}
@@ -198,9 +204,20 @@ int main(int argc, char **argv)
 		printf("| %" PRIu64 " | %u | %u | %.0f | %.2f |\n", intervals[i], st.n,
 		       r.lost_samples, st.n / dt, dt);
 	}
-	if (profile_rates(b, p))
+	if (profile_rates(b, p, "`alu --size 4000`", 4000, 0))
 		fprintf(stderr, "bench link: %s\n", hpm_errmsg(b));
 	hpm_program_free(p);
+	if (deep && hpm_program_load(&p, deep, err, sizeof err)) {
+		fprintf(stderr, "bench link: %s\n", err);
+		deep = NULL;
+	}
+	for (int g = 0; deep && g < 2; g++)
+		if (profile_rates(b, p, "`deep` (bench/deep.c, 16 return addresses per sample)", 0, g)) {
+			fprintf(stderr, "bench link: %s\n", hpm_errmsg(b));
+			break;
+		}
+	if (deep)
+		hpm_program_free(p);
 	hpm_close(b);
 	return 0;
 }

@@ -14,7 +14,7 @@ $(BENCH_BUILD)/%.elf: $(BENCH_BUILD)/%.o $(FW_RT_OBJS) $(FW_RAM_LD)
 
 .PHONY: bench
 bench: all sim-variants $(TEST_C_ELFS) $(BENCH_SPEED) $(BENCH_LCOFI) $(BENCH_CONFIGS) $(REF_BENCH_BIN) synth synth-hpm bitstream sim-gate test-build
-	BUILD=$(BUILD) REF_BENCH=$(REF_BENCH_BIN) LCOFI_ELF=$(BENCH_LCOFI) bench/bench.sh $(BENCH_SPEED) $(TEST_C_ELFS) \
+	BUILD=$(BUILD) REF_BENCH=$(REF_BENCH_BIN) LCOFI_ELF=$(BENCH_LCOFI) DEEP_ELF=$(BENCH_DEEP) bench/bench.sh $(BENCH_SPEED) $(TEST_C_ELFS) \
 	  > docs/BENCHMARKS.md.tmp
 	mv docs/BENCHMARKS.md.tmp docs/BENCHMARKS.md
 	@cat docs/BENCHMARKS.md

@@ -28,4 +28,10 @@ BENCH_LINK := $(BENCH_BUILD)/link
 $(BENCH_LINK): bench/link.c $(HPM_LIB) $(HPM_LIB_DIR)/hpm.h
 	@mkdir -p $(@D)
 	$(HOST_CC) $(HOST_CFLAGS) -I$(HPM_LIB_DIR) -o $@ $< $(HPM_LIB) $(HPM_LIB_LIBS)
-bench: $(BENCH_LINK)
+# and sampling with call chains: bench/deep.c built as a user's program, by
+# hpm-cc (frame pointers kept)
+BENCH_DEEP := $(BENCH_BUILD)/deep.elf
+$(BENCH_DEEP): bench/deep.c $(HPM_CC) $(SDK_FILES)
+	@mkdir -p $(@D)
+	$(HPM_CC) -O2 -o $@ $<
+bench: $(BENCH_LINK) $(BENCH_DEEP)
