@@ -9,8 +9,9 @@
 #include "hpm_int.h"
 
 #define MAGIC     "HPMPROF\0"
-#define VERSION   3u        /* 2 added the ELF's content hash, the time, the arguments;
-                               3 each sample's board time and call chain */
+/* version 2 added the ELF's content hash, the time, the arguments; 3 each
+ * sample's board time and call chain */
+#define VERSION   3u
 #define HDR_LEN   40u
 #define SAMPLE_LEN 8u        /* versions 1 and 2 */
 #define SAMPLE3_LEN 16u      /* version 3, before the return addresses */
