@@ -122,9 +122,10 @@ void counter_written(unsigned csr)
 _Static_assert(HPM_PROF_STACK == 16 && WL_RAM_SIZE == 0x1f000, "entry.S walk_stack has both");
 
 /* Counts one wrap per OF bit set, clears them and LCOFIP. A counter with a
- * sampling period (period[n - 3] != 0) also gives a profile sample: mepc and
- * the mode the workload was in, sent at once, and restarts its period from
- * the wrap (docs/protocol.md 6.7). Returns the OF bits seen. */
+ * sampling period (period[n - 3] != 0) also gives a profile sample: mepc,
+ * the mode the workload was in, mcycle and (RUN flag STACK) its call chain,
+ * sent at once, and restarts its period from the wrap (docs/protocol.md
+ * 6.7). Returns the OF bits seen. */
 uint32_t account_wraps(const uint64_t *period, uint8_t seq)
 {
 	uint32_t of = csr_read(0xda0) & board.present;   /* scountovf */

@@ -265,11 +265,11 @@ static int run_once(hpm_board *b, const hpm_program *p, const hpm_run_opts *o,
 		if (run.period[i])
 			run.flags = HPM_RUN_PROFILE;
 	}
+	if (o->call_graph && run.flags)
+		run.flags |= HPM_RUN_STACK;     /* each sample's call chain (6.7) */
 	/* a link that has damaged frames in this session gets every sample,
 	 * profile and region frame twice: a frame of 60 bytes is lost about
 	 * half the time at 1 % damaged bytes, both copies a quarter */
-	if (o->call_graph && run.flags)
-		run.flags |= HPM_RUN_STACK;
 	if (b->link->baud && b->info.fw_version >= HPM_FW_TWICE && (b->bad_frames || b->retransmits))
 		run.flags |= HPM_RUN_TWICE;
 	b->run_opts = o;
