@@ -34,7 +34,7 @@ bench_splice = awk -v f=$(1) 'BEGIN { while ((getline l < f) > 0) if (new != "" 
 # sections (from "## FPGA" up to the next section that is not the board's or
 # the HPM area's); the board build's report whether or not it meets the clock
 .PHONY: bench-fpga
-bench-fpga: synth synth-hpm $(BUILD)/icebreaker/report.txt sim-gate
+bench-fpga: synth synth-hpm $(BUILD)/icebreaker/report.txt sim-gate $(BIN)/hpm-sim
 	@mkdir -p $(BENCH_BUILD)
 	BUILD=$(BUILD) bench/bench.sh --fpga > $(BENCH_BUILD)/fpga.md
 	$(call bench_splice,$(BENCH_BUILD)/fpga.md,FPGA|The board build|HPM area|HPM configurations,FPGA)

@@ -153,13 +153,17 @@ prog: $(BOARD_BIN)
 #   make sim-gate    -> the netlist of make bitstream, synthesised again with
 #       the monitor in the fw EBR (what icebram puts into the bitstream),
 #       checked equal to the placed netlist but for those INIT values
-#       (hw/board/gate_check.py), and Verilator over it with yosys' iCE40
-#       cell models and a pass-through PLL (hw/board/gate_pll.v)
-#   make hil-netlist -> hpmctl validate --all on it (long: ~100k cycles/s)
+#       (hw/board/gate_check.py), its multi-bit nets split into single-bit
+#       ones (yosys splitnets: a renaming, so Verilator sees no false
+#       combinational loops through a vector), and Verilator over it with
+#       yosys' iCE40 cell models but SB_LUT4 (hw/board/gate_lut.v, proven
+#       equal to yosys' for each LUT_INIT of the netlist by
+#       hw/board/gate_lut_proof.py) and a pass-through PLL (hw/board/gate_pll.v)
+#   make hil-netlist -> hpmctl validate --all on it
 BOARD_GATE_DIR := $(BOARD_DIR)/gate
-BOARD_GATE_V   := $(BOARD_GATE_DIR)/icebreaker-gate.v
+BOARD_GATE_V   := $(BOARD_GATE_DIR)/icebreaker-gate-bits.v
 BOARD_GATE_BIN := $(BIN)/hpm-sim-gate$(if $(BOARD_HPM),-$(BOARD_HPM))
-BOARD_GATE_CELLS := $(BOARD_GATE_DIR)/cells_sim.v
+BOARD_GATE_CELLS := $(BOARD_GATE_DIR)/cells_sim_gate.v
 BOARD_UART_DIV := $(shell awk 'BEGIN { print int($(BOARD_CLOCK_HZ) / $(call board_param,UART_BAUD)) }')
 BOARD_HPM_NUM   := $(if $(BOARD_HPM),$(call hw_num,$(BOARD_HPM)),$(call board_param,HPM_NUM))
 BOARD_HPM_WIDTH := $(if $(BOARD_HPM),$(call hw_width,$(BOARD_HPM)),$(call board_param,HPM_WIDTH))
@@ -175,26 +179,37 @@ $(BOARD_GATE_V): $(BOARD_NAME).json $(FW_MONITOR_HEX) hw/board/gate_check.py
 	  > /dev/null 2>&1 || { echo "make sim-gate: yosys failed: $$(grep -m1 'ERROR' $(@D)/yosys.log) ($(@D)/yosys.log)" >&2; exit 1; }
 	@# both netlists through the same writer, so equal netlists are equal text
 	@yosys -q -p "read_json $<; write_verilog -noattr $(@D)/placed.v" > /dev/null
-	@yosys -q -p "read_json $(@D)/icebreaker-gate.json; write_verilog -noattr $@.tmp" > /dev/null
-	@python3 hw/board/gate_check.py $(@D)/placed.v $@.tmp
+	@yosys -q -p "read_json $(@D)/icebreaker-gate.json; write_verilog -noattr $(@D)/gate.v" > /dev/null
+	@python3 hw/board/gate_check.py $(@D)/placed.v $(@D)/gate.v
+	@yosys -q -p "read_json $(@D)/icebreaker-gate.json; splitnets; write_verilog -noattr $@.tmp" > /dev/null
 	@mv -f $@.tmp $@
 
-# yosys' iCE40 models without the PLL black box (hw/board/gate_pll.v instead)
+# yosys' iCE40 models without the PLL black box (hw/board/gate_pll.v
+# instead) and without SB_LUT4 (hw/board/gate_lut.v instead)
 $(BOARD_GATE_CELLS):
 	@mkdir -p $(@D)
-	@awk '/^module SB_PLL40_PAD \(/ { skip = 1 } !skip { print } skip && /^endmodule/ { skip = 0 }' \
+	@awk '/^module (SB_PLL40_PAD|SB_LUT4) \(/ { skip = 1 } !skip { print } skip && /^endmodule/ { skip = 0 }' \
 	  $(YOSYS_DATDIR)/ice40/cells_sim.v > $@.tmp && mv -f $@.tmp $@
+
+# hw/board/gate_lut.v = yosys' SB_LUT4 for every LUT_INIT of the netlist
+BOARD_GATE_LUT_PROOF := $(BOARD_GATE_DIR)/lut-proof.txt
+$(BOARD_GATE_LUT_PROOF): $(BOARD_GATE_V) hw/board/gate_lut.v hw/board/gate_lut_proof.py
+	@python3 hw/board/gate_lut_proof.py $(BOARD_GATE_V) $(YOSYS_DATDIR)/ice40/cells_sim.v \
+	  hw/board/gate_lut.v $(@D) > $@.tmp || { cat $@.tmp >&2; exit 1; }
+	@cat $@.tmp
+	@mv -f $@.tmp $@
 
 BOARD_GATE_VFLAGS := --cc --exe -O3 --x-assign fast --x-initial fast \
   --top-module icebreaker_top -DNO_ICE40_DEFAULT_ASSIGNMENTS -DICE40_U \
   -Wno-TIMESCALEMOD -Wno-UNOPTFLAT -Wno-lint -Wno-style \
   -CFLAGS "-O1 -DGATE_UART_DIV=$(BOARD_UART_DIV) -DHPM_NUM=$(BOARD_HPM_NUM) -DHPM_WIDTH=$(BOARD_HPM_WIDTH) -I$(abspath hw/sim)"
 
-$(BOARD_GATE_BIN): $(BOARD_GATE_V) $(BOARD_GATE_CELLS) hw/board/gate_pll.v hw/sim/gate_main.cpp hw/sim/uart_bridge.h
+$(BOARD_GATE_BIN): $(BOARD_GATE_V) $(BOARD_GATE_CELLS) $(BOARD_GATE_LUT_PROOF) hw/board/gate_lut.v hw/board/gate_pll.v \
+  hw/sim/gate_main.cpp hw/sim/uart_bridge.h
 	@mkdir -p $(@D) $(BOARD_GATE_DIR)/obj
 	@echo "verilator (gate-level board, UART /$(BOARD_UART_DIV), HPM $(BOARD_HPM_NUM)x$(BOARD_HPM_WIDTH)) -> $@"
 	@$(VERILATOR) $(BOARD_GATE_VFLAGS) -Mdir $(BOARD_GATE_DIR)/obj $(BOARD_GATE_V) $(BOARD_GATE_CELLS) \
-	  hw/board/gate_pll.v $(abspath hw/sim/gate_main.cpp) > $(BOARD_GATE_DIR)/verilator.log 2>&1 || \
+	  hw/board/gate_lut.v hw/board/gate_pll.v $(abspath hw/sim/gate_main.cpp) > $(BOARD_GATE_DIR)/verilator.log 2>&1 || \
 	  { echo "make sim-gate: verilator failed: $$(grep -m1 '%Error' $(BOARD_GATE_DIR)/verilator.log)" >&2; exit 1; }
 	@$(MAKE) -s -C $(BOARD_GATE_DIR)/obj -f Vicebreaker_top.mk -j2 OPT_FAST=-O1 OPT_SLOW=-O1 Vicebreaker_top > $(BOARD_GATE_DIR)/cc.log 2>&1 || \
 	  { echo "make sim-gate: C++ build failed ($(BOARD_GATE_DIR)/cc.log)" >&2; exit 1; }

@@ -857,11 +857,7 @@ suite_board_gate() {
     done
     if [ -z "$bad" ]; then pass "board: gate-level board: $n counter CSRs written and read back through the monitor"
     else fail "board: gate-level board CSR write/read:$bad"; fi
-    CHECK="board gate validate"
-    # (validate's table is on stderr, as perf's counts; errors too)
-    if "${hpm[@]}" validate --size 64 -x, mul > "$d/gate-validate.out" 2> "$d/gate-validate.csv"; then
-        pass "board: gate-level board = reference board (HPM ${num}x$width): mul --size 64, $(grep -c ',OK$' "$d/gate-validate.csv") events exact"
-    else fail "board: gate-level board validate mul: $(grep -v ',OK$' "$d/gate-validate.csv" | head -n 4 | tr '\n' '|') $(head -c 300 "$d/gate-validate.out")"; fi
+    suite_board_gate_runs "$d" "$gate"
     # mguard in the netlist: a U-mode store into MONRAM is an access fault
     # (docs/memory-map.md, Protection), counted as on the reference board
     # (the counts are on stderr with the trap; field 4, the run time in ns,
@@ -883,6 +879,68 @@ suite_board_gate() {
 
 # ---- (board) the iCEBreaker bitstream: make bitstream and its report, the
 # DSP counters against the counter semantics, make prog without a board ----
+# the whole validation on the gate-level board (docs/board.md): validate
+# --all, sampling and regions against the reference board, and a netlist
+# with one LUT of the counter store wrong failing validate
+suite_board_gate_runs() {
+    local d=$1 gate=$2 t0 rc wl size m=$1/mutant n
+    local hpm=(env HPM_SIM="$gate" HPM_TIMEOUT_MS=30000 "$BIN_DIR/hpmctl" --link sim)
+    CHECK="board gate lut proof"
+    if [ -s "$BUILD/icebreaker/gate/lut-proof.txt" ]; then pass "board: $(cat "$BUILD/icebreaker/gate/lut-proof.txt")"
+    else fail "board: no $BUILD/icebreaker/gate/lut-proof.txt (make sim-gate)"; fi
+    # the proof fails a model with two inputs swapped
+    CHECK="board gate lut proof fail"
+    sed 's/{I3, I2, I1, I0}/{I2, I3, I1, I0}/' hw/board/gate_lut.v > "$d/lut-swapped.v"
+    if ! cmp -s hw/board/gate_lut.v "$d/lut-swapped.v" &&
+       ! python3 hw/board/gate_lut_proof.py "$BUILD/icebreaker/gate/icebreaker-gate-bits.v" \
+           "$(dirname "$(command -v yosys)")/../share/yosys/ice40/cells_sim.v" "$d/lut-swapped.v" "$d" > "$d/lut-swapped.log" 2>&1 &&
+       grep -q 'differs from yosys' "$d/lut-swapped.log"; then
+        pass "board: the LUT proof fails a model with I2 and I3 swapped"
+    else fail "board: a LUT model with I2 and I3 swapped passes the proof: $(first_lines "$d/lut-swapped.log" 2)"; fi
+    # (validate's table is on stderr, as perf's counts; errors too)
+    CHECK="board gate validate"
+    t0=$SECONDS
+    if "${hpm[@]}" validate --all -x, > "$d/gate-validate.out" 2> "$d/gate-validate.csv"; then
+        pass "board: gate-level board = reference board (HPM ${num}x$width): validate --all: $(grep -o '[0-9]* workloads: [0-9]* OK' "$d/gate-validate.csv" "$d/gate-validate.out" | head -n 1 | cut -d: -f2-), $(grep -c ',OK$' "$d/gate-validate.csv") counts exact ($((SECONDS - t0)) s)"
+    else fail "board: gate-level board validate --all: $(grep -v ',OK$' "$d/gate-validate.csv" | head -n 4 | tr '\n' '|') $(head -c 300 "$d/gate-validate.out")"; fi
+    # sampling: the sample list of record -c equal to the reference board's
+    for wl in matmul:16 crc:1024; do
+        size=${wl#*:}; wl=${wl%:*}
+        CHECK="board gate record $wl"
+        for l in gate ref; do
+            if [ $l = gate ]; then set -- "${hpm[@]}"; else set -- "$BIN_DIR/hpmctl" --link ref; fi
+            SOURCE_DATE_EPOCH=1700000000 "$@" record -e cycles -c 997 -e branches -c 300 -e instructions \
+                -o "$d/prof-$wl-$l.data" --size "$size" "$wl" > "$d/prof-$wl-$l.out" 2> "$d/prof-$wl-$l.err"
+            echo $? > "$d/prof-$wl-$l.rc"
+        done
+        n=$(grep -o '([0-9]* samples' "$d/prof-$wl-gate.err" | tr -dc '0-9\n' | paste -sd+ | bc)
+        if [ "$(cat "$d/prof-$wl-gate.rc" "$d/prof-$wl-ref.rc" | tr -d '\n')" = 00 ] &&
+           [ "$(wc -c < "$d/prof-$wl-gate.data")" -gt 200 ] && cmp -s "$d/prof-$wl-gate.data" "$d/prof-$wl-ref.data" &&
+           cmp -s "$d/prof-$wl-gate.err" "$d/prof-$wl-ref.err"; then
+            pass "board: gate-level board: record -c $wl --size $size: the sample list ($n samples) and counts equal the reference board's"
+        else fail "board: gate-level board record $wl: exit $(cat "$d/prof-$wl-gate.rc")/$(cat "$d/prof-$wl-ref.rc"), $(cmp "$d/prof-$wl-gate.data" "$d/prof-$wl-ref.data" 2>&1 | head -c 200) $(diff "$d/prof-$wl-gate.err" "$d/prof-$wl-ref.err" | head -n 4 | tr '\n' '|')"; fi
+    done
+    # regions: every region's counts of every event equal the reference board's
+    CHECK="board gate regions"
+    "${hpm[@]}" stat --regions -x, --size 2 regions > "$d/regions-gate.out" 2> "$d/regions-gate.csv"; rc=$?
+    "$BIN_DIR/hpmctl" --link ref stat --regions -x, --size 2 regions > "$d/regions-ref.out" 2> "$d/regions-ref.csv"
+    n=$(grep -c . "$d/regions-gate.csv")
+    if [ $rc -eq 0 ] && [ "$n" -gt 20 ] && cmp -s "$d/regions-gate.csv" "$d/regions-ref.csv"; then
+        pass "board: gate-level board: stat --regions regions: $n region counts equal the reference board's"
+    else fail "board: gate-level board regions: exit $rc: $(diff "$d/regions-gate.csv" "$d/regions-ref.csv" | head -n 4 | tr '\n' '|')"; fi
+    # a broken netlist (one LUT INIT bit of the counter store flipped) fails validate
+    CHECK="board gate mutant"
+    mkdir -p "$m"
+    if python3 tests/board/gate_mutant.py "$BUILD/icebreaker/gate/icebreaker-gate-bits.v" "$m/icebreaker-gate-bits.v" > "$m/mutate.log" 2>&1 &&
+       ${MAKE:-make} --no-print-directory sim-gate BOARD_GATE_DIR="$m" BOARD_GATE_BIN="$m/hpm-sim-gate" > "$m/build.log" 2>&1; then
+        env HPM_SIM="$m/hpm-sim-gate" HPM_TIMEOUT_MS=30000 "$BIN_DIR/hpmctl" --link sim validate --size 64 -x, mul \
+            > "$m/validate.out" 2> "$m/validate.csv"; rc=$?
+        if [ $rc -eq 1 ] && grep -q ',MISMATCH$' "$m/validate.csv" && grep -q 'MISMATCH' "$m/validate.out" &&
+           ! grep -qi 'lost\|no reply\|failed to run' "$m/validate.out" "$m/validate.csv"; then
+            pass "board: a netlist with one LUT INIT bit of the counter store flipped ($(sed 's/^gate_mutant: //' "$m/mutate.log" | cut -c1-120)) fails validate mul: $(grep -c ',MISMATCH$' "$m/validate.csv") counts differ"
+        else fail "board: the mutant netlist: validate exit $rc: $(grep -v ',OK$' "$m/validate.csv" | head -n 3 | tr '\n' '|') $(head -c 200 "$m/validate.out")"; fi
+    else fail "board: the mutant netlist: $(first_lines "$m/mutate.log" 2) $(tail -n 3 "$m/build.log" | tr '\n' '|')"; fi
+}
 suite_board() {
     suite_begin board
     local d=$OUT/board bdir=$BUILD/icebreaker rc n fmax target r f datdir
