@@ -65,8 +65,10 @@
 #             utilization, no combinational path through a DSP, and that
 #             check failing an unregistered multiplier), the SB_MAC16
 #             counters against the counter semantics and core_muldiv's
-#             netlist against RV32M (iverilog), the gate-level board,
-#             make prog without a board (one line, non-zero, no hang) and
+#             netlist against RV32M (iverilog), the gate-level board
+#             (validate --all, record -c and stat --regions against the
+#             reference board; a netlist with a LUT of the counter store
+#             broken failing validate), make prog without a board (one line, non-zero, no hang) and
 #             an unknown BOARD (one line)
 #
 # Environment: BUILD (build), RV_CC, RV_ASFLAGS, RV_LDFLAGS (to assemble
