@@ -16,6 +16,9 @@
 #                        (SYNTH_HPM=<num>x<width>, default 0x32)
 #   make alu-equiv    -> yosys sat: core_alu's word-level form (the simulated
 #                        board) equals its SB_LUT4 form (the chip) for every input
+#   make counter-equiv -> yosys equiv_induct: hpm_counter (64 bits, DSP and
+#                        flip-flop forms) synthesised by the board flow equals
+#                        its RTL cycle by cycle; a flipped LUT INIT fails
 
 HW_CORE_SRCS := $(wildcard hw/core/*.v)
 HW_HPM_SRCS  := $(wildcard hw/hpm/*.v)
@@ -70,7 +73,7 @@ HW_VERILATOR_FLAGS := --cc --exe -O3 -fno-inline --x-assign fast --x-initial fas
   --top-module hpm_soc -I$(GEN) -Ihw/hpm \
   -CFLAGS "-O2 -I$(abspath $(REF_DIR)) -I$(abspath hw/hpm) -I$(abspath $(GEN))" -LDFLAGS "$(abspath $(REF_LIB))"
 
-.PHONY: sim sim-variants lint synth synth-hpm synth-modules alu-equiv
+.PHONY: sim sim-variants lint synth synth-hpm synth-modules alu-equiv counter-equiv
 
 sim: $(BIN)/hpm-sim $(BIN)/hpm-sim-trace
 sim-variants: $(HW_SIM_VARIANT_BINS)
@@ -151,6 +154,9 @@ alu-equiv:
 	@yosys -q -l $(HW_SYNTH)/alu-equiv.log hw/board/alu_equiv.ys > /dev/null 2>&1 || \
 	  { echo "alu-equiv: core_alu's simulated and chip forms differ ($(HW_SYNTH)/alu-equiv.log)" >&2; exit 1; }
 	@echo "alu-equiv: core_alu's two forms are equal for every input"
+
+counter-equiv:
+	@hw/board/counter_equiv.sh $(BUILD)/icebreaker/counter-equiv $(YOSYS_DATDIR) "$(HW_SYNTH_ICE40)"
 
 $(HW_SYNTH)/core.stat: $(HW_CORE_SRCS) $(EV_VH)
 	@mkdir -p $(@D)

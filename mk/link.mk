@@ -9,6 +9,14 @@ $(TEST_LINK): tests/link/test_link.c $(HPM_LIB_ASAN) $(wildcard $(HPM_LIB_DIR)/*
 	$(HOST_CC) $(HPM_LIB_CFLAGS) -O1 $(HPM_SAN) -o $@ $< $(HPM_LIB_ASAN) $(HPM_LIB_LIBS) -lutil
 test-build: $(TEST_LINK)
 
+# directed test programs on a board through its monitor (tests/link/elfrun.c;
+# the board suite runs them on the gate-level board against the reference)
+ELFRUN := $(BUILD)/tests/elfrun
+$(ELFRUN): tests/link/elfrun.c $(HPM_LIB) $(HPM_LIB_DIR)/hpm.h $(REF_DIR)/hpmref.h
+	@mkdir -p $(@D)
+	$(HOST_CC) $(HPM_LIB_CFLAGS) -o $@ $< $(HPM_LIB) $(HPM_LIB_LIBS)
+test-build: $(ELFRUN)
+
 # the fault injector between a pty and a board (tests/link/faultproxy.c)
 FAULTPROXY := $(BUILD)/tests/faultproxy
 $(FAULTPROXY): tests/link/faultproxy.c tests/link/faults.h

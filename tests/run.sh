@@ -68,7 +68,11 @@
 #             netlist against RV32M (iverilog), the gate-level board
 #             (validate --all, record -c and stat --regions against the
 #             reference board; a netlist with a LUT of the counter store
-#             broken failing validate), make prog without a board (one line, non-zero, no hang) and
+#             broken failing validate; directed tests through the monitor,
+#             GATE_ELF_TESTS, tests/link/elfrun.c, against the reference
+#             board), make counter-equiv (hpm_counter's netlists proven
+#             equal to the RTL), make prog without a board (one line,
+#             non-zero, no hang) and
 #             an unknown BOARD (one line)
 #
 # Environment: BUILD (build), RV_CC, RV_ASFLAGS, RV_LDFLAGS (to assemble
@@ -879,6 +883,53 @@ suite_board_gate() {
     else fail "board: gate-level board guard: hpm-cc failed: $(tail -n 3 "$g.cc.log" | tr '\n' '|')"; fi
 }
 
+# directed tests on the gate-level board through its monitor
+# (tests/link/elfrun.c, docs/testing.md "Directed tests on the netlist"):
+# each program of GATE_ELF_TESTS runs on the reference board (hpm-ref
+# serving the same monitor) and on hpm-sim-gate; both pass (tohost = 1) with
+# the same signature and the same cycles/instret of the RUN's window. Then
+# the comparison on a board that differs (the reference board at 29 x 32
+# against the gate's 29 x 64, hpm_width) must fail. GATE_ELF_TESTS is a
+# sample that fits the board suite's time (docs/testing.md lists the tests
+# that need a reset start; GATE_ELF_TESTS="isa/alu ..." runs others).
+GATE_ELF_TESTS=${GATE_ELF_TESTS-isa/branch isa/csr_illegal isa/deleg isa/fetch_fault isa/forward isa/priv isa/trap_access isa/trap_misaligned isa/tvm isa/vec_irq isa/warl hpm/hpm_config hpm/hpm_identities hpm/hpm_overflow hpm/hpm_width}
+# elfrun_pair BASE ELF GATE [REF_HPM]: the program on the reference board
+# (configuration REF_HPM = NxW, default the gate's) and on GATE; 0 when both
+# pass with the same signature and stats, else WHY says how they differ
+elfrun_pair() {
+    local base=$1 e=$2 gate=$3 rr rg sr sg
+    env HPM_REF="$REF" "$BUILD/tests/elfrun" --link ref ${4:+--ref-hpm "$4"} --elf "$e" --signature "$base.ref.sig" \
+        --stats > "$base.ref.out" 2> "$base.ref.err"; rr=$?
+    env HPM_SIM="$gate" HPM_TIMEOUT_MS=30000 timeout 1200 "$BUILD/tests/elfrun" --link sim --elf "$e" \
+        --signature "$base.gate.sig" --stats > "$base.gate.out" 2> "$base.gate.err"; rg=$?
+    sr=$(grep '^hpm-stats:' "$base.ref.err"); sg=$(grep '^hpm-stats:' "$base.gate.err")
+    WHY=""
+    if [ $rr -ne 0 ]; then WHY="reference board: exit $rr: $(first_lines "$base.ref.err")"
+    elif [ $rg -ne 0 ]; then WHY="gate-level board: exit $rg: $(first_lines "$base.gate.err")"
+    elif [ ! -s "$base.ref.sig" ]; then WHY="empty signature"
+    elif ! cmp -s "$base.ref.sig" "$base.gate.sig"; then WHY="signatures differ: $(diff "$base.ref.sig" "$base.gate.sig" | head -n 6 | tr '\n' ' ')"
+    elif [ -z "$sr" ] || [ "$sr" != "$sg" ]; then WHY="stats differ: reference '$sr' gate '$sg'"
+    fi
+    STATS=${sr#hpm-stats: }
+    [ -z "$WHY" ]
+}
+suite_board_elfrun() {
+    local d=$1/elfrun gate=$BIN_DIR/hpm-sim-gate t e
+    mkdir -p "$d"
+    for t in $GATE_ELF_TESTS; do
+        CHECK="board gate elf $t"; e=$BUILD/tests/$t.elf
+        need "$BUILD/tests/elfrun" "$REF" "$gate" "$e" || continue
+        if elfrun_pair "$d/${t#*/}" "$e" "$gate"; then
+            pass "board: gate-level board = reference board: $t through the monitor ($(wc -l < "$d/${t#*/}.ref.sig") signature words, $STATS)"
+        else fail "board: gate-level board $t: $WHY"; fi
+    done
+    CHECK="board gate elf differs"; e=$BUILD/tests/hpm/hpm_width.elf
+    need "$BUILD/tests/elfrun" "$REF" "$gate" "$e" || return 0
+    if elfrun_pair "$d/differs" "$e" "$gate" 29x32; then fail "board: hpm_width on a 29 x 32 reference board = the gate-level board: the comparison cannot fail"
+    elif [[ $WHY == "signatures differ"* ]]; then pass "board: a board that differs is detected: hpm_width on a 29 x 32 reference board: $(cut -c1-80 <<< "$WHY")"
+    else fail "board: hpm_width on a 29 x 32 reference board: not a signature difference: $WHY"; fi
+}
+
 # ---- (board) the iCEBreaker bitstream: make bitstream and its report, the
 # DSP counters against the counter semantics, make prog without a board ----
 # the whole validation on the gate-level board (docs/board.md): validate
@@ -1033,6 +1084,13 @@ suite_board() {
         pass "board: $(grep -m1 '^PASS' "$d/tb_muldiv.log" | sed 's/^PASS //')"
     else fail "board: muldiv netlist: $(grep -v -i warning "$d/tb_muldiv.log" | grep -v '^$' | head -n 3 | tr '\n' '|')"; fi
     suite_board_gate "$d"
+    suite_board_elfrun "$d"
+    # hpm_counter's synthesised netlists proven equal to the RTL, and the
+    # proof failing a netlist with a flipped LUT INIT (make counter-equiv)
+    CHECK="board counter-equiv"
+    if ${MAKE:-make} --no-print-directory counter-equiv > "$d/counter-equiv.log" 2>&1; then
+        pass "board: $(grep -c 'proven (' "$d/counter-equiv.log") counter netlists proven equal to the RTL: $(grep 'proven (' "$d/counter-equiv.log" | sed 's/.*DSP=\([01]\).*proven (\(.*\))/DSP=\1 \2/' | tr '\n' ';') a flipped LUT INIT fails"
+    else fail "board: make counter-equiv: $(grep -v '^$' "$d/counter-equiv.log" | tail -n 3 | tr '\n' '|')"; fi
     # make prog without a board: non-zero, one line, quickly (an attached
     # FT2232H would be programmed: skipped then)
     for r in openfpgaloader iceprog; do
