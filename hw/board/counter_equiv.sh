@@ -38,8 +38,9 @@ prove() {   # prove NAME NETLIST FORM: 0 when the netlist equals the RTL
         equiv_induct -seq 2
         equiv_status -assert" > /dev/null 2>&1
 }
-cpu_s() {   # CPU seconds (user + system) of this shell's finished children
-    times | awk 'NR == 2 { split($1, u, /[ms]/); split($2, s, /[ms]/); printf "%.2f", u[1] * 60 + u[2] + s[1] * 60 + s[2] }'
+cpu_now() {   # CPU = seconds (user + system) of this shell's finished children
+    times > "$out/times.txt"
+    CPU=$(awk 'NR == 2 { split($1, u, /[ms]/); split($2, s, /[ms]/); printf "%.2f", u[1] * 60 + u[2] + s[1] * 60 + s[2] }' "$out/times.txt")
 }
 rc=0
 for f in dsp ff; do
@@ -50,9 +51,10 @@ for f in dsp ff; do
         echo "counter-equiv: $f: synthesis failed ($out/synth-$f.log)"; rc=1; continue
     fi
     cells=$(awk '/Number of cells/ { n = $NF } /SB_/ { c = c " " $2 "x" $1 } END { print n " cells:" c }' "$out/stat-$f.txt")
-    t0=$(cpu_s)
+    cpu_now; t0=$CPU
     if prove "$f" "$out/counter-$f.v" "$f"; then
-        echo "counter-equiv: hpm_counter WIDTH=64 DSP=$dsp ($cells) = RTL: proven ($(grep -m1 -o 'Of those cells [0-9]* are proven' "$out/$f.log" | sed 's/Of those cells //;s/are //') equivalences, $(awk -v a="$t0" -v b="$(cpu_s)" 'BEGIN { printf "%.1f", b - a }') s of CPU)"
+        cpu_now
+        echo "counter-equiv: hpm_counter WIDTH=64 DSP=$dsp ($cells) = RTL: proven ($(grep -m1 -o 'Of those cells [0-9]* are proven' "$out/$f.log" | sed 's/Of those cells //;s/are //') equivalences, $(awk -v a="$t0" -v b="$CPU" 'BEGIN { printf "%.1f", b - a }') s of CPU)"
     else echo "counter-equiv: hpm_counter WIDTH=64 DSP=$dsp: NOT proven ($out/$f.log)"; rc=1; fi
 done
 # one LUT INIT bit of the first SB_LUT4 of the ff netlist flipped (the
