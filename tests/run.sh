@@ -898,7 +898,7 @@ GATE_ELF_TESTS=${GATE_ELF_TESTS-isa/branch isa/csr_illegal isa/deleg isa/fetch_f
 # pass with the same signature and stats, else WHY says how they differ
 elfrun_pair() {
     local base=$1 e=$2 gate=$3 rr rg sr sg
-    env HPM_REF="$REF" "$BUILD/tests/elfrun" --link ref ${4:+--ref-hpm "$4"} --elf "$e" --signature "$base.ref.sig" \
+    env HPM_REF="$REF" timeout 600 "$BUILD/tests/elfrun" --link ref ${4:+--ref-hpm "$4"} --elf "$e" --signature "$base.ref.sig" \
         --stats > "$base.ref.out" 2> "$base.ref.err"; rr=$?
     env HPM_SIM="$gate" HPM_TIMEOUT_MS=30000 timeout 1200 "$BUILD/tests/elfrun" --link sim --elf "$e" \
         --signature "$base.gate.sig" --stats > "$base.gate.out" 2> "$base.gate.err"; rg=$?
