@@ -86,6 +86,17 @@ int hpm_wait_boot(hpm_board *b, int timeout_ms)
 	}
 }
 
+/* the timing of an exchange (docs/protocol.md 2.1) */
+#define FETCH_SLICE    64    /* bytes per FETCH of a long reply: a damaged slice is cheap to ask again */
+#define RTO_BYTES_X    3     /* the short time-out: 3 x the exchange's bytes at the measured cost per byte, */
+#define RTO_FLOOR_MS   30    /*   plus this (host scheduling, USB latency) */
+#define REPLY_GUESS    32    /* a reply's bytes when its length is not known in advance */
+#define FRAME_COST     11    /* delimiters, headers and CRCs of a request and its reply */
+#define RUN_PROBE_MS   1000  /* a RUN asks the reply cache no sooner than this */
+#define BACKOFF_MAX    6     /* silent attempts double the time-out at most this often, up to 4 x rto */
+#define POLL_MS        10    /* the link is read in slices this long: Ctrl-C and ABORT stay timely */
+#define ABORT_EVERY_MS 10    /* ABORT is repeated this often until the run's reply comes (protocol 4) */
+
 static int transact_pipe(hpm_board *b, uint8_t type, const void *body, size_t len,
 		 uint8_t *rbody, size_t *rlen)
 {
@@ -113,7 +124,7 @@ static int transact_pipe(hpm_board *b, uint8_t type, const void *body, size_t le
 				int64_t left = deadline - now_ms();
 				if (left <= 0)
 					break;
-				wait = left < 10 ? (int)left : 10;
+				wait = left < POLL_MS ? (int)left : POLL_MS;
 			} else if (!b->aborting) {
 				wait = 100;     /* a long run: look at hpm_interrupt now and then */
 			}
@@ -122,7 +133,7 @@ static int transact_pipe(hpm_board *b, uint8_t type, const void *body, size_t le
 				uint8_t ab = HPM_ABORT_BYTE;   /* repeated until the run ends */
 				if (b->link->ops->write(b->link, &ab, 1))
 					return hpm_fail(b, HPM_E_LINK, "%s", b->link->err);
-				abort_at = now_ms() + 10;
+				abort_at = now_ms() + ABORT_EVERY_MS;
 			}
 			int got = fill(b, wait);
 			if (got < 0)
@@ -276,6 +287,253 @@ static int too_many_errors(hpm_board *b, uint8_t type, uint8_t seq, int64_t lost
 			hpm_type_name(type), seq);
 }
 
+/* One exchange on a lossy link: what transact_lossy's steps share. */
+struct xfer {
+	uint8_t type, seq, fseq;       /* the request; the outstanding FETCH's seq */
+	uint8_t wire[HPM_MAX_WIRE + 1], fwire[32];
+	size_t n, fn;                  /* their bytes (fn 0: no FETCH built yet) */
+	int base, probe, rto, big;     /* time-outs (ms); long replies come by FETCH */
+	int send_request;              /* 1: (re)send the request, 0: FETCH a slice */
+	size_t got_len;                /* bytes of the reply fetched so far */
+	unsigned attempts, silent;     /* requests sent; attempts without a byte */
+	int64_t progress, sent_at;     /* the last progress; this attempt's start */
+	int64_t req_sent_at, req_lost0; /* the request's last sending, lost time then */
+	int timeout, again;            /* this attempt's time-out; 1: it is over */
+	int64_t deadline;
+	int lost, heard, stale;        /* the attempt failed; a byte came; a stale run */
+	uint8_t *rbody;
+	size_t *rlen;
+};
+
+/* Before each attempt: the failed one's time is lost, and the limits. */
+static int xfer_check(hpm_board *b, struct xfer *x)
+{
+	if (x->lost)
+		b->lost_ms += now_ms() - x->sent_at;
+	x->lost = 0;
+	if (now_ms() - x->progress > (int64_t)b->opts.giveup_ms)
+		return hpm_fail(b, HPM_E_TIMEOUT, "link: gave up on %s (seq %u) after %u s without progress: "
+				"%u attempts, %lu damaged frames (HPM_GIVEUP_MS raises the limit)",
+				hpm_type_name(x->type), x->seq, b->opts.giveup_ms / 1000, x->attempts, b->bad_frames);
+	if (hpm_lost_ms(b) > (int64_t)b->opts.link_budget_ms)
+		return too_many_errors(b, x->type, x->seq, hpm_lost_ms(b));
+	/* not a byte back after many attempts of a session's first exchanges:
+	 * nobody is there (a board without its bitstream, a wrong device);
+	 * later, a slow or busy board gets the give-up time-out */
+	if (x->type != HPM_T_RUN && !x->heard && !b->heard_any && x->attempts >= HPM_SILENT_ATTEMPTS)
+		return hpm_fail(b, HPM_E_TIMEOUT, "link: no reply to %s (seq %u) after %u attempts: not a byte came back",
+				hpm_type_name(x->type), x->seq, x->attempts);
+	if (b->attempt_limit && x->attempts >= b->attempt_limit)
+		return hpm_fail(b, HPM_E_TIMEOUT, "link: no reply to %s (seq %u) after %u attempts",
+				hpm_type_name(x->type), x->seq, x->attempts);
+	return HPM_OK;
+}
+
+/* One attempt: the request, or a FETCH of the reply's next slice. */
+static int xfer_send(hpm_board *b, struct xfer *x)
+{
+	const uint8_t *out = x->wire;
+	size_t outn = x->n;
+
+	if (x->send_request) {
+		x->attempts++;
+		b->last_attempts = x->attempts;
+		if (x->attempts > 1)
+			b->retransmits++;
+	} else {
+		if (!x->fn)
+			x->fn = (size_t)build_fetch(b, x->type, x->seq, x->got_len, FETCH_SLICE, x->fwire, &x->fseq);
+		out = x->fwire;
+		outn = x->fn;
+		b->fetches++;
+	}
+	if (b->link->ops->write(b->link, out, outn))
+		return hpm_fail(b, HPM_E_LINK, "%s", b->link->err);
+	/* a RUN may take long: wait `probe` before asking the cache;
+	 * otherwise back off from rto while nothing answers */
+	int cap = x->type == HPM_T_RUN ? x->probe : 4 * x->rto;
+	x->timeout = x->type == HPM_T_RUN && x->send_request ? x->probe :
+		(x->silent > BACKOFF_MAX || x->rto << x->silent > cap ? cap : x->rto << x->silent);
+	x->sent_at = now_ms();
+	if (x->send_request) {
+		x->req_sent_at = x->sent_at;
+		x->req_lost0 = b->lost_ms;
+	}
+	x->deadline = x->sent_at + x->timeout;
+	x->again = 0;
+	return HPM_OK;
+}
+
+/* A slice of the cached reply (the FETCH's seq): 1 the reply is whole. */
+static int xfer_slice(hpm_board *b, struct xfer *x, struct hpm_frame *f)
+{
+	x->silent = 0;
+	x->fn = 0;
+	if (!f->len && !x->got_len) {
+		/* never executed: the request was lost, and all the time since
+		 * it was sent (a RUN waits long before it asks) */
+		b->lost_ms = lost_since(b->lost_ms, x->req_sent_at, x->req_lost0);
+		x->lost = 0;        /* counted here, whole */
+		x->send_request = 1;
+		x->again = 1;
+		return 0;
+	}
+	x->progress = now_ms();
+	if (f->type == HPM_T_ERROR && f->len && f->body[0] == HPM_ERR_BAD_CRC) {
+		x->again = 1;       /* the FETCH was damaged */
+		x->lost = 1;
+		return 0;
+	}
+	if (f->type == HPM_T_ERROR && !x->got_len) {
+		memcpy(x->rbody, f->body, f->len);
+		x->got_len = f->len;
+		f->len = 0;
+	} else if (f->type != (x->type | HPM_T_REPLY) || x->got_len + f->len > HPM_MAX_BODY) {
+		return hpm_fail(b, HPM_E_PROTOCOL, "link: bad slice of the %s reply", hpm_type_name(x->type));
+	}
+	memcpy(x->rbody + x->got_len, f->body, f->len);
+	x->got_len += f->len;
+	if (f->len == FETCH_SLICE) {
+		x->again = 1;       /* the next slice */
+		return 0;
+	}
+	if (f->type == HPM_T_ERROR) {
+		int r = error_reply(b, x->type, x->rbody, x->got_len);
+		if (r < 0)
+			return r;
+		x->send_request = 1;        /* unreadable: ask again */
+		x->got_len = 0;
+		x->again = 1;
+		return 0;
+	}
+	*x->rlen = x->got_len;
+	return 1;
+}
+
+/* A frame with another seq: late or duplicated; or a run that an earlier
+ * session left (its host was killed) streams or answers our bytes BUSY:
+ * ABORT it at its next tick, then ask again. */
+static void xfer_foreign(hpm_board *b, struct xfer *x, const struct hpm_frame *f)
+{
+	if (x->type != HPM_T_RUN && stale_run_frame(f)) {
+		x->stale = 1;
+		x->progress = now_ms();
+	} else if (x->stale && f->type == (HPM_T_RUN | HPM_T_REPLY)) {
+		x->stale = 0;
+		b->stale_runs++;
+		if (b->opts.trace)
+			fprintf(stderr, "link-trace: a run of an earlier session (seq %u) was aborted\n", f->seq);
+		x->send_request = 1;
+		x->again = 1;
+	}
+}
+
+/* One whole frame: < 0 an error, 1 the reply is in, 0 go on. */
+static int xfer_frame(hpm_board *b, struct xfer *x, struct hpm_frame *f)
+{
+	if (f->type == HPM_T_BOOT && x->type == HPM_T_HELLO) {
+		x->send_request = 1;
+		x->again = 1;
+		return 0;
+	}
+	if (f->type == HPM_T_BOOT)
+		return hpm_fail(b, HPM_E_RESET, "link: board reset during %s", hpm_type_name(x->type));
+	if (!x->send_request && f->seq == x->fseq)
+		return xfer_slice(b, x, f);
+	if (f->seq != x->seq) {
+		xfer_foreign(b, x, f);
+		return 0;
+	}
+	if (b->on_frame && b->on_frame(b, f)) {
+		x->progress = now_ms();
+		x->deadline = now_ms() + x->timeout;
+		return 0;
+	}
+	if (f->type == HPM_T_ERROR) {
+		int r = error_reply(b, x->type, f->body, f->len);
+		if (r < 0)
+			return r;
+		if (r == 1) {
+			x->send_request = 1;
+			x->again = 1;
+			x->lost = 1;
+		} else if (r == 2) {
+			x->progress = now_ms();     /* still running */
+			x->deadline = now_ms() + x->timeout;
+		}
+		return 0;
+	}
+	if (f->type != (x->type | HPM_T_REPLY))
+		return 0;
+	if (x->send_request && x->attempts == 1 && x->type != HPM_T_RUN) {
+		/* the cost per byte, smoothed over clean exchanges (7/8 old) */
+		uint32_t us = (uint32_t)((now_ms() - x->sent_at) * 1000 / (int64_t)(x->n - 1 + FRAME_COST + f->len)) + 1;
+		b->us_per_byte = b->us_per_byte ? (7 * b->us_per_byte + us) / 8 : us;
+	}
+	memcpy(x->rbody, f->body, f->len);
+	*x->rlen = f->len;
+	return 1;
+}
+
+/* The attempt's answer, until its time-out: < 0 an error, 1 the reply is
+ * in, 0 the attempt is over. */
+static int xfer_wait(hpm_board *b, struct xfer *x)
+{
+	struct hpm_frame f;
+	int64_t abort_at = 0;
+
+	while (!x->again) {
+		int64_t left = x->deadline - now_ms();
+		/* the budget is a hard bound: an attempt that would be lost, or
+		 * a repeat, ends when it runs out, not after */
+		int64_t spent = hpm_lost_ms(b) + (x->type != HPM_T_RUN || x->got_len ? now_ms() - x->sent_at : 0);
+		if (spent > (int64_t)b->opts.link_budget_ms)
+			return too_many_errors(b, x->type, x->seq, spent);
+		if (left <= 0) {
+			/* nothing usable in time: probe the reply cache for a long
+			 * reply, else send again; back off while silent. A RUN
+			 * waiting for its end loses nothing. */
+			x->lost = x->type != HPM_T_RUN || x->got_len;
+			if (x->big)
+				x->send_request = 0;
+			x->silent++;
+			return 0;
+		}
+		check_interrupt(b);
+		if ((b->aborting || x->stale) && now_ms() >= abort_at) {
+			uint8_t ab = HPM_ABORT_BYTE;   /* repeated until the run ends */
+			if (b->link->ops->write(b->link, &ab, 1))
+				return hpm_fail(b, HPM_E_LINK, "%s", b->link->err);
+			abort_at = now_ms() + ABORT_EVERY_MS;
+		}
+		int got = fill(b, left < POLL_MS ? (int)left : POLL_MS);
+		if (got < 0)
+			return hpm_fail(b, HPM_E_LINK, "%s", b->link->err);
+		x->heard |= got > 0;
+		b->heard_any |= got > 0;
+		while (b->rx_off < b->rx_len && !x->again) {
+			int st = hpm_decoder_feed(&b->dec, b->rx[b->rx_off++], &f);
+			if (st == HPM_PROTO_FRAME) {
+				int r = xfer_frame(b, x, &f);
+				if (r)
+					return r;
+			} else if (st != HPM_PROTO_OK) {
+				/* a damaged frame: most likely the answer; for a RUN,
+				 * ask the cache whether the run has ended */
+				b->bad_frames++;
+				x->silent = 0;
+				x->lost = 1;
+				if (x->type == HPM_T_RUN && !x->big)
+					continue;   /* wait: it may still run */
+				if (x->type == HPM_T_RUN)
+					x->send_request = 0;
+				x->again = 1;
+			}
+		}
+	}
+	return 0;
+}
+
 /* Stop-and-wait over a link that loses, damages, duplicates and inserts
  * bytes (docs/protocol.md section 2.1): retransmits at once when a damaged
  * frame arrives, backs its time-out off while nothing arrives, fetches a
@@ -285,241 +543,40 @@ static int too_many_errors(hpm_board *b, uint8_t type, uint8_t seq, int64_t lost
 static int transact_lossy(hpm_board *b, uint8_t type, const void *body, size_t len,
 			  uint8_t *rbody, size_t *rlen)
 {
-	uint8_t wire[HPM_MAX_WIRE + 1], fwire[32];
-	struct hpm_frame f;
-	uint8_t seq = next_seq(b), fseq = 0;
+	struct xfer x = { .type = type, .send_request = 1, .rbody = rbody, .rlen = rlen };
+
+	x.seq = next_seq(b);
 	/* a RUN's seq goes into the body of the FETCHes that ask about it
 	 * while it may still run: never ABORT (build_fetch) */
-	while (type == HPM_T_RUN && seq == HPM_ABORT_BYTE)
-		seq = next_seq(b);
-	int n = hpm_frame_build(type, seq, body, len, wire + 1, sizeof wire - 1);
-	int fn = 0;
-
+	while (type == HPM_T_RUN && x.seq == HPM_ABORT_BYTE)
+		x.seq = next_seq(b);
+	int n = hpm_frame_build(type, x.seq, body, len, x.wire + 1, sizeof x.wire - 1);
 	if (n < 0)
 		return hpm_fail(b, HPM_E_ARG, "%s: body too long", hpm_type_name(type));
-	wire[0] = HPM_DELIM;
-	b->last_req_seq = seq;
-	const int base = reply_timeout(b, type == HPM_T_RUN ? HPM_T_PING : type, (size_t)n + 1);
-	const int probe = type == HPM_T_RUN ? (base > 1000 ? base : 1000) : base;
-	const int giveup = (int)b->opts.giveup_ms;
-	/* long replies are fetched in slices from monitors that know FETCH */
-	const int big = (type == HPM_T_RUN || type == HPM_T_SNAPSHOT) &&
-			b->info.fw_version >= HPM_FW_FETCH;
-	const size_t slice = 64;
-	/* the short time-out: 3 x the exchange's bytes at the smoothed cost per
-	 * byte of clean exchanges, plus 30 ms */
-	size_t expect = n + 1 + (type == HPM_T_SNAPSHOT ? HPM_SNAPSHOT_LEN + 10 :
-				 type == HPM_T_MEM_READ && len >= 8 ? hpm_get32((const uint8_t *)body + 4) + 14 : 32);
-	int rto = b->us_per_byte ? 30 + (int)(3 * b->us_per_byte * expect / 1000) : base;
-	if (rto > base)
-		rto = base;
-	int send_request = 1;
-	size_t got_len = 0;
-	unsigned attempts = 0, silent = 0;
-	int64_t progress = now_ms(), sent_at = 0;
-	int64_t req_sent_at = 0, req_lost0 = 0;   /* the request's last sending */
-
-	const int64_t budget = b->opts.link_budget_ms;
-	int lost = 0, heard = 0, stale = 0;
-
+	x.wire[0] = HPM_DELIM;
+	x.n = (size_t)n + 1;
+	b->last_req_seq = x.seq;
+	x.base = reply_timeout(b, type == HPM_T_RUN ? HPM_T_PING : type, x.n);
+	x.probe = type == HPM_T_RUN ? (x.base > RUN_PROBE_MS ? x.base : RUN_PROBE_MS) : x.base;
+	x.big = (type == HPM_T_RUN || type == HPM_T_SNAPSHOT) && b->info.fw_version >= HPM_FW_FETCH;
+	/* the short time-out, from the smoothed cost per byte of clean
+	 * exchanges and the bytes this one moves (a reply's frame: 10 bytes
+	 * around a SNAPSHOT, 14 around read memory) */
+	size_t expect = x.n + (type == HPM_T_SNAPSHOT ? HPM_SNAPSHOT_LEN + 10 :
+			       type == HPM_T_MEM_READ && len >= 8 ? hpm_get32((const uint8_t *)body + 4) + 14 :
+			       REPLY_GUESS);
+	x.rto = b->us_per_byte ? RTO_FLOOR_MS + (int)(RTO_BYTES_X * b->us_per_byte * expect / 1000) : x.base;
+	if (x.rto > x.base)
+		x.rto = x.base;
+	x.progress = now_ms();
 	for (;;) {
-		/* the time an attempt that failed took is lost to the errors */
-		if (lost)
-			b->lost_ms += now_ms() - sent_at;
-		lost = 0;
-		if (now_ms() - progress > giveup)
-			return hpm_fail(b, HPM_E_TIMEOUT, "link: gave up on %s (seq %u) after %d s without progress: "
-					"%u attempts, %lu damaged frames (HPM_GIVEUP_MS raises the limit)",
-					hpm_type_name(type), seq, giveup / 1000, attempts, b->bad_frames);
-		if (hpm_lost_ms(b) > budget)
-			return too_many_errors(b, type, seq, hpm_lost_ms(b));
-		/* not a byte back after many attempts of a session's first
-		 * exchanges: nobody is there (a board without its bitstream, a
-		 * wrong device); later, a slow or busy board gets the give-up
-		 * time-out */
-		if (type != HPM_T_RUN && !heard && !b->heard_any && attempts >= HPM_SILENT_ATTEMPTS)
-			return hpm_fail(b, HPM_E_TIMEOUT, "link: no reply to %s (seq %u) after %u attempts: not a byte came back",
-					hpm_type_name(type), seq, attempts);
-		if (b->attempt_limit && attempts >= b->attempt_limit)
-			return hpm_fail(b, HPM_E_TIMEOUT, "link: no reply to %s (seq %u) after %u attempts",
-					hpm_type_name(type), seq, attempts);
-		const uint8_t *out = wire;
-		size_t outn = (size_t)n + 1;
-		if (send_request) {
-			attempts++;
-			b->last_attempts = attempts;
-			if (attempts > 1)
-				b->retransmits++;
-		} else {
-			if (!fn)
-				fn = build_fetch(b, type, seq, got_len, slice, fwire, &fseq);
-			out = fwire;
-			outn = (size_t)fn;
-			b->fetches++;
-		}
-		if (b->link->ops->write(b->link, out, outn))
-			return hpm_fail(b, HPM_E_LINK, "%s", b->link->err);
-		/* a RUN may take long: wait `probe` before asking the cache;
-		 * otherwise back off from rto while nothing answers */
-		int cap = type == HPM_T_RUN ? probe : 4 * rto;
-		int timeout = type == HPM_T_RUN && send_request ? probe :
-			(silent > 6 || rto << silent > cap ? cap : rto << silent);
-		sent_at = now_ms();
-		if (send_request) {
-			req_sent_at = sent_at;
-			req_lost0 = b->lost_ms;
-		}
-		int64_t deadline = sent_at + timeout;
-		int64_t abort_at = 0;
-		int again = 0;
-		while (!again) {
-			int64_t left = deadline - now_ms();
-			/* the budget is a hard bound: an attempt that would be
-			 * lost, or a repeat, ends when it runs out, not after */
-			int64_t spent = hpm_lost_ms(b) + (type != HPM_T_RUN || got_len ? now_ms() - sent_at : 0);
-			if (spent > budget)
-				return too_many_errors(b, type, seq, spent);
-			if (left <= 0) {
-				/* nothing usable in time: probe the reply cache for a
-				 * long reply, else send again; back off while silent */
-				/* a RUN waiting for its end loses nothing */
-				lost = type != HPM_T_RUN || got_len;
-				if (big)
-					send_request = 0;
-				silent++;
-				break;
-			}
-			check_interrupt(b);
-			if ((b->aborting || stale) && now_ms() >= abort_at) {
-				uint8_t ab = HPM_ABORT_BYTE;   /* repeated until the run ends */
-				if (b->link->ops->write(b->link, &ab, 1))
-					return hpm_fail(b, HPM_E_LINK, "%s", b->link->err);
-				abort_at = now_ms() + 10;
-			}
-			int got = fill(b, left < 10 ? (int)left : 10);
-			if (got < 0)
-				return hpm_fail(b, HPM_E_LINK, "%s", b->link->err);
-			heard |= got > 0;
-			b->heard_any |= got > 0;
-			while (b->rx_off < b->rx_len && !again) {
-				int st = hpm_decoder_feed(&b->dec, b->rx[b->rx_off++], &f);
-				if (st != HPM_PROTO_FRAME) {
-					if (st == HPM_PROTO_OK)
-						continue;
-					/* a damaged frame: most likely the answer; for a
-					 * RUN, ask the cache whether the run has ended */
-					b->bad_frames++;
-					silent = 0;
-					lost = 1;
-					if (type == HPM_T_RUN && !big)
-						continue;   /* wait: it may still run */
-					if (type == HPM_T_RUN)
-						send_request = 0;
-					again = 1;
-					continue;
-				}
-				if (f.type == HPM_T_BOOT && type == HPM_T_HELLO) {
-					send_request = 1;
-					again = 1;
-					continue;
-				}
-				if (f.type == HPM_T_BOOT)
-					return hpm_fail(b, HPM_E_RESET, "link: board reset during %s",
-							hpm_type_name(type));
-				if (!send_request && f.seq == fseq) {
-					/* a slice of the cached reply */
-					silent = 0;
-					fn = 0;
-					if (!f.len && !got_len) {
-						/* never executed: the request was lost,
-						 * and all the time since it was sent (a
-						 * RUN waits long before it asks) */
-						b->lost_ms = lost_since(b->lost_ms, req_sent_at, req_lost0);
-						lost = 0;   /* counted here, whole */
-						send_request = 1;
-						again = 1;
-						continue;
-					}
-					progress = now_ms();
-					if (f.type == HPM_T_ERROR && f.len && f.body[0] == HPM_ERR_BAD_CRC) {
-						again = 1;          /* the FETCH was damaged */
-						lost = 1;
-						continue;
-					}
-					if (f.type == HPM_T_ERROR && !got_len) {
-						memcpy(rbody, f.body, f.len);
-						got_len = f.len;
-						f.len = 0;
-					} else if (f.type != (type | HPM_T_REPLY) || got_len + f.len > HPM_MAX_BODY) {
-						return hpm_fail(b, HPM_E_PROTOCOL, "link: bad slice of the %s reply",
-								hpm_type_name(type));
-					}
-					memcpy(rbody + got_len, f.body, f.len);
-					got_len += f.len;
-					if (f.len == slice) {
-						again = 1;          /* the next slice */
-						continue;
-					}
-					if (f.type == HPM_T_ERROR) {
-						int r = error_reply(b, type, rbody, got_len);
-						if (r < 0)
-							return r;
-						send_request = 1;   /* unreadable: ask again */
-						got_len = 0;
-						again = 1;
-						continue;
-					}
-					*rlen = got_len;
-					return HPM_OK;
-				}
-				if (f.seq != seq) {
-					/* late or duplicated; or a run that an earlier
-					 * session left (its host was killed) streams or
-					 * answers our bytes BUSY: ABORT it at its next
-					 * tick, then ask again */
-					if (type != HPM_T_RUN && stale_run_frame(&f)) {
-						stale = 1;
-						progress = now_ms();
-					} else if (stale && f.type == (HPM_T_RUN | HPM_T_REPLY)) {
-						stale = 0;
-						b->stale_runs++;
-						if (b->opts.trace)
-							fprintf(stderr, "link-trace: a run of an earlier session (seq %u) was aborted\n", f.seq);
-						send_request = 1;
-						again = 1;
-					}
-					continue;
-				}
-				if (b->on_frame && b->on_frame(b, &f)) {
-					progress = now_ms();
-					deadline = now_ms() + timeout;
-					continue;
-				}
-				if (f.type == HPM_T_ERROR) {
-					int r = error_reply(b, type, f.body, f.len);
-					if (r < 0)
-						return r;
-					if (r == 1) {
-						send_request = 1;
-						again = 1;
-						lost = 1;
-					} else if (r == 2) {
-						progress = now_ms();    /* still running */
-						deadline = now_ms() + timeout;
-					}
-					continue;
-				}
-				if (f.type != (type | HPM_T_REPLY))
-					continue;
-				if (send_request && attempts == 1 && type != HPM_T_RUN) {
-					uint32_t us = (uint32_t)((now_ms() - sent_at) * 1000 / (int64_t)(n + 11 + f.len)) + 1;
-					b->us_per_byte = b->us_per_byte ? (7 * b->us_per_byte + us) / 8 : us;
-				}
-				memcpy(rbody, f.body, f.len);
-				*rlen = f.len;
-				return HPM_OK;
-			}
-		}
+		int rc = xfer_check(b, &x);
+		if (!rc)
+			rc = xfer_send(b, &x);
+		if (!rc)
+			rc = xfer_wait(b, &x);
+		if (rc)
+			return rc < 0 ? rc : HPM_OK;
 	}
 }
 

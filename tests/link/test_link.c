@@ -688,7 +688,8 @@ static void test_budget(hpm_board *b)
 		return;
 	}
 	/* a run needs far more than 50 ms over the pseudo-terminal */
-	setenv("HPM_LINK_BUDGET_MS", "10000", 1);
+	unsigned budget0 = b->opts.link_budget_ms;
+	b->opts.link_budget_ms = 10000;
 	b->lost_ms = 10000 - 50;
 	hpm_run_opts o = { .interval = 0 };
 	hpm_repeat_begin(b);
@@ -696,7 +697,7 @@ static void test_budget(hpm_board *b)
 	hpm_repeat_end(b);
 	char msg[sizeof b->err];
 	snprintf(msg, sizeof msg, "%s", hpm_errmsg(b));
-	unsetenv("HPM_LINK_BUDGET_MS");
+	b->opts.link_budget_ms = budget0;
 	b->lost_ms = saved;
 	int ping = hpm_ping(b, "x", 1);
 	CHECK("budget: a repeat that outlasts the error budget ends in the middle with one error; the next exchange aborts the run",
@@ -708,7 +709,7 @@ static void test_budget(hpm_board *b)
 	 * (before, it counted as progress: an endless loop) */
 	struct lossy y = { .base = *b->link, .inner = b->link, .victim = -1, .drop = HPM_T_RUN };
 	y.base.ops = &lossy_ops;
-	setenv("HPM_LINK_BUDGET_MS", "3000", 1);
+	b->opts.link_budget_ms = 3000;
 	b->link = &y.base;
 	b->lost_ms = 0;
 	b->attempt_limit = 3;   /* before: "no reply to RUN ... after 3 attempts" */
@@ -716,7 +717,7 @@ static void test_budget(hpm_board *b)
 	snprintf(msg, sizeof msg, "%s", hpm_errmsg(b));
 	b->attempt_limit = 0;
 	b->link = y.inner;
-	unsetenv("HPM_LINK_BUDGET_MS");
+	b->opts.link_budget_ms = budget0;
 	b->lost_ms = saved;
 	ping = hpm_ping(b, "x", 1);
 	CHECK("budget: a RUN that never reaches the board is time lost to errors: one error once the budget is spent",
