@@ -33,6 +33,7 @@ import xml.etree.ElementTree as ET
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from proctree import children, descendants  # noqa: E402
+from checklib import report, short  # noqa: E402
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 ap = argparse.ArgumentParser()
@@ -86,16 +87,6 @@ def run(args, env=None, stderr_tty=False, timeout=900):
     p.wait(timeout)
     os.close(master)
     return p.returncode, out.decode(), err.decode(errors="replace")
-
-
-def report(ok, what, why=""):
-    print(("PASS " if ok else "FAIL ") + what + ("" if ok or not why else ": " + why), flush=True)
-    return ok
-
-
-def short(s, n=300):
-    s = " | ".join(l for l in s.strip().splitlines() if l.strip())
-    return s if len(s) <= n else s[:n] + "..."
 
 
 def cmdline(args):

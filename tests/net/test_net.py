@@ -28,6 +28,9 @@ import time
 import tty
 import xml.etree.ElementTree as ET
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from checklib import report, short  # noqa: E402
+
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 ap = argparse.ArgumentParser()
 ap.add_argument("--build", default="build")
@@ -47,16 +50,6 @@ LAB_PORT = int(re.search(r"^\s+port:\s*(\d+)", open(LAB_ENV).read(), re.M).group
 ENV = dict(os.environ)
 ENV.pop("HPM_LINK", None)
 ENV["MAKEFLAGS"] = re.sub(r" ?--jobserver-(auth|fds)=\S+", "", ENV.get("MAKEFLAGS", ""))
-
-
-def report(ok, what, why=""):
-    print(("PASS " if ok else "FAIL ") + what + ("" if ok or not why else ": " + why), flush=True)
-    return ok
-
-
-def short(s, n=300):
-    s = " | ".join(l for l in s.strip().splitlines() if l.strip())
-    return s if len(s) <= n else s[:n] + "..."
 
 
 LAST = [None]      # the board's link of the last session
@@ -315,23 +308,31 @@ def finish(p, out, err, limit=300):
     return p.returncode, (out + o).decode(errors="replace"), (err + e).decode(errors="replace")
 
 
+STOP_EV = "cycles,instructions,branches"          # stat -I that is cut short
+STOP_WL = ["--size", "1000000", "alu"]
+NEXT_STAT = ["stat", "-x", ",", "-e", "cycles,instructions", "--size", "2000", "alu"]
+
+
+def reference_rows():
+    """The reference board's rows of the long stat -I that drop() and
+    interrupt() cut short, and its counts of the next, small stat."""
+    rc, _, ref = run(["--link", "ref", "stat", "-I", "1", "-x", ",", "-e", STOP_EV] + STOP_WL)
+    small = run(["--link", "ref"] + NEXT_STAT)[2]
+    return rc, [r for r in csv.reader(io.StringIO(ref)) if r], small
+
+
 def drop():
     """The connection dropped in the middle of stat -I (ser2net restarted):
     one line saying so, exit 1, every row printed before it the reference
     board's; the next stat on a new connection exact, after it aborted the
     run the dropped session left on the board."""
-    ev = "cycles,instructions,branches"
-    wl = ["--size", "1000000", "alu"]
-    rc, _, ref = run(["--link", "ref", "stat", "-I", "1", "-x", ",", "-e", ev] + wl)
-    ref_rows = [r for r in csv.reader(io.StringIO(ref)) if r]
-    nxt = ["stat", "-x", ",", "-e", "cycles,instructions", "--size", "2000", "alu"]
-    small = run(["--link", "ref"] + nxt)[2]
+    rc, ref_rows, small = reference_rows()
     if rc != 0 or len(ref_rows) < 300:
         report(False, "drop: the reference board's stat -I", "exit %d, %d rows" % (rc, len(ref_rows)))
         return
     for name in ("tcp", "rfc2217"):
         link = LINKS[name]
-        p, out, err = run_until(["--link", link, "stat", "-I", "1", "-x", ",", "-e", ev] + wl,
+        p, out, err = run_until(["--link", link, "stat", "-I", "1", "-x", ",", "-e", STOP_EV] + STOP_WL,
                                 lambda e: e.count("\n") >= 30)
         if p is None:
             report(False, "%s: connection dropped mid-run" % link, "no 10 intervals: %s" % short(err.decode()))
@@ -342,7 +343,7 @@ def drop():
         msgs = [l for l in lines if l.startswith("hpmctl:")]
         rows = [r for r in csv.reader(io.StringIO("\n".join(l for l in lines if not l.startswith("hpmctl:")))) if r]
         started = SER.start()
-        rc2, out2, err2 = run(["--link", link] + nxt)
+        rc2, out2, err2 = run(["--link", link] + NEXT_STAT)
         want = "hpmctl: %s: the connection was closed by the server" % link
         report(rc == 1 and out == "" and len(msgs) == 1 and msgs[0].startswith(want)
                and 30 <= len(rows) < len(ref_rows) and len(rows) % 3 == 0
@@ -360,14 +361,9 @@ def interrupt():
     """Ctrl-C through rfc2217 during stat -I: the run is aborted on the board
     at its next tick, the rows printed are the reference board's, hpmctl
     dies of SIGINT; the next stat exact."""
-    ev = "cycles,instructions,branches"
-    wl = ["--size", "1000000", "alu"]
-    rc, _, ref = run(["--link", "ref", "stat", "-I", "1", "-x", ",", "-e", ev] + wl)
-    ref_rows = [r for r in csv.reader(io.StringIO(ref)) if r]
-    nxt = ["stat", "-x", ",", "-e", "cycles,instructions", "--size", "2000", "alu"]
-    small = run(["--link", "ref"] + nxt)[2]
+    rc, ref_rows, small = reference_rows()
     link = LINKS["rfc2217"]
-    p, out, err = run_until(["--link", link, "stat", "-I", "1", "-x", ",", "-e", ev] + wl,
+    p, out, err = run_until(["--link", link, "stat", "-I", "1", "-x", ",", "-e", STOP_EV] + STOP_WL,
                             lambda e: e.count("\n") >= 30)
     if p is None:
         report(False, "%s: Ctrl-C during stat -I" % link, "no 10 intervals: %s" % short(err.decode()))
@@ -376,7 +372,7 @@ def interrupt():
     rc, out, err = finish(p, out, err)
     rows = [r for r in csv.reader(io.StringIO("\n".join(l for l in err.splitlines() if not l.startswith("hpmctl:"))))
             if r]
-    rc2, out2, err2 = run(["--link", link] + nxt)
+    rc2, out2, err2 = run(["--link", link] + NEXT_STAT)
     report(rc == -signal.SIGINT and out == "" and 30 <= len(rows) < len(ref_rows) - 30 and rows == ref_rows[:len(rows)]
            and "stopping the run at its next tick" in err and rc2 == 0 and err2 == small,
            "%s: Ctrl-C during stat -I: %d intervals, each the reference board's, the run aborted on the board, "
