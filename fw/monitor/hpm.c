@@ -4,8 +4,8 @@
 #include "hpm_soc.h"
 #include "monitor.h"
 
-#define CSR_MHPMCOUNTER(n)  (0xb00u + (n))
-#define CSR_MHPMCOUNTERH(n) (0xb80u + (n))
+#define CSR_MHPMCOUNTER(n)  (CSR_MHPMCOUNTER3 - 3u + (n))
+#define CSR_MHPMCOUNTERH(n) (CSR_MHPMCOUNTER3H - 3u + (n))
 #define CSR_MHPMEVENT(n)    (CSR_MHPMEVENT3 - 3u + (n))
 #define CSR_MHPMEVENTH(n)   (CSR_MHPMEVENT3H - 3u + (n))
 #define GPIO_CLOCK_HZ_REG   HPM_REG32(HPM_GPIO_BASE + 0x8u)
@@ -115,7 +115,7 @@ void hpm_init(void)
 void counter_written(unsigned csr)
 {
 	unsigned n = csr & 0x1fu;
-	if ((csr & ~0x9fu) == 0xb00u && n >= 3)
+	if ((csr & ~0x9fu) == CSR_MCYCLE && n >= 3)       /* mhpmcounterN, N >= 3 */
 		live.wraps[n] = 0;
 }
 
@@ -128,7 +128,7 @@ _Static_assert(HPM_PROF_STACK == 16 && WL_RAM_SIZE == 0x1f000, "entry.S walk_sta
  * 6.7). Returns the OF bits seen. */
 uint32_t account_wraps(const uint64_t *period, uint8_t seq)
 {
-	uint32_t of = csr_read(0xda0) & board.present;   /* scountovf */
+	uint32_t of = csr_read(CSR_SCOUNTOVF) & board.present;
 	for (unsigned n = 3; n < HPM_NCOUNTERS; n++) {
 		if (of >> n & 1u) {
 			uint64_t p = period[n - 3];
@@ -179,7 +179,7 @@ void read_counters(uint32_t mask, uint64_t *value)
 void take_snapshot(struct hpm_msg_snapshot *s)
 {
 	s->present = board.present;
-	s->overflowed = final_of | (csr_read(0xda0) & board.present);
+	s->overflowed = final_of | (csr_read(CSR_SCOUNTOVF) & board.present);
 	read_counters(board.present, s->value);
 	for (unsigned i = 0; i < HPM_NHPM; i++)
 		s->wraps[i] = live.wraps[3 + i];

@@ -55,8 +55,8 @@ static void cmd_hello(const struct hpm_frame *f)
 	}
 	struct hpm_msg_info in = {
 		.proto_version = HPM_PROTO_VERSION, .fw_version = FW_VERSION,
-		.mvendorid = csr_read(0xf11), .marchid = csr_read(0xf12),
-		.mimpid = csr_read(0xf13), .misa = csr_read(0x301),
+		.mvendorid = csr_read(CSR_MVENDORID), .marchid = csr_read(CSR_MARCHID),
+		.mimpid = csr_read(CSR_MIMPID), .misa = csr_read(CSR_MISA),
 		.hpm_num = board.hpm_num, .hpm_width = board.hpm_width,
 		.max_body = HPM_MAX_BODY, .clock_hz = board.clock_hz,
 		.uart_baud = board.clock_hz / UART_DIV,

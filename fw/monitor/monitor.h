@@ -8,7 +8,7 @@
 
 /* Workloads get the SPRAM below MONRAM, the top 4 KiB that holds the
  * monitor's bss and stack (fw/common/fw.ld). */
-#define WL_RAM_SIZE 0x1f000u
+#define WL_RAM_SIZE (HPM_MONRAM_BASE - HPM_RAM_BASE)
 
 /* funct3 of the patched instruction; READ is csrrs with rs1 = x0 */
 enum { CSR_OP_READ = 0, CSR_OP_WRITE = 1, CSR_OP_SET = 2, CSR_OP_CLEAR = 3 };
