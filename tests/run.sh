@@ -123,26 +123,32 @@ if [ ${#SUITES[@]} -eq 0 ]; then
     read -r -a SUITES <<< "${TEST_SUITES:-unit isa hpm random c uart neg workloads link usb cli programs net board}"
 fi
 
-# ---- one random program (run by xargs in parallel): prints one line ----
-if [ -n "${ONE_RANDOM:-}" ]; then
-    s=$ONE_RANDOM
-    d=$OUT/random
-    base=$d/seed$s
-    if ! "$RVGEN" --seed "$s" --length "$LENGTH" -o "$base.S" 2> "$base.log"; then
-        echo "FAIL random seed $s: rvgen failed: $(head -c 300 "$base.log")"; exit 0
+# random_lockstep BASE SIM SEED LENGTH [RVGEN OPTIONS]: rvgen's program for
+# SEED, assembled, on SIM --lockstep; its files (BASE.S, .elf, .log) are
+# kept only when it fails, WHY says how
+random_lockstep() {
+    local base=$1 sim=$2 s=$3 len=$4 rc
+    shift 4
+    if ! "$RVGEN" --seed "$s" --length "$len" "$@" -o "$base.S" 2> "$base.log"; then
+        WHY="rvgen failed: $(head -c 300 "$base.log")"; return 1
     fi
     # shellcheck disable=SC2086
     if ! $RV_CC $RV_LDFLAGS $RV_ASFLAGS -o "$base.elf" "$base.S" > "$base.log" 2>&1; then
-        echo "FAIL random seed $s: assembler: $(head -c 300 "$base.log")"; exit 0
+        WHY="assembler: $(head -c 300 "$base.log")"; return 1
     fi
-    "$SIM" --lockstep --elf "$base.elf" --max-cycles $MAXC > "$base.log" 2>&1
+    "$sim" --lockstep --elf "$base.elf" --max-cycles $MAXC > "$base.log" 2>&1
     rc=$?
-    if [ $rc -eq 0 ]; then
-        echo "PASS random seed $s"
-        rm -f "$base.S" "$base.elf" "$base.log"
-    else
-        echo "FAIL random seed $s: hpm-sim --lockstep exit $rc: $(grep -E '^lockstep: (divergence|rtl|ref)|out of cycles|FAIL|rror' "$base.log" | head -n 4 | tr '\n' '|' | head -c 800) [reproduce: $RVGEN --seed $s --length $LENGTH -o $base.S; files kept in $(dirname "$base")]"
-    fi
+    if [ $rc -eq 0 ]; then rm -f "$base.S" "$base.elf" "$base.log"; return 0; fi
+    WHY="hpm-sim --lockstep exit $rc: $(grep -E '^lockstep: (divergence|rtl|ref)|out of cycles|FAIL|rror' "$base.log" | head -n 4 | tr '\n' '|' | head -c 800)"
+    return 1
+}
+
+# ---- one random program (run by xargs in parallel): prints one line ----
+if [ -n "${ONE_RANDOM:-}" ]; then
+    s=$ONE_RANDOM
+    base=$OUT/random/seed$s
+    if random_lockstep "$base" "$SIM" "$s" "$LENGTH"; then echo "PASS random seed $s"
+    else echo "FAIL random seed $s: $WHY [reproduce: $RVGEN --seed $s --length $LENGTH -o $base.S; files kept in $(dirname "$base")]"; fi
     exit 0
 fi
 
@@ -240,16 +246,11 @@ hpm_lockstep_sig() {
 }
 
 hpm_random_batch() {
-    local label=$1 sim=$2 n=$3 s base ok=0 bad=""
+    local label=$1 sim=$2 n=$3 s ok=0 bad=""
     [ "$n" -gt 0 ] || return 0
     need "$RVGEN" "$sim" || return 0
     for s in $(seq 1 "$n"); do
-        base=$d/random-$label-seed$s
-        # shellcheck disable=SC2086
-        if "$RVGEN" --seed "$s" --length $HPM_RANDOM_LENGTH --lcofi -o "$base.S" 2> "$base.log" &&
-           $RV_CC $RV_LDFLAGS $RV_ASFLAGS -o "$base.elf" "$base.S" > "$base.log" 2>&1 &&
-           "$sim" --lockstep --elf "$base.elf" --max-cycles $MAXC > "$base.log" 2>&1; then
-            ok=$((ok + 1)); rm -f "$base.S" "$base.elf" "$base.log"
+        if random_lockstep "$d/random-$label-seed$s" "$sim" "$s" $HPM_RANDOM_LENGTH --lcofi; then ok=$((ok + 1))
         else bad="$bad $s"; fi
     done
     if [ -z "$bad" ]; then pass "hpm random --lcofi on $label: $ok seeds x $HPM_RANDOM_LENGTH in lockstep"
