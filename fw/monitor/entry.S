@@ -186,9 +186,10 @@ walk_stack:
     bltu    t3, a1, 3f
     lw      a4, -4(a1)              /* return address */
     lw      a5, -8(a1)              /* the caller's fp */
+    beqz    a4, 4f
     bgeu    a1, a4, 2f
     bltu    t3, a4, 2f
-    mv      a5, a4                  /* a leaf's frame */
+4:  mv      a5, a4                  /* a leaf's frame */
     mv      a4, t1
 2:  sw      a4, 0(a3)
     addi    a3, a3, 4

@@ -4,7 +4,8 @@
  * the SDK"); the stack starts below them. Sets gp, sp and tp (picolibc's
  * errno is thread-local), clears .tbss and .bss, runs the constructors,
  * notes in __hpm_startup what all this counted, calls main(argc, argv) and
- * passes its result to exit(). */
+ * passes its result to exit(). s0 stays 0 (the monitor enters with it 0): the
+ * outermost frame pointer, so a call-chain walk ends at main's caller. */
     .section .text.init, "ax"
     .globl _start
 _start:
@@ -16,8 +17,8 @@ _start:
     beqz    a1, 1f
     andi    sp, a1, -16
 1:  la      tp, __tls_base
-    mv      s0, a0
-    mv      s1, a1
+    mv      s1, a0
+    mv      s2, a1
     /* clear .tbss and .bss (word aligned by hpm.ld) */
     la      t0, __bss_start
     la      t1, __bss_end
@@ -33,8 +34,8 @@ _start:
     la      t2, __hpm_startup
     sw      t0, 0(t2)
     sw      t1, 4(t2)
-    mv      a0, s0
-    mv      a1, s1
+    mv      a0, s1
+    mv      a1, s2
     li      a2, 0
     call    main
     call    exit

@@ -119,6 +119,17 @@ def check_rec(h, elf, ss):
              "depths %s" % depths)
 
 
+def check_leaf_main(h, elf, ss):
+    syms = symbols(elf)
+    inmain = [s for s in ss if name_of(syms, s[0]) == "main"]
+    bad = [[name_of(syms, a) if name_of(syms, a) != "?" else "0x%x" % a for a in s[2]]
+           for s in inmain if [name_of(syms, a) for a in s[2]] != ["_start"]]
+    h.report(len(inmain) >= 0.9 * len(ss) and not bad,
+             "stack: stack_leafmain: %d samples in a leaf main, each with the one caller _start "
+             "(the start-up's s0 = 0 ends the chain)" % len(inmain),
+             "%d of %d samples in main; wrong stacks %s" % (len(inmain), len(ss), bad[:4]))
+
+
 def check_corrupt(h, elf, ss):
     syms = symbols(elf)
     want = {"spin_odd": [], "spin_monram": [], "spin_low": [], "spin_loop": ["0x1234"],
@@ -201,7 +212,7 @@ def tests(h):
     exact = "\n".join(l for l in err.splitlines() if l[:1].isdigit())
     if not h.report(rc == 0 and exact, "stack: crc on the reference board (the exact counts)", short(err)):
         return
-    elfs = {n: h.cc(n + ".c") for n in ("stack_chain", "stack_rec", "stack_corrupt")}
+    elfs = {n: h.cc(n + ".c") for n in ("stack_chain", "stack_rec", "stack_corrupt", "stack_leafmain")}
     if not all(elfs.values()):
         return
     ss = same_on_both(h, "stack_chain", elfs["stack_chain"], 1000)
@@ -210,6 +221,9 @@ def tests(h):
     ss = same_on_both(h, "stack_rec", elfs["stack_rec"], 2000)
     if ss:
         check_rec(h, elfs["stack_rec"], ss)
+    ss = same_on_both(h, "stack_leafmain", elfs["stack_leafmain"], 1000)
+    if ss:
+        check_leaf_main(h, elfs["stack_leafmain"], ss)
     ss = same_on_both(h, "stack_corrupt", elfs["stack_corrupt"], 1000)
     if ss:
         check_corrupt(h, elfs["stack_corrupt"], ss)
