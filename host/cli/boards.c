@@ -64,20 +64,19 @@ int cmd_boards(const struct cli *c, int argc, char **argv)
 	};
 	hpm_usb_board *u;
 	size_t n;
-	int json = 0, hello = 1, opt;
+	int json = 0, hello = 1, opt, rc;
 	char err[256];
 
 	(void)c;
-	while ((opt = getopt_long(argc, argv, ":jh", longopts, NULL)) != -1) {
-		switch (opt) {
-		case 'j': json = 1; break;
-		case OPT_NO_HELLO: hello = 0; break;
-		case 'h': fputs(boards_help, stdout); return EXIT_OK;
-		default: return bad_option("boards", opt, argv);
-		}
+	const struct cmd_opts co = { "boards", boards_help, ":jh", longopts, NULL };
+	while ((opt = next_option(&co, argc, argv, &rc)) > 0) {
+		if (opt == 'j')
+			json = 1;
+		else
+			hello = 0;    /* --no-hello */
 	}
-	if (optind < argc)
-		return usage_error("boards", "unexpected argument '%s'", argv[optind]);
+	if (!opt || (rc = no_operands("boards", argc, argv)))
+		return rc;
 	if (!(u = calloc(MAX_BOARDS, sizeof *u)))
 		return fail("out of memory");
 	if (hpm_usb_list(u, MAX_BOARDS, &n, err, sizeof err) != HPM_OK) {

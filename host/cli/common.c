@@ -211,7 +211,8 @@ const char *mode_name(enum hpm_privilege m)
 	return m == HPM_MODE_MACHINE ? "M" : m == HPM_MODE_SUPERVISOR ? "S" : "U";
 }
 
-int run_option(const char *cmd, int opt, const char *arg, hpm_run_opts *o, char **argv)
+/* --mode, --size or --budget into o */
+static int run_option(const char *cmd, int opt, const char *arg, hpm_run_opts *o)
 {
 	uint64_t v;
 	switch (opt) {
@@ -230,13 +231,40 @@ int run_option(const char *cmd, int opt, const char *arg, hpm_run_opts *o, char 
 			return usage_error(cmd, "--size '%s': expected a 32-bit number", arg);
 		o->a0 = (uint32_t)v;
 		return EXIT_OK;
-	case OPT_BUDGET:
+	default:
 		if (parse_u64(arg, &v) || !v)
 			return usage_error(cmd, "--budget '%s': expected a number of cycles > 0", arg);
 		o->budget = v;
 		return EXIT_OK;
 	}
-	return bad_option(cmd, opt, argv);
+}
+
+int next_option(const struct cmd_opts *o, int argc, char **argv, int *rc)
+{
+	int opt;
+	*rc = EXIT_OK;
+	while ((opt = getopt_long(argc, argv, o->shortopts, o->longopts, NULL)) != -1) {
+		if (opt == 'h') {
+			fputs(o->help, stdout);
+			return 0;
+		}
+		if (opt == ':' || opt == '?') {
+			*rc = bad_option(o->cmd, opt, argv);
+			return 0;
+		}
+		if (!o->ro || opt < OPT_MODE || opt > OPT_BUDGET)
+			return opt;
+		if ((*rc = run_option(o->cmd, opt, optarg, o->ro)))
+			return 0;
+	}
+	return -1;
+}
+
+int no_operands(const char *cmd, int argc, char **argv)
+{
+	if (optind < argc)
+		return usage_error(cmd, "unexpected argument '%s'", argv[optind]);
+	return EXIT_OK;
 }
 
 int program_operand(const char *cmd, int argc, char **argv, struct target *t)

@@ -98,14 +98,11 @@ int cmd_csr(const struct cli *c, int argc, char **argv)
 	hpm_board *b;
 	char label[48];
 
-	while ((opt = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-		switch (opt) {
-		case OPT_SET:   op = 1; break;
-		case OPT_CLEAR: op = 2; break;
-		case 'h':       fputs(csr_help, stdout); return EXIT_OK;
-		default:        return bad_option("csr", opt, argv);
-		}
-	}
+	const struct cmd_opts co = { "csr", csr_help, ":h", longopts, NULL };
+	while ((opt = next_option(&co, argc, argv, &rc)) > 0)
+		op = opt == OPT_SET ? 1 : 2;     /* --set, --clear */
+	if (!opt)
+		return rc;
 	int nargs = argc - optind;
 	if (nargs < 1)
 		return usage_error("csr", "missing 'read' or 'write'");

@@ -68,8 +68,22 @@ enum { OPT_MODE = 0x100, OPT_SIZE, OPT_BUDGET, OPT_FIRST_FREE };
 	"  --mode u|s|m   privilege mode of the workload (default u)\n" \
 	"  --size N       workload size argument (a0; 0 = the workload's default)\n" \
 	"  --budget N     stop the workload after N cycles (default 2^40)\n"
-/* --mode, --size or --budget into o; any other option is bad_option's */
-int run_option(const char *cmd, int opt, const char *arg, hpm_run_opts *o, char **argv);
+
+/* A subcommand's options. */
+struct option;
+struct cmd_opts {
+	const char *cmd;                  /* its name, for errors */
+	const char *help;                 /* what -h and --help print */
+	const char *shortopts;            /* getopt_long's: ':' first, 'h' */
+	const struct option *longopts;    /* with "help" (and RUN_LONG_OPTIONS if ro) */
+	hpm_run_opts *ro;                 /* takes --mode, --size, --budget; NULL: not */
+};
+/* The next of the command's own options (getopt_long's value, optarg set);
+ * -1 after the last, *rc EXIT_OK. 0 when the command ends with *rc: EXIT_OK
+ * after printing its help, EXIT_USAGE after a bad option or value. */
+int next_option(const struct cmd_opts *o, int argc, char **argv, int *rc);
+/* EXIT_OK when no operand follows the options, else a usage error. */
+int no_operands(const char *cmd, int argc, char **argv);
 const char *mode_name(enum hpm_privilege m);   /* "U", "S", "M" */
 
 /* The one positional operand of a subcommand (workload or ELF). */

@@ -34,17 +34,10 @@ int cmd_info(const struct cli *c, int argc, char **argv)
 	hpm_board *b;
 	char isa[40];
 
-	while ((opt = getopt_long(argc, argv, ":jh", longopts, NULL)) != -1) {
-		if (opt == 'j')
-			json = 1;
-		else if (opt == 'h')
-			return fputs(info_help, stdout), EXIT_OK;
-		else
-			return bad_option("info", opt, argv);
-	}
-	if (optind < argc)
-		return usage_error("info", "unexpected argument '%s'", argv[optind]);
-	if ((rc = open_board(c, &b)))
+	const struct cmd_opts co = { "info", info_help, ":jh", longopts, NULL };
+	while ((opt = next_option(&co, argc, argv, &rc)) > 0)
+		json = 1;    /* -j, the only option */
+	if (!opt || (rc = no_operands("info", argc, argv)) || (rc = open_board(c, &b)))
 		return rc;
 	const hpm_info *in = hpm_get_info(b);
 	uint64_t host_hash = hpm_event_catalogue_hash();
@@ -242,18 +235,19 @@ int cmd_list(const struct cli *c, int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int json = 0, workloads = 0, verbose = 0, opt;
+	int json = 0, workloads = 0, verbose = 0, opt, rc;
 	(void)c;     /* the catalogue is the host's: no board needed */
 
-	while ((opt = getopt_long(argc, argv, ":vh", longopts, NULL)) != -1) {
+	const struct cmd_opts co = { "list", list_help, ":vh", longopts, NULL };
+	while ((opt = next_option(&co, argc, argv, &rc)) > 0) {
 		switch (opt) {
 		case OPT_JSON:      json = 1; break;
 		case OPT_WORKLOADS: workloads = 1; break;
 		case 'v':           verbose = 1; break;
-		case 'h':           fputs(list_help, stdout); return EXIT_OK;
-		default:            return bad_option("list", opt, argv);
 		}
 	}
+	if (!opt)
+		return rc;
 	if (json && optind < argc)
 		return usage_error("list", "--json lists the whole catalogue; no PATTERN ('%s')", argv[optind]);
 	if (json && workloads)

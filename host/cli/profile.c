@@ -109,7 +109,8 @@ int cmd_record_profile(const struct cli *c, int argc, char **argv)
 	struct rec r = { 0 };
 	int opt, rc;
 
-	while ((opt = getopt_long(argc, argv, ":e:c:o:F:gh", longopts, NULL)) != -1) {
+	const struct cmd_opts co = { "record", record_help, ":e:c:o:F:gh", longopts, &ro };
+	while ((opt = next_option(&co, argc, argv, &rc)) > 0) {
 		switch (opt) {
 		case 'e': {
 			hpm_evlist *one;
@@ -152,14 +153,9 @@ int cmd_record_profile(const struct cli *c, int argc, char **argv)
 			break;
 		case 'o': outname = optarg; break;
 		case OPT_PERF: perf_out = optarg; break;
-		case 'h': fputs(record_help, stdout); return EXIT_OK;
-		default:        /* --mode, --size, --budget; else a bad option */
-			if ((rc = run_option("record", opt, optarg, &ro, argv)))
-				return rc;
-			break;
 		}
 	}
-	if ((rc = program_operand("record", argc, argv, &t)))
+	if (!opt || (rc = program_operand("record", argc, argv, &t)))
 		return rc;
 	if (freq && periodic)
 		return usage_error("record", "-F and -c are exclusive: a frequency or a period");
@@ -463,7 +459,8 @@ int cmd_report(const struct cli *c, int argc, char **argv)
 	hpm_program *p = NULL;
 
 	(void)c;
-	while ((opt = getopt_long(argc, argv, ":i:s:ngh", longopts, NULL)) != -1) {
+	const struct cmd_opts co = { "report", report_help, ":i:s:ngh", longopts, NULL };
+	while ((opt = next_option(&co, argc, argv, &rc)) > 0) {
 		switch (opt) {
 		case 'i': in = optarg; break;
 		case 'n': o.show_nr = 1; break;
@@ -497,12 +494,10 @@ int cmd_report(const struct cli *c, int argc, char **argv)
 		case OPT_STDIO: format = 0; break;
 		case OPT_FOLDED: format = 1; break;
 		case OPT_JSON: format = 2; break;
-		case 'h': fputs(report_help, stdout); return EXIT_OK;
-		default: return bad_option("report", opt, argv);
 		}
 	}
-	if (optind < argc)
-		return usage_error("report", "unexpected argument '%s'", argv[optind]);
+	if (!opt || (rc = no_operands("report", argc, argv)))
+		return rc;
 	if (perf_out && time_arg)
 		return usage_error("report", "--time does not apply to --to-perf-data (perf's own --time filters perf.data)");
 	if (perf_out)
@@ -635,16 +630,17 @@ int cmd_annotate(const struct cli *c, int argc, char **argv)
 	int opt, rc;
 
 	(void)c;
-	while ((opt = getopt_long(argc, argv, ":i:e:h", longopts, NULL)) != -1) {
+	const struct cmd_opts co = { "annotate", annotate_help, ":i:e:h", longopts, NULL };
+	while ((opt = next_option(&co, argc, argv, &rc)) > 0) {
 		switch (opt) {
 		case 'i': in = optarg; break;
 		case 'e': evname = optarg; break;
 		case OPT_STDIO: break;
 		case OPT_NO_SOURCE: source = 0; break;
-		case 'h': fputs(annotate_help, stdout); return EXIT_OK;
-		default: return bad_option("annotate", opt, argv);
 		}
 	}
+	if (!opt)
+		return rc;
 	if (optind >= argc)
 		return usage_error("annotate", "missing SYMBOL");
 	if (optind + 1 < argc)

@@ -196,7 +196,8 @@ int cmd_record(const struct cli *c, int argc, char **argv)
 		    !strncmp(argv[i], "-F", 2) || !strncmp(argv[i], "--freq", 6) ||
 		    !strcmp(argv[i], "-g") || !strncmp(argv[i], "--call-graph", 12))
 			return cmd_record_profile(c, argc, argv);
-	while ((opt = getopt_long(argc, argv, ":I:o:e:h", longopts, NULL)) != -1) {
+	const struct cmd_opts co = { "record", record_help, ":I:o:e:h", longopts, &ro };
+	while ((opt = next_option(&co, argc, argv, &rc)) > 0) {
 		switch (opt) {
 		case 'I': interval = optarg; break;
 		case 'o': outname = optarg; break;
@@ -206,14 +207,9 @@ int cmd_record(const struct cli *c, int argc, char **argv)
 			events = events_acc;
 			break;
 		case OPT_PLOT: plotname = optarg; break;
-		case 'h': fputs(record_help, stdout); return EXIT_OK;
-		default:        /* --mode, --size, --budget; else a bad option */
-			if ((rc = run_option("record", opt, optarg, &ro, argv)))
-				return rc;
-			break;
 		}
 	}
-	if ((rc = program_operand("record", argc, argv, &t)))
+	if (!opt || (rc = program_operand("record", argc, argv, &t)))
 		return rc;
 	if (!interval)
 		return usage_error("record", "missing -I <ms> (or Nus, Ncycles)");

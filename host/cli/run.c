@@ -26,18 +26,10 @@ int cmd_run(const struct cli *c, int argc, char **argv)
 	struct progress pg;
 	struct target t;
 	char num[32], why[200];
-	int opt, rc;
+	int rc;
 
-	while ((opt = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-		switch (opt) {
-		case 'h': fputs(run_help, stdout); return EXIT_OK;
-		default:        /* --mode, --size, --budget; else a bad option */
-			if ((rc = run_option("run", opt, optarg, &ro, argv)))
-				return rc;
-			break;
-		}
-	}
-	if ((rc = program_operand("run", argc, argv, &t)))
+	const struct cmd_opts co = { "run", run_help, ":h", longopts, &ro };
+	if (next_option(&co, argc, argv, &rc) >= 0 || (rc = program_operand("run", argc, argv, &t)))
 		return rc;
 	if ((rc = load_program(t.name, &p)) || (rc = program_setup("run", &t, p, &ro, &pg)) ||
 	    (rc = open_board(c, &b)))

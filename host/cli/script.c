@@ -47,17 +47,15 @@ int cmd_script(const struct cli *c, int argc, char **argv)
 	int opt, rc;
 
 	(void)c;
-	while ((opt = getopt_long(argc, argv, ":i:h", longopts, NULL)) != -1) {
-		switch (opt) {
-		case 'i': in = optarg; break;
-		case OPT_TIME: time_arg = optarg; break;
-		case 'h': fputs(script_help, stdout); return EXIT_OK;
-		default: return bad_option("script", opt, argv);
-		}
+	const struct cmd_opts co = { "script", script_help, ":i:h", longopts, NULL };
+	while ((opt = next_option(&co, argc, argv, &rc)) > 0) {
+		if (opt == 'i')
+			in = optarg;
+		else
+			time_arg = optarg;    /* --time */
 	}
-	if (optind < argc)
-		return usage_error("script", "unexpected argument '%s'", argv[optind]);
-	if ((rc = load_profile("script", in, &d, &p, &elf_state)))
+	if (!opt || (rc = no_operands("script", argc, argv)) ||
+	    (rc = load_profile("script", in, &d, &p, &elf_state)))
 		return rc;
 	if (time_arg && (rc = time_range_parse("script", time_arg, d, &tr)))
 		goto out;

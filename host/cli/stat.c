@@ -552,7 +552,8 @@ int cmd_stat(const struct cli *c, int argc, char **argv)
 	char *hw_events = NULL;
 	hpm_count *pre = NULL;
 
-	while ((opt = getopt_long(argc, argv, ":e:r:I:x:jo:qhD:B", longopts, NULL)) != -1) {
+	const struct cmd_opts co = { "stat", stat_help, ":e:r:I:x:jo:qhD:B", longopts, &ro };
+	while ((opt = next_option(&co, argc, argv, &rc)) > 0) {
 		switch (opt) {
 		case 'e':
 			if ((rc = add_events(&events, optarg)))
@@ -563,7 +564,6 @@ int cmd_stat(const struct cli *c, int argc, char **argv)
 		case 'j': o.json = 1; break;
 		case 'o': outname = optarg; break;
 		case 'q': cl.quiet = 1; break;
-		case 'h': fputs(stat_help, stdout); rc = EXIT_OK; goto out;
 		case OPT_FIRST_FREE: regions = 1; break;
 		case 'B': o.plain = 0; break;
 		case OPT_FIRST_FREE + 2: o.plain = 1; break;
@@ -593,13 +593,9 @@ int cmd_stat(const struct cli *c, int argc, char **argv)
 			}
 			o.repeat = (unsigned)v;
 			break;
-		default:        /* --mode, --size, --budget; else a bad option */
-			if ((rc = run_option("stat", opt, optarg, &ro, argv)))
-				goto out;
-			break;
 		}
 	}
-	if ((rc = program_operand("stat", argc, argv, &t)))
+	if (!opt || (rc = program_operand("stat", argc, argv, &t)))
 		goto out;
 	rc = EXIT_USAGE;
 	if (o.csv_sep && o.json) {

@@ -126,18 +126,14 @@ int cmd_topdown(const struct cli *c, int argc, char **argv)
 	int opt, rc, json = 0;
 	size_t n;
 
-	while ((opt = getopt_long(argc, argv, ":x:jh", longopts, NULL)) != -1) {
-		switch (opt) {
-		case 'x': sep = optarg; break;
-		case 'j': json = 1; break;
-		case 'h': fputs(topdown_help, stdout); return EXIT_OK;
-		default:        /* --mode, --size, --budget; else a bad option */
-			if ((rc = run_option("topdown", opt, optarg, &ro, argv)))
-				return rc;
-			break;
-		}
+	const struct cmd_opts co = { "topdown", topdown_help, ":x:jh", longopts, &ro };
+	while ((opt = next_option(&co, argc, argv, &rc)) > 0) {
+		if (opt == 'x')
+			sep = optarg;
+		else
+			json = 1;
 	}
-	if ((rc = program_operand("topdown", argc, argv, &t)))
+	if (!opt || (rc = program_operand("topdown", argc, argv, &t)))
 		return rc;
 	if (sep && json)
 		return usage_error("topdown", "-x and -j cannot be combined");

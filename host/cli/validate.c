@@ -364,7 +364,8 @@ int cmd_validate(const struct cli *c, int argc, char **argv)
 		dashdash = !strcmp(argv[i], "--");
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	while ((opt = getopt_long(argc, argv, ":e:x:jh", longopts, NULL)) != -1) {
+	const struct cmd_opts co = { "validate", validate_help, ":e:x:jh", longopts, &vo.run };
+	while ((opt = next_option(&co, argc, argv, &rc)) > 0) {
 		switch (opt) {
 		case OPT_ALL: all = 1; break;
 		case 'e':
@@ -389,13 +390,10 @@ int cmd_validate(const struct cli *c, int argc, char **argv)
 			props[nprops++] = optarg;
 			break;
 		}
-		case 'h': fputs(validate_help, stdout); return EXIT_OK;
-		default:        /* --mode, --size, --budget; else a bad option */
-			if ((rc = run_option("validate", opt, optarg, &vo.run, argv)))
-				return rc;
-			break;
 		}
 	}
+	if (!opt)
+		goto out;
 	if (all && optind < argc)
 		return usage_error("validate", "--all and a workload ('%s') cannot be combined", argv[optind]);
 	if (!all && optind >= argc)
