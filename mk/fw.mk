@@ -34,7 +34,7 @@ FW_EXAMPLES    := $(patsubst fw/examples/%.c,$(FW_BUILD)/examples/%.elf,$(wildca
 .PHONY: fw
 fw: $(FW_MONITOR_ELF) $(FW_MONITOR_HEX) $(FW_EXAMPLES)
 
-$(FW_BUILD)/common/%.o: fw/common/%.S $(MAP_H)
+$(FW_BUILD)/common/%.o: fw/common/%.S fw/include/hpm_crt.h $(MAP_H)
 	@mkdir -p $(dir $@)
 	$(FW_CC) $(FW_ASFLAGS) -c $< -o $@
 
@@ -75,7 +75,7 @@ FW_MONITOR_OBJS = $(patsubst fw/%.c,$(FW_BUILD)/%.o,$(wildcard fw/monitor/*.c)) 
 # the monitor needs only crt0 without _exit, the default trap vector and
 # tohost (every EBR byte counts)
 FW_MONITOR_RT := $(FW_BUILD)/common/crt0_monitor.o
-$(FW_BUILD)/common/crt0_monitor.o: fw/common/crt0.S $(MAP_H)
+$(FW_BUILD)/common/crt0_monitor.o: fw/common/crt0.S fw/include/hpm_crt.h $(MAP_H)
 	@mkdir -p $(dir $@)
 	$(FW_CC) $(FW_ASFLAGS) -DHPM_MONITOR -c $< -o $@
 $(FW_MONITOR_ELF): $(FW_MONITOR_RT) $(FW_MONITOR_OBJS) $(FW_EBR_LD)

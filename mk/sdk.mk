@@ -25,7 +25,7 @@ SDK_CFLAGS   := -march=rv32im_zicsr_zifencei -mabi=ilp32 -mcmodel=medany -O2 -g 
 sdk: $(SDK_FILES) $(HPM_CC)
 fw: sdk
 
-$(SDK_DIR)/crt0.o: fw/sdk/crt0.S
+$(SDK_DIR)/crt0.o: fw/sdk/crt0.S fw/include/hpm_crt.h
 	@mkdir -p $(@D)
 	$(FW_CC) $(FW_ASFLAGS) -c $< -o $@
 $(SDK_DIR)/hpm_sys.o: fw/sdk/hpm_sys.c $(SDK_HDRS)

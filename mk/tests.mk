@@ -22,7 +22,7 @@ TEST_NEG_ELFS := $(patsubst tests/neg/%.S,$(TESTS_BUILD)/neg/%.elf,$(wildcard te
 TEST_RVGEN    := $(TESTS_BUILD)/rvgen
 TEST_FAULT_CHECK := $(TESTS_BUILD)/fault_check
 
-TEST_ASFLAGS  := $(FW_MARCH) -mcmodel=medany -Itests/isa -I$(GEN)
+TEST_ASFLAGS  := $(FW_MARCH) -mcmodel=medany -Itests/isa -Ifw/include -I$(GEN)
 TEST_LDFLAGS  := $(FW_LDFLAGS) -T $(FW_RAM_LD)
 
 .PHONY: test test-long test-build
@@ -44,11 +44,11 @@ test: all sim-variants test-build
 test-long: all sim-variants test-build
 	$(TEST_ENV) $(TEST_RUN) --seeds $(or $(TEST_SEEDS),2000) --length $(or $(TEST_LENGTH),50000)
 
-$(TESTS_BUILD)/isa/%.elf: tests/isa/%.S tests/isa/test_macros.h $(FW_RAM_LD) $(MAP_H) $(EV_H)
+$(TESTS_BUILD)/isa/%.elf: tests/isa/%.S tests/isa/test_macros.h fw/include/hpm_crt.h $(FW_RAM_LD) $(MAP_H) $(EV_H)
 	@mkdir -p $(@D)
 	$(FW_CC) $(TEST_LDFLAGS) $(TEST_ASFLAGS) -o $@ $<
 
-$(TESTS_BUILD)/hpm/%.elf: tests/hpm/%.S tests/isa/test_macros.h $(wildcard tests/hpm/*.h) $(FW_RAM_LD) $(MAP_H) $(EV_H)
+$(TESTS_BUILD)/hpm/%.elf: tests/hpm/%.S tests/isa/test_macros.h fw/include/hpm_crt.h $(wildcard tests/hpm/*.h) $(FW_RAM_LD) $(MAP_H) $(EV_H)
 	@mkdir -p $(@D)
 	$(FW_CC) $(TEST_LDFLAGS) $(TEST_ASFLAGS) -o $@ $<
 

@@ -43,7 +43,7 @@ $(WL_DIR)/obj/%.sab.o: $(WL_SRC)/%.c
 	@mkdir -p $(@D)
 	$(FW_CC) $(WL_CFLAGS) -DWL_SABOTAGE -c $< -o $@
 
-$(WL_CRT): $(WL_SRC)/wl_crt.S
+$(WL_CRT): $(WL_SRC)/wl_crt.S fw/include/hpm_crt.h
 	@mkdir -p $(@D)
 	$(FW_CC) $(FW_ASFLAGS) -c $< -o $@
 
@@ -52,7 +52,7 @@ $(WL_DIR)/obj/bare-u.o: WL_BARE_DEFS := -DWL_BARE_MPP=0
 $(WL_DIR)/obj/bare-s.o: WL_BARE_DEFS := -DWL_BARE_MPP=1
 $(WL_DIR)/obj/bare-m.o: WL_BARE_DEFS := -DWL_BARE_MPP=3
 $(WL_DIR)/obj/bare-default.o: WL_BARE_DEFS := -DWL_BARE_MPP=0 -DWL_BARE_DEFAULT
-$(WL_DIR)/obj/bare-%.o: $(WL_SRC)/bare.S
+$(WL_DIR)/obj/bare-%.o: $(WL_SRC)/bare.S fw/include/hpm_crt.h
 	@mkdir -p $(@D)
 	$(FW_CC) $(FW_ASFLAGS) $(WL_BARE_DEFS) -c $< -o $@
 

@@ -4,14 +4,11 @@
  * then report main's return code through tohost:
  *   rc == 0 -> 1 (pass), else (rc << 1) | 1 (fail, code rc). */
 #include "hpm_map.h"
+#include "hpm_crt.h"
     .section .text.init, "ax"
     .globl _start
 _start:
-    .option push
-    .option norelax
-    la      gp, __global_pointer$
-    .option pop
-    la      sp, __stack_top
+    CRT_GP_SP
     la      t0, trap_vector
     csrw    mtvec, t0
 #ifdef HPM_MONITOR
@@ -19,14 +16,8 @@ _start:
      * the next reset (mguard is sticky; docs/memory-map.md, Protection) */
     csrsi   CSR_MGUARD, 1
 #endif
-    /* clear .bss (word aligned by the linker scripts) */
-    la      t0, __bss_start
-    la      t1, __bss_end
-1:  bgeu    t0, t1, 2f
-    sw      zero, 0(t0)
-    addi    t0, t0, 4
-    j       1b
-2:  li      a0, 0
+    CRT_CLEAR_BSS
+    li      a0, 0
     li      a1, 0
     call    main
 #ifndef HPM_MONITOR
@@ -72,10 +63,5 @@ trap_vector:
 crt0_signature_range:
     .word   begin_signature, end_signature
 
-    .section .tohost, "aw", @progbits
-    .balign 8
-    .globl  tohost
-tohost:   .word 0, 0
-    .globl  fromhost
-fromhost: .word 0, 0
+    CRT_TOHOST
 #endif

@@ -6,27 +6,18 @@
  * notes in __hpm_startup what all this counted, calls main(argc, argv) and
  * passes its result to exit(). s0 stays 0 (the monitor enters with it 0): the
  * outermost frame pointer, so a call-chain walk ends at main's caller. */
+#include "hpm_crt.h"
     .section .text.init, "ax"
     .globl _start
 _start:
-    .option push
-    .option norelax
-    la      gp, __global_pointer$
-    .option pop
-    la      sp, __stack_top
+    CRT_GP_SP
     beqz    a1, 1f
     andi    sp, a1, -16
 1:  la      tp, __tls_base
     mv      s1, a0
     mv      s2, a1
-    /* clear .tbss and .bss (word aligned by hpm.ld) */
-    la      t0, __bss_start
-    la      t1, __bss_end
-2:  bgeu    t0, t1, 3f
-    sw      zero, 0(t0)
-    addi    t0, t0, 4
-    j       2b
-3:  call    __libc_init_array
+    CRT_CLEAR_BSS                 /* .tbss and .bss */
+    call    __libc_init_array
     /* the start-up's own cost: counted cycles and instructions so far
      * (hpm_startup_cost, hpmctl's "start-up" line) */
     rdinstret t1

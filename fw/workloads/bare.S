@@ -8,6 +8,7 @@
  *   a7 = 0x48504d: a region marker (hpm_region.h), here a null call
  *   a7 = 93: exit, tohost = 1 if a0 == 0 else (a0 << 1) | 1
  * Any other trap fails with tohost = ((0x400 | mcause[7:0]) << 1) | 1. */
+#include "hpm_crt.h"
 #ifndef WL_BARE_MPP
 #define WL_BARE_MPP 0
 #endif
@@ -82,9 +83,4 @@ bare_halt:
 bare_save:
     .word   0
 
-    .section .tohost, "aw", @progbits
-    .balign 8
-    .globl  tohost
-tohost:   .word 0, 0
-    .globl  fromhost
-fromhost: .word 0, 0
+    CRT_TOHOST

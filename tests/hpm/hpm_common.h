@@ -46,15 +46,70 @@
 	csrr    a0, mhpmcounter\n
 	SIGCHK  a0, \val
 .endm
-/* the flush tests (hpm_flush.S, hpm_flush10.S): the block after FLUSH_SLED
- * runs once per value of s2 (0..s4-1), after s2 nops, so it meets the
+/* scountovf read in S with mcounteren = men: a1, signed and checked (val) */
+.macro SCOUNTOVF_S men, val
+	.if \men
+	li      t0, \men
+	csrw    mcounteren, t0
+	.else
+	csrw    mcounteren, zero
+	.endif
+	ENTER_MODE PRV_S
+	csrr    a1, scountovf
+	ENTER_M
+	SIGCHK  a1, \val
+.endm
+/* OF set by software in the selectors n..., every mode inhibited */
+.macro OF_SET n, more:vararg
+	li      t0, OF | MINH | SINH | UINH
+	csrw    mhpmevent\n\()h, t0
+	.ifnb \more
+	OF_SET  \more
+	.endif
+.endm
+/* the flush tests (hpm_flush.S, hpm_flush10.S). FLUSH_SETUP: the counters
+ * count 4 per cycle (ADD of cycles) from low parts (n * 37) mod 256, so they
+ * carry at spread phases; counter 4 is 2^64 - 196 (upper part all ones) and
+ * counters wrap_a and wrap_b wrap after 1000 and 2250 cycles. The block
+ * after FLUSH_SLED (s3 = counter 3 first, s6 = the selectors' high half)
+ * runs once per value of s2 (0..63), after s2 nops, so it meets the
  * store's flush at every phase; FLUSH_NEXT checks counter 3's delta over the
  * block (s3 read first) and repeats; FLUSH_WRAPPED checks the OF bits
  * (mask) of the counters that wrapped and quiets the unit. The 128 nops
  * before the sled keep the block's selector write more than 144 cycles
  * (the refill window, docs/timing.md) after the previous one, so it never
  * waits, and keep the phases of the 32- and 64-cycle carries. */
+#define FLUSH_LO SEL_LO(HPM_EV_CYCLES, HPM_EV_CYCLES, HPM_EV_CYCLES, HPM_EV_CYCLES)
+#define FLUSH_HI SEL_HI(HPM_EV_CYCLES, OP_ADD, OP_ADD, OP_ADD)
+.macro FLUSH_COUNTERS n, more:vararg
+	csrw    mhpmevent\n, t0
+	csrw    mhpmevent\n\()h, t1
+	li      t2, (\n * 37) & 0xff
+	csrw    mhpmcounter\n, t2
+	csrw    mhpmcounter\n\()h, zero
+	.ifnb \more
+	FLUSH_COUNTERS \more
+	.endif
+.endm
+.macro FLUSH_SETUP wrap_a, wrap_b, counters:vararg
+	li      t0, FLUSH_LO
+	li      t1, FLUSH_HI
+	FLUSH_COUNTERS \counters
+	li      t2, -196
+	csrw    mhpmcounter4, t2
+	csrw    mhpmcounter4h, s1
+	csrw    mhpmcounter\wrap_a\()h, s1
+	li      t2, -4000
+	csrw    mhpmcounter\wrap_a, t2
+	csrw    mhpmcounter\wrap_b\()h, s1
+	li      t2, -9000
+	csrw    mhpmcounter\wrap_b, t2
+	csrw    mcountinhibit, zero
+.endm
 .macro FLUSH_SLED
+	li      s6, FLUSH_HI
+	li      s2, 0
+	li      s4, 64
 flush_loop:
 	.rept 128
 	nop
@@ -67,6 +122,7 @@ flush_loop:
 	nop
 	.endr
 flush_sled_end:
+	csrr    s3, mhpmcounter3
 .endm
 .macro FLUSH_NEXT delta
 	csrr    s5, mhpmcounter3

@@ -253,18 +253,8 @@
     mv      a2, s8
     ENTER_M
     CHECK   a2, 2
-    li      t0, ~8
-    csrw    mcounteren, t0
-    ENTER_MODE PRV_S
-    csrr    a1, scountovf
-    ENTER_M
-    SIGCHK  a1, 0
-    li      t0, 8
-    csrw    mcounteren, t0
-    ENTER_MODE PRV_S
-    csrr    a1, scountovf
-    ENTER_M
-    SIGCHK  a1, 8
+    SCOUNTOVF_S ~8, 0
+    SCOUNTOVF_S 8, 8
     csrw    mcounteren, zero
     csrw    scounteren, zero
     csrw    mhpmevent3h, zero

@@ -193,17 +193,8 @@
     csrr    a0, scountovf
     andi    a0, a0, 8
     SIGCHK  a0, 8
-    csrw    mcounteren, zero
-    ENTER_MODE PRV_S
-    csrr    a1, scountovf
-    ENTER_M
-    SIGCHK  a1, 0
-    li      t0, 8
-    csrw    mcounteren, t0
-    ENTER_MODE PRV_S
-    csrr    a1, scountovf
-    ENTER_M
-    SIGCHK  a1, 8
+    SCOUNTOVF_S 0, 0
+    SCOUNTOVF_S 8, 8
     csrw    mcounteren, zero
     csrw    mhpmevent3h, zero
     j       pass

@@ -16,38 +16,13 @@
 #include "hpm_common.h"
     .option norelax
 
-#define ALL4_LO SEL_LO(HPM_EV_CYCLES, HPM_EV_CYCLES, HPM_EV_CYCLES, HPM_EV_CYCLES)
-#define ALL4_HI SEL_HI(HPM_EV_CYCLES, OP_ADD, OP_ADD, OP_ADD)
-
     RVTEST_CODE_BEGIN
     HPM_QUIET
-    TEST 1                  /* counter n: 4 per cycle, low part (n * 37) mod 256 */
-    li      t0, ALL4_LO
-    li      t1, ALL4_HI
-    .irp n, 3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31
-    csrw    mhpmevent\n, t0
-    csrw    mhpmevent\n\()h, t1
-    li      t2, (\n * 37) & 0xff
-    csrw    mhpmcounter\n, t2
-    csrw    mhpmcounter\n\()h, zero
-    .endr
-    li      t2, -196
-    csrw    mhpmcounter4, t2
-    csrw    mhpmcounter4h, s1   /* 2^64 - 196: upper part all ones, wraps at the next carry */
-    csrw    mhpmcounter30h, s1
-    li      t2, -4000
-    csrw    mhpmcounter30, t2   /* wraps after 1000 cycles */
-    csrw    mhpmcounter31h, s1
-    li      t2, -9000
-    csrw    mhpmcounter31, t2
-    csrw    mcountinhibit, zero
+    TEST 1
+    FLUSH_SETUP 30, 31, 3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31
 
     TEST 2
-    li      s6, ALL4_HI
-    li      s2, 0               /* the shift: 0..63 cycles of nops */
-    li      s4, 64
     FLUSH_SLED
-    csrr    s3, mhpmcounter3
     csrr    a0, mhpmcounter4
     csrr    a1, mhpmcounter5h
     csrr    a2, mhpmcounter6

@@ -139,6 +139,15 @@
     csrr    a0, mhpmcounter\b7
     CHECK   a0, 0
 .endm
+/* test t: the identities of the cycle groups (3..10), test t + 1: of the
+ * instruction groups (11..18), then FOURCHK u, s */
+.macro IDENTS t, u, s
+    TEST    \t
+    IDENT   3, 4, 5, 6, 7, 8, 9, 10
+    TEST    (\t + 1)
+    IDENT   11, 12, 13, 14, 15, 16, 17, 18
+    FOURCHK \u, \s
+.endm
 
     RVTEST_CODE_BEGIN
     la      s0, hdata
@@ -162,11 +171,7 @@
     SIG     a0              /* M cycles: ENTER_MODE, the handler */
     csrr    a0, mhpmcounter17
     SIG     a0
-    TEST 2
-    IDENT   3, 4, 5, 6, 7, 8, 9, 10
-    TEST 3
-    IDENT   11, 12, 13, 14, 15, 16, 17, 18
-    FOURCHK 35, 0
+    IDENTS  2, 35, 0
 
     /* ---- the same block in S ---- */
     TEST 4
@@ -178,11 +183,7 @@
     CNT     19, 5
     CNT     20, 0
     CNT     21, 5
-    TEST 5
-    IDENT   3, 4, 5, 6, 7, 8, 9, 10
-    TEST 6
-    IDENT   11, 12, 13, 14, 15, 16, 17, 18
-    FOURCHK 0, 35
+    IDENTS  5, 0, 35
 
     /* ---- the same block in M (entered with mret to M) ---- */
     TEST 7
@@ -196,11 +197,7 @@
     CNT     19, 0
     CNT     20, 5
     CNT     21, 5
-    TEST 8
-    IDENT   3, 4, 5, 6, 7, 8, 9, 10
-    TEST 9
-    IDENT   11, 12, 13, 14, 15, 16, 17, 18
-    FOURCHK 0, 0
+    IDENTS  8, 0, 0
     csrr    a0, mhpmcounter3
     csrr    a1, mhpmcounter9
     CHECKR  a0, a1

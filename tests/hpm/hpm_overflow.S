@@ -33,6 +33,19 @@
     EXPECT_EPC \at
 .endm
 
+/* in S, interrupts enabled for up to 100 loop iterations or until a trap
+ * (s9); a2 = the iterations run, a4 = sip after */
+.macro S_WAIT_LCOFI
+    csrsi   sstatus, MSTATUS_SIE
+    li      a2, 0
+    li      a3, 100
+1:  addi    a2, a2, 1
+    bnez    s9, 2f
+    bne     a2, a3, 1b
+2:  csrci   sstatus, MSTATUS_SIE
+    csrr    a4, sip
+.endm
+
     RVTEST_CODE_BEGIN
     li      s1, -1
     csrw    mie, zero
@@ -143,14 +156,7 @@ irq2:
     li      t0, MIP_LCOF
     csrw    sie, t0
     csrr    a1, sie
-    csrsi   sstatus, MSTATUS_SIE
-    li      a2, 0
-    li      a3, 100
-1:  addi    a2, a2, 1
-    bnez    s9, 2f
-    bne     a2, a3, 1b
-2:  csrci   sstatus, MSTATUS_SIE
-    csrr    a4, sip
+    S_WAIT_LCOFI
     ENTER_M
     SIGCHK  a1, MIP_LCOF
     CHECK   s9, 1           /* only the ecall: the counter was not near the wrap */
@@ -160,14 +166,7 @@ irq2:
     ENTER_MODE PRV_S
     li      t0, MIP_LCOF
     csrw    sie, t0
-    csrsi   sstatus, MSTATUS_SIE
-    li      a2, 0
-    li      a3, 100
-1:  addi    a2, a2, 1
-    bnez    s9, 2f
-    bne     a2, a3, 1b
-2:  csrci   sstatus, MSTATUS_SIE
-    csrr    a4, sip
+    S_WAIT_LCOFI
     li      t0, MIP_LCOF
     csrc    sip, t0         /* writable in sip when delegated */
     csrr    a5, sip

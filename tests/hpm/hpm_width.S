@@ -55,10 +55,7 @@
 5:
     .endr
     TEST 3                  /* scountovf shows exactly the implemented OF bits */
-    .irp n, 3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31
-    li      t0, OF | MINH | SINH | UINH
-    csrw    mhpmevent\n\()h, t0
-    .endr
+    OF_SET  3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31
     csrr    a0, scountovf
     SIG     a0
     CHECKR  a0, s2

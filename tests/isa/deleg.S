@@ -2,6 +2,19 @@
  * sepc, stval, sstatus.SPP), traps from M never delegated, undelegated
  * exceptions from S/U go to M. */
 #include "test_macros.h"
+/* test n: a misaligned store (cause 6, not delegated) in mode traps to M */
+.macro SW_MISALIGNED n, mode
+    TEST \n
+    ENTER_MODE \mode
+    TRAP_CLEAR
+    la      a0, ddata + 2
+    sw      a0, 0(a0)
+    mv      a1, s3
+    mv      a2, s8
+    ENTER_M_BRK
+    CHECK   a1, 3
+    CHECK   a2, 6
+.endm
     RVTEST_CODE_BEGIN
     TEST 1
     li      t0, -1
@@ -94,16 +107,7 @@
     CHECK   a1, 3
     CHECK   a2, 9
     /* from U: store misaligned (6, not delegated) -> M */
-    TEST 7
-    ENTER_MODE PRV_U
-    TRAP_CLEAR
-    la      a0, ddata + 2
-    sw      a0, 0(a0)
-    mv      a1, s3
-    mv      a2, s8
-    ENTER_M_BRK
-    CHECK   a1, 3
-    CHECK   a2, 6
+    SW_MISALIGNED 7, PRV_U
     /* in M, delegated causes still trap to M */
     TEST 8
     TRAP_CLEAR
@@ -192,16 +196,7 @@
     CHECK   a2, 2
     /* a misaligned store (6) takes its own class's delegation, not the
      * store access fault's (7, delegated) */
-    TEST 15
-    ENTER_MODE PRV_S
-    TRAP_CLEAR
-    la      a0, ddata + 2
-    sw      a0, 0(a0)
-    mv      a1, s3
-    mv      a2, s8
-    ENTER_M_BRK
-    CHECK   a1, 3
-    CHECK   a2, 6
+    SW_MISALIGNED 15, PRV_S
     csrw    medeleg, zero
     j       pass
     RVTEST_CODE_END

@@ -2,6 +2,16 @@
  * 0x80000003) taken at the instruction after the store; MSI has priority
  * over MTI; msip from U; mip.MSIP is read-only through the CSR. */
 #include "test_macros.h"
+/* MSI and MTI enabled for one instruction: exactly one interrupt, mcause */
+.macro TAKE_ONE mcause
+    li      t0, MIP_MSIP | MIP_MTIP
+    csrw    mie, t0
+    csrsi   mstatus, MSTATUS_MIE
+    nop
+    csrci   mstatus, MSTATUS_MIE
+    CHECK   s9, 1
+    CHECK   s8, \mcause
+.endm
     RVTEST_CODE_BEGIN
     csrw    mie, zero
     TEST 1
@@ -47,23 +57,11 @@
     li      t0, CLINT_MTIMECMP
     sw      zero, 4(t0)
     sw      zero, 0(t0)
-    li      t0, MIP_MSIP | MIP_MTIP
-    csrw    mie, t0
-    csrsi   mstatus, MSTATUS_MIE
-    nop
-    csrci   mstatus, MSTATUS_MIE
-    CHECK   s9, 1
-    CHECK   s8, 0x80000003
+    TAKE_ONE 0x80000003
     /* then MTI alone */
     sw      zero, 0(s0)
     TRAP_CLEAR
-    li      t0, MIP_MSIP | MIP_MTIP
-    csrw    mie, t0
-    csrsi   mstatus, MSTATUS_MIE
-    nop
-    csrci   mstatus, MSTATUS_MIE
-    CHECK   s9, 1
-    CHECK   s8, 0x80000007
+    TAKE_ONE 0x80000007
     TIMER_OFF
     /* msip from U (MIE = 0): taken into M */
     TEST 4

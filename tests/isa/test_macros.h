@@ -29,6 +29,7 @@
 #define TESTNUM gp
 
 #include "hpm_map.h"     /* MSTATUS_*, MIP_*, HPM_*_BASE, *_OFF (generated) */
+#include "hpm_crt.h"     /* CRT_TOHOST */
 #define MSTATUS_MPP_S 0x00000800
 
 #define CLINT_BASE     HPM_CLINT_BASE
@@ -164,12 +165,7 @@ fail:
 
 /* n signature words (pre-filled with 0xdeadbeef) and the tohost words. */
 .macro RVTEST_DATA n
-	.section .tohost, "aw", @progbits
-	.balign 8
-	.globl  tohost
-tohost:   .word 0, 0
-	.globl  fromhost
-fromhost: .word 0, 0
+	CRT_TOHOST
 	.section .data
 	.balign 16
 	.globl  begin_signature

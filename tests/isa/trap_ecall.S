@@ -2,6 +2,35 @@
  * (cause 3, mtval = pc), mepc = the instruction, MPP = the mode it came from;
  * neither retires (minstret). */
 #include "test_macros.h"
+/* test n: ecall (cause c, mtval 0) then ebreak (cause 3, mtval = pc) in
+ * mode, each trapping to M with mepc = the instruction, MPP = mode */
+.macro ECALL_EBREAK n, mode, c
+    TEST \n
+    ENTER_MODE \mode
+    TRAP_CLEAR
+1:  ecall
+    mv      a1, s8
+    mv      a2, s6
+    mv      a3, s5
+    mv      a4, s7
+    TRAP_CLEAR
+2:  ebreak
+    mv      a5, s8
+    mv      a6, s7
+    mv      a7, s5
+    ENTER_M
+    CHECK   a1, \c
+    la      t0, 1b
+    CHECKR  a2, t0
+    CHECK   a3, \mode
+    CHECK   a4, 0
+    CHECK   a5, 3
+    la      t0, 2b
+    CHECKR  a6, t0
+    CHECK   a7, \mode
+    CHECK   s8, \c
+    CHECK   s5, \mode
+.endm
     RVTEST_CODE_BEGIN
     TEST 1
     TRAP_CLEAR
@@ -17,55 +46,8 @@
     EXPECT_EPC 1b
     EXPECT_TVAL_LABEL 1b
     CHECK   s5, PRV_M
-    /* S-mode */
-    TEST 3
-    ENTER_MODE PRV_S
-    TRAP_CLEAR
-1:  ecall
-    mv      a1, s8
-    mv      a2, s6
-    mv      a3, s5
-    mv      a4, s7
-    TRAP_CLEAR
-2:  ebreak
-    mv      a5, s8
-    mv      a6, s7
-    mv      a7, s5
-    ENTER_M
-    CHECK   a1, 9
-    la      t0, 1b
-    CHECKR  a2, t0
-    CHECK   a3, PRV_S
-    CHECK   a4, 0
-    CHECK   a5, 3
-    la      t0, 2b
-    CHECKR  a6, t0
-    CHECK   a7, PRV_S
-    CHECK   s8, 9
-    /* U-mode */
-    TEST 4
-    ENTER_MODE PRV_U
-    TRAP_CLEAR
-1:  ecall
-    mv      a1, s8
-    mv      a2, s6
-    mv      a3, s5
-    TRAP_CLEAR
-2:  ebreak
-    mv      a5, s8
-    mv      a6, s7
-    mv      a7, s5
-    ENTER_M
-    CHECK   a1, 8
-    la      t0, 1b
-    CHECKR  a2, t0
-    CHECK   a3, PRV_U
-    CHECK   a5, 3
-    la      t0, 2b
-    CHECKR  a6, t0
-    CHECK   a7, PRV_U
-    CHECK   s8, 8
-    CHECK   s5, PRV_U
+    ECALL_EBREAK 3, PRV_S, 9
+    ECALL_EBREAK 4, PRV_U, 8
     /* ENTER_M really returned in M: mscratch is accessible */
     TEST 5
     csrw    mscratch, a1

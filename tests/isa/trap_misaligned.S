@@ -3,6 +3,15 @@
  * not-taken branch to a misaligned target does not trap), and misaligned
  * loads/stores of every width (cause 4/6, mtval = the address, no access). */
 #include "test_macros.h"
+/* the jump or branch at 1b trapped (cause 0, mepc 1b) for its target
+ * 1b + off (mtval) */
+.macro MISALIGNED_TARGET off
+    EXPECT_TRAP 0
+    EXPECT_EPC 1b
+    la      a0, 1b
+    addi    a0, a0, \off
+    CHECKR  s7, a0
+.endm
 
 .macro LD_MIS n, op, off
     TEST    \n
@@ -63,11 +72,7 @@
 1:  .word   0x0060006f
     nop
     nop
-    EXPECT_TRAP 0
-    EXPECT_EPC 1b
-    la      a0, 1b
-    addi    a0, a0, 6
-    CHECKR  s7, a0
+    MISALIGNED_TARGET 6
     /* jal ra, .+10: ra must not be written */
     TEST 4
     TRAP_CLEAR
@@ -84,11 +89,7 @@
 1:  .word   0x00000363
     nop
     nop
-    EXPECT_TRAP 0
-    EXPECT_EPC 1b
-    la      a0, 1b
-    addi    a0, a0, 6
-    CHECKR  s7, a0
+    MISALIGNED_TARGET 6
     /* bne x0, x0, .+6 (not taken): no trap */
     TEST 6
     TRAP_CLEAR

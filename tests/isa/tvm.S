@@ -2,9 +2,9 @@
  * traps), TSR (sret from S traps); none of them affects M-mode. */
 #include "test_macros.h"
 
-.macro S_EXPECT_ILL n, insn:vararg      /* run insn in S, expect cause 2 in M */
+.macro EXPECT_ILL n, mode, insn:vararg  /* run insn in mode, expect cause 2 in M */
     TEST    \n
-    ENTER_MODE PRV_S
+    ENTER_MODE \mode
     TRAP_CLEAR
 1:  \insn
     mv      a1, s8
@@ -42,10 +42,10 @@
     /* TVM = 1 */
     li      t0, MSTATUS_TVM
     csrs    mstatus, t0
-    S_EXPECT_ILL 5, csrr a0, satp
-    S_EXPECT_ILL 6, csrw satp, zero
-    S_EXPECT_ILL 7, sfence.vma
-    S_EXPECT_ILL 8, sfence.vma a0, x0
+    EXPECT_ILL 5, PRV_S, csrr a0, satp
+    EXPECT_ILL 6, PRV_S, csrw satp, zero
+    EXPECT_ILL 7, PRV_S, sfence.vma
+    EXPECT_ILL 8, PRV_S, sfence.vma a0, x0
     TEST 9
     TRAP_CLEAR
     csrr    a0, satp
@@ -57,7 +57,7 @@
     S_EXPECT_OK 10, wfi
     li      t0, MSTATUS_TW
     csrs    mstatus, t0
-    S_EXPECT_ILL 11, wfi
+    EXPECT_ILL 11, PRV_S, wfi
     TEST 12
     TRAP_CLEAR
     wfi
@@ -80,7 +80,7 @@
     CHECK   a3, 0
     li      t0, MSTATUS_TSR
     csrs    mstatus, t0
-    S_EXPECT_ILL 14, sret
+    EXPECT_ILL 14, PRV_S, sret
     TEST 15
     TRAP_CLEAR
     li      t0, MSTATUS_SPP
@@ -117,18 +117,7 @@
     csrc    mstatus, t0
     /* wfi in U is illegal whatever TW says (this core's choice: U-mode wfi
      * never waits; SSIP is still pending, so a legal wfi would not sleep) */
-    TEST 17
-    ENTER_MODE PRV_U
-    TRAP_CLEAR
-1:  wfi
-    mv      a1, s8
-    mv      a2, s6
-    mv      a3, s9
-    ENTER_M
-    CHECK   a3, 1
-    CHECK   a1, 2
-    la      t0, 1b
-    CHECKR  a2, t0
+    EXPECT_ILL 17, PRV_U, wfi
     csrc    mip, MIP_SSIP
     j       pass
     RVTEST_CODE_END
