@@ -16,31 +16,20 @@ static int emit_padded(const char *s, int len, int width, int left, char pad)
 	return n;
 }
 
-static int fmt_u64(char *buf, unsigned long long v, unsigned base, int upper)
+/* The digits of v. On rv32 a 64-bit division is a libgcc call per digit:
+ * it is used only while v needs more than 32 bits. */
+static int fmt_u(char *buf, unsigned long long v, unsigned base, int upper)
 {
 	const char *digits = upper ? "0123456789ABCDEF" : "0123456789abcdef";
 	char tmp[24];
 	int n = 0;
-	do {
+	for (; v > 0xffffffffu; v /= base)
 		tmp[n++] = digits[v % base];
-		v /= base;
-	} while (v);
-	for (int i = 0; i < n; i++)
-		buf[i] = tmp[n - 1 - i];
-	return n;
-}
-
-/* The 32-bit twin of fmt_u64: on rv32, 64-bit division is a libgcc call per
- * digit, so plain %d/%u/%x stay on 32-bit arithmetic. */
-static int fmt_u32(char *buf, unsigned v, unsigned base, int upper)
-{
-	const char *digits = upper ? "0123456789ABCDEF" : "0123456789abcdef";
-	char tmp[12];
-	int n = 0;
+	unsigned w = (unsigned)v;
 	do {
-		tmp[n++] = digits[v % base];
-		v /= base;
-	} while (v);
+		tmp[n++] = digits[w % base];
+		w /= base;
+	} while (w);
 	for (int i = 0; i < n; i++)
 		buf[i] = tmp[n - 1 - i];
 	return n;
@@ -81,7 +70,7 @@ int vprintf(const char *fmt, va_list ap)
 			unsigned long long u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
 			if (v < 0)
 				buf[len++] = '-';
-			len += lng >= 2 ? fmt_u64(buf + len, u, 10, 0) : fmt_u32(buf + len, (unsigned)u, 10, 0);
+			len += fmt_u(buf + len, u, 10, 0);
 			break;
 		}
 		case 'u':
@@ -89,15 +78,15 @@ int vprintf(const char *fmt, va_list ap)
 		case 'X': {
 			unsigned base = *fmt == 'u' ? 10 : 16;
 			if (lng >= 2)
-				len = fmt_u64(buf, va_arg(ap, unsigned long long), base, *fmt == 'X');
+				len = fmt_u(buf, va_arg(ap, unsigned long long), base, *fmt == 'X');
 			else
-				len = fmt_u32(buf, va_arg(ap, unsigned), base, *fmt == 'X');
+				len = fmt_u(buf, va_arg(ap, unsigned), base, *fmt == 'X');
 			break;
 		}
 		case 'p':
 			buf[0] = '0';
 			buf[1] = 'x';
-			len = 2 + fmt_u32(buf + 2, (unsigned)(uintptr_t)va_arg(ap, void *), 16, 0);
+			len = 2 + fmt_u(buf + 2, (unsigned)(uintptr_t)va_arg(ap, void *), 16, 0);
 			break;
 		case 'c':
 			buf[len++] = (char)va_arg(ap, int);

@@ -6,6 +6,7 @@
 #ifndef WL_H
 #define WL_H
 #include <stdint.h>
+#include "hpm_rand.h"     /* xs32: deterministic data */
 
 uint32_t workload_main(uint32_t size);
 extern const uint32_t wl_test_size;
@@ -25,16 +26,6 @@ extern const uint32_t wl_test_size;
 	do {           \
 	} while (0)
 #endif
-
-/* deterministic data: xorshift32 (the state must never be 0) */
-static inline uint32_t xs32(uint32_t *s)
-{
-	uint32_t x = *s;
-	x ^= x << 13;
-	x ^= x >> 17;
-	x ^= x << 5;
-	return *s = x;
-}
 
 static inline uint32_t rotl32(uint32_t x, unsigned k)
 {

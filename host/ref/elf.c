@@ -125,6 +125,24 @@ int hpm_elf_load(const char *path, hpm_mem_writer w, void *ctx,
 	return rc;
 }
 
+/* A PT_LOAD program header: where its bytes are in the file and memory. */
+struct segment {
+	uint32_t off, paddr, filesz, memsz;
+};
+
+/* Program header i: 1 and *s if it is a PT_LOAD segment, else 0. */
+static int load_segment(const uint8_t *f, uint32_t phoff, unsigned i, struct segment *s)
+{
+	const uint8_t *ph = f + phoff + (size_t)i * PHDR_SIZE;
+	if (le32(ph) != PT_LOAD_)
+		return 0;
+	s->off = le32(ph + 4);
+	s->paddr = le32(ph + 12);
+	s->filesz = le32(ph + 16);
+	s->memsz = le32(ph + 20);
+	return 1;
+}
+
 int hpm_elf_load_buf(const uint8_t *f, size_t n, const char *path,
 		     hpm_mem_writer w, void *ctx, hpm_elf_info *info,
 		     char *err, size_t err_len)
@@ -167,21 +185,19 @@ int hpm_elf_load_buf(const uint8_t *f, size_t n, const char *path,
 
 	unsigned nload = 0;
 	for (unsigned i = 0; i < phnum; i++) {
-		const uint8_t *ph = f + phoff + (size_t)i * PHDR_SIZE;
-		if (le32(ph) != PT_LOAD_)
+		struct segment s;
+		if (!load_segment(f, phoff, i, &s))
 			continue;
-		uint32_t off = le32(ph + 4), paddr = le32(ph + 12);
-		uint32_t filesz = le32(ph + 16), memsz = le32(ph + 20);
-		if (filesz > memsz)
-			FAILV("segment with p_filesz > p_memsz at", paddr);
-		if (!in_file(off, filesz, n))
-			FAILV("segment data outside the file (truncated?) at", paddr);
-		if (memsz == 0)
+		if (s.filesz > s.memsz)
+			FAILV("segment with p_filesz > p_memsz at", s.paddr);
+		if (!in_file(s.off, s.filesz, n))
+			FAILV("segment data outside the file (truncated?) at", s.paddr);
+		if (s.memsz == 0)
 			continue;
-		if (!in_mem(paddr, memsz))
-			FAILV("segment outside fw/ram at", paddr);
-		if (paddr + memsz > inf.mem_end)
-			inf.mem_end = paddr + memsz;
+		if (!in_mem(s.paddr, s.memsz))
+			FAILV("segment outside fw/ram at", s.paddr);
+		if (s.paddr + s.memsz > inf.mem_end)
+			inf.mem_end = s.paddr + s.memsz;
 		nload++;
 	}
 	if (nload == 0)
@@ -258,19 +274,17 @@ int hpm_elf_load_buf(const uint8_t *f, size_t n, const char *path,
 
 	/* everything is valid: write */
 	for (unsigned i = 0; i < phnum; i++) {
-		const uint8_t *ph = f + phoff + (size_t)i * PHDR_SIZE;
-		if (le32(ph) != PT_LOAD_)
+		struct segment s;
+		if (!load_segment(f, phoff, i, &s))
 			continue;
-		uint32_t off = le32(ph + 4), paddr = le32(ph + 12);
-		uint32_t filesz = le32(ph + 16), memsz = le32(ph + 20);
-		if (memsz == 0)
+		if (s.memsz == 0)
 			continue;
-		if (filesz && w(ctx, paddr, f + off, filesz))
-			FAILV("cannot write segment at", paddr);
-		for (uint32_t z = filesz; z < memsz;) {
-			uint32_t chunk = memsz - z < sizeof zeros ? memsz - z : (uint32_t)sizeof zeros;
-			if (w(ctx, paddr + z, zeros, chunk))
-				FAILV("cannot write segment at", paddr);
+		if (s.filesz && w(ctx, s.paddr, f + s.off, s.filesz))
+			FAILV("cannot write segment at", s.paddr);
+		for (uint32_t z = s.filesz; z < s.memsz;) {
+			uint32_t chunk = s.memsz - z < sizeof zeros ? s.memsz - z : (uint32_t)sizeof zeros;
+			if (w(ctx, s.paddr + z, zeros, chunk))
+				FAILV("cannot write segment at", s.paddr);
 			z += chunk;
 		}
 	}

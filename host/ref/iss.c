@@ -50,6 +50,20 @@ static inline int data_guarded(const hpmref *m, uint32_t addr)
 	return p != PRV_M && HPM_MONLY(addr);
 }
 
+/* The checks before a load or store of size bytes at addr: its trap cause
+ * (misaligned, then access for a guarded address, which sets *occ), or 0. */
+static inline uint32_t data_check(const hpmref *m, uint32_t addr, unsigned size,
+				  uint32_t misaligned, uint32_t access, unsigned *occ)
+{
+	if (addr & (size - 1))
+		return misaligned;
+	if (UNLIKELY(data_guarded(m, addr))) {
+		*occ = T_OCC_ACCESS_FAULT;
+		return access;
+	}
+	return 0;
+}
+
 static uint32_t divide(unsigned f3, uint32_t a, uint32_t b)
 {
 	int32_t sa = (int32_t)a, sb = (int32_t)b;
@@ -230,15 +244,9 @@ void hpmref_step(hpmref *m, hpm_retire *out)
 			case 2: size = 4; break;
 			default: goto illegal;
 			}
-			if (addr & (size - 1)) {
-				cause = MCAUSE_MISALIGNED_LOAD;
+			if ((cause = data_check(m, addr, size, MCAUSE_MISALIGNED_LOAD, MCAUSE_LOAD_ACCESS,
+						&trap_occ))) {
 				tval = addr;
-				goto trap;
-			}
-			if (UNLIKELY(data_guarded(m, addr))) {
-				cause = MCAUSE_LOAD_ACCESS;
-				tval = addr;
-				trap_occ = T_OCC_ACCESS_FAULT;
 				goto trap;
 			}
 			if (LIKELY(addr - HPM_RAM_BASE < HPM_RAM_SIZE) && size == 4) {
@@ -266,15 +274,9 @@ void hpmref_step(hpmref *m, hpm_retire *out)
 			unsigned size;
 			if (f3 > 2) goto illegal;
 			size = 1u << f3;
-			if (addr & (size - 1)) {
-				cause = MCAUSE_MISALIGNED_STORE;
+			if ((cause = data_check(m, addr, size, MCAUSE_MISALIGNED_STORE, MCAUSE_STORE_ACCESS,
+						&trap_occ))) {
 				tval = addr;
-				goto trap;
-			}
-			if (UNLIKELY(data_guarded(m, addr))) {
-				cause = MCAUSE_STORE_ACCESS;
-				tval = addr;
-				trap_occ = T_OCC_ACCESS_FAULT;
 				goto trap;
 			}
 			const uint32_t sv = size == 4 ? b : size == 2 ? (b & 0xFFFFu)

@@ -5,16 +5,7 @@
 #define TESTS_C_COMMON_H
 #include <stdint.h>
 #include "hpm_lib.h"
+#include "hpm_rand.h"     /* xs32 */
 
 #define CHECK(n, cond) do { if (!(cond)) { printf("check %d failed\n", (n)); return (n); } } while (0)
-
-/* deterministic pseudo-random numbers (xorshift32) */
-static inline uint32_t xs32(uint32_t *s)
-{
-	uint32_t x = *s;
-	x ^= x << 13;
-	x ^= x >> 17;
-	x ^= x << 5;
-	return *s = x;
-}
 #endif

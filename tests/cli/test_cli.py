@@ -14,7 +14,6 @@ The faulty board for the negative validate check is $HPM_SIM_FAULT, else
 BUILD/bin/hpm-sim-fault ('loads' and 'stores' swapped, mk/host.mk); the check
 fails if it is missing.
 """
-import argparse
 import csv
 import io
 import json
@@ -33,18 +32,11 @@ import xml.etree.ElementTree as ET
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from proctree import children, descendants  # noqa: E402
-from checklib import report, short  # noqa: E402
+from checklib import one_line_error, report, short, suite_setup  # noqa: E402
 
-ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
-ap = argparse.ArgumentParser()
-ap.add_argument("--build", default="build")
-ap.add_argument("--only", default="", help="comma-separated test names")
-ARGS = ap.parse_args()
-BUILD = os.path.join(ROOT, ARGS.build) if not os.path.isabs(ARGS.build) else ARGS.build
+ROOT, ARGS, BUILD, OUT = suite_setup(__file__, "cli")
 HPMCTL = os.path.join(BUILD, "bin", "hpmctl")
 FAULT_SIM = os.environ.get("HPM_SIM_FAULT") or os.path.join(BUILD, "bin", "hpm-sim-fault")
-OUT = os.path.join(BUILD, "tests", "out", "cli")
-os.makedirs(OUT, exist_ok=True)
 
 ENV = dict(os.environ)
 ENV.pop("HPM_LINK", None)          # every check names its link (or needs none)
@@ -158,20 +150,6 @@ def parse_human_stat(text):
         if m:
             seconds = float(m.group(1))
     return counts, seconds
-
-
-def one_line_error(rc, out, err, want_rc=None):
-    """Non-zero exit, nothing on stdout, exactly one stderr line 'hpmctl: ...'."""
-    lines = err.splitlines()
-    if rc == 0:
-        return "exit 0"
-    if want_rc is not None and rc != want_rc:
-        return "exit %d, want %d (stderr: %s)" % (rc, want_rc, short(err))
-    if out.strip():
-        return "output on stdout: %s" % short(out)
-    if len(lines) != 1 or not lines[0].startswith("hpmctl: "):
-        return "stderr is %d lines, want one 'hpmctl: ...' line: %r" % (len(lines), err[:400])
-    return None
 
 
 # ---------------------------------------------------------------- checks ----

@@ -12,7 +12,6 @@ the same board. Prints one line per check, "PASS what" or "FAIL what: why"
 
   tests/net/test_net.py [--build DIR] [--only NAME,...]
 """
-import argparse
 import csv
 import io
 import os
@@ -29,19 +28,12 @@ import tty
 import xml.etree.ElementTree as ET
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from checklib import report, short  # noqa: E402
+from checklib import one_line_error, report, short, suite_setup  # noqa: E402
 
-ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
-ap = argparse.ArgumentParser()
-ap.add_argument("--build", default="build")
-ap.add_argument("--only", default="", help="comma-separated test names")
-ARGS = ap.parse_args()
-BUILD = os.path.join(ROOT, ARGS.build) if not os.path.isabs(ARGS.build) else ARGS.build
+ROOT, ARGS, BUILD, OUT = suite_setup(__file__, "net")
 HPMCTL = os.path.join(BUILD, "bin", "hpmctl")
 SIM_EXE = os.path.join(BUILD, "bin", "hpm-sim")
 FAULT_SIM = os.environ.get("HPM_SIM_FAULT") or os.path.join(BUILD, "bin", "hpm-sim-fault")
-OUT = os.path.join(BUILD, "tests", "out", "net")
-os.makedirs(OUT, exist_ok=True)
 JUNIT_XSD = os.path.join(ROOT, "tests", "cli", "junit.xsd")
 MERGE = os.path.join(ROOT, "tools", "junit_merge.py")
 LAB_ENV = os.path.join(ROOT, "lab", "env-local.yaml")
@@ -76,18 +68,6 @@ def run(args, env=None, timeout=600):
             break
         time.sleep(wait)
     return p.returncode, p.stdout, p.stderr
-
-
-def one_line_error(rc, out, err, want_rc):
-    """Exit want_rc, nothing on stdout, exactly one stderr line 'hpmctl: ...'."""
-    lines = err.splitlines()
-    if rc != want_rc:
-        return "exit %d, want %d (stderr: %s)" % (rc, want_rc, short(err))
-    if out.strip():
-        return "output on stdout: %s" % short(out)
-    if len(lines) != 1 or not lines[0].startswith("hpmctl: "):
-        return "stderr is %d lines, want one 'hpmctl: ...' line: %r" % (len(lines), err[:400])
-    return None
 
 
 def split_trace(err):
