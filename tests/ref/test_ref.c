@@ -94,6 +94,29 @@ static uint32_t LUI(unsigned rd, uint32_t hi)
 
 #define RAM HPM_RAM_BASE
 
+/* fills p[0..n) with nops */
+static void nops(uint32_t *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		p[i] = NOP;
+}
+
+/* p[64]: nops, then M sets medeleg = 1 << 8 (ecall from U to S),
+ * stvec = RAM + 0x80 (p[32]), mepc = RAM + 0x40 (p[16]) and mrets to U */
+static void priv_prologue(uint32_t *p)
+{
+	unsigned k = 0;
+	nops(p, 64);
+	p[k++] = ADDI(1, 0, 0x100);
+	p[k++] = CSRRW(0, 0x302, 1); /* medeleg */
+	p[k++] = LUI(2, RAM);
+	p[k++] = ADDI(3, 2, 0x80);
+	p[k++] = CSRRW(0, 0x105, 3); /* stvec = RAM+0x80 */
+	p[k++] = ADDI(3, 2, 0x40);
+	p[k++] = CSRRW(0, 0x341, 3); /* mepc = RAM+0x40 */
+	p[k++] = MRET;               /* MPP = 0 -> U */
+}
+
 static hpmref *load(const uint32_t *prog, size_t n, unsigned fault)
 {
 	hpmref_config cfg = { .boot_addr = RAM, .uart_div = 8, .fault = fault };
@@ -245,8 +268,7 @@ static void test_traps(void)
 	/* csrw mtvec, x1 (x1 = RAM+0x40); ecall; handler: csrr mcause, mepc, mtval;
      * illegal at the end */
 	uint32_t p[32];
-	for (unsigned i = 0; i < 32; i++)
-		p[i] = NOP;
+	nops(p, 32);
 	p[0] = LUI(1, RAM);
 	p[1] = ADDI(1, 1, 0x40);
 	p[2] = CSRRW(0, 0x305, 1);
@@ -341,8 +363,7 @@ static void test_timer_wfi(void)
 {
 	/* mtimecmp = 100; mie.MTIE; wfi; then mstatus.MIE -> interrupt */
 	uint32_t p[64];
-	for (unsigned i = 0; i < 64; i++)
-		p[i] = NOP;
+	nops(p, 64);
 	unsigned k = 0;
 	p[k++] = LUI(1, 0x02004000u); /* x1 = mtimecmp */
 	p[k++] = ADDI(2, 0, 100);
@@ -420,17 +441,7 @@ static void test_priv(void)
 	/* M: medeleg = 1<<8 (ecall U -> S); stvec; mepc = U code; mret to U (MPP=0);
      * U: ecall -> S handler: csrr scause; sret from S with SPP=U back to U... */
 	uint32_t p[64];
-	for (unsigned i = 0; i < 64; i++)
-		p[i] = NOP;
-	unsigned k = 0;
-	p[k++] = ADDI(1, 0, 0x100);
-	p[k++] = CSRRW(0, 0x302, 1); /* medeleg */
-	p[k++] = LUI(2, RAM);
-	p[k++] = ADDI(3, 2, 0x80);
-	p[k++] = CSRRW(0, 0x105, 3); /* stvec = RAM+0x80 */
-	p[k++] = ADDI(3, 2, 0x40);
-	p[k++] = CSRRW(0, 0x341, 3); /* mepc = RAM+0x40 */
-	p[k++] = MRET;               /* MPP = 0 -> U */
+	priv_prologue(p);
 	p[16] = CSRR(5, 0x300);      /* U: mstatus read -> illegal (to M) */
 	p[17] = ECALL;               /* -> S */
 	p[32] = CSRR(6, 0x142);      /* S: scause */
@@ -452,17 +463,7 @@ static void test_priv(void)
 	hpmref_free(m);
 
 	/* the same, but mtvec -> skip: set mepc += 4 and mret, so U continues */
-	for (unsigned i = 0; i < 64; i++)
-		p[i] = NOP;
-	k = 0;
-	p[k++] = ADDI(1, 0, 0x100);
-	p[k++] = CSRRW(0, 0x302, 1); /* medeleg: ecall U */
-	p[k++] = LUI(2, RAM);
-	p[k++] = ADDI(3, 2, 0x80);
-	p[k++] = CSRRW(0, 0x105, 3); /* stvec = RAM+0x80 */
-	p[k++] = ADDI(3, 2, 0x40);
-	p[k++] = CSRRW(0, 0x341, 3); /* mepc = RAM+0x40 */
-	p[k++] = MRET;
+	priv_prologue(p);
 	p[16] = ECALL;          /* U -> S */
 	p[32] = CSRR(6, 0x142); /* S: scause = 8 */
 	p[33] = CSRR(7, 0x100); /* sstatus: SPP = 0 */

@@ -491,7 +491,20 @@ static void unplug_on_time(gint64 now)
 		unplug("--unplug-at");
 }
 
-static void submit(UMockdevIoctlClient *c, UMockdevIoctlData *arg)
+/* A control URB answered by ctl (its setup packet, then the data stage):
+ * the status and length, and the URB done. */
+static void control_urb(struct urb_rec *r, int (*ctl)(const uint8_t *setup, uint8_t *data, int cap),
+			GQueue *done)
+{
+	int res = r->len >= 8 ? ctl(r->buf->data, r->buf->data + 8, r->len - 8) : -EINVAL;
+	r->status = res < 0 ? res : 0;
+	r->actual = res < 0 ? 0 : res;
+	g_queue_push_tail(done, r);
+}
+
+/* A submitted URB and its buffer read from the client; NULL (answered
+ * EFAULT) if they cannot be. */
+static struct urb_rec *urb_read(UMockdevIoctlClient *c, UMockdevIoctlData *arg)
 {
 	GError *err = NULL;
 	UMockdevIoctlData *u = umockdev_ioctl_data_resolve(arg, 0, sizeof(struct usbdevfs_urb), &err);
@@ -502,7 +515,7 @@ static void submit(UMockdevIoctlClient *c, UMockdevIoctlData *arg)
 		logf_("SUBMITURB: cannot read the urb: %s", err ? err->message : "?");
 		g_clear_error(&err);
 		umockdev_ioctl_client_complete(c, -1, EFAULT);
-		return;
+		return NULL;
 	}
 	urb = (struct usbdevfs_urb *)u->data;
 	r = g_new0(struct urb_rec, 1);
@@ -521,9 +534,18 @@ static void submit(UMockdevIoctlClient *c, UMockdevIoctlData *arg)
 			g_clear_error(&err);
 			rec_free(r);
 			umockdev_ioctl_client_complete(c, -1, EFAULT);
-			return;
+			return NULL;
 		}
 	}
+	return r;
+}
+
+static void submit(UMockdevIoctlClient *c, UMockdevIoctlData *arg)
+{
+	struct urb_rec *r = urb_read(c, arg);
+
+	if (!r)
+		return;
 
 	g_mutex_lock(&E.m);
 	unplug_on_time(g_get_monotonic_time());
@@ -534,10 +556,7 @@ static void submit(UMockdevIoctlClient *c, UMockdevIoctlData *arg)
 		return;
 	}
 	if (r->type == USBDEVFS_URB_TYPE_CONTROL) {
-		int res = r->len >= 8 ? control(r->buf->data, r->buf->data + 8, r->len - 8) : -EINVAL;
-		r->status = res < 0 ? res : 0;
-		r->actual = res < 0 ? 0 : res;
-		g_queue_push_tail(&E.done, r);
+		control_urb(r, control, &E.done);
 	} else if (r->type == USBDEVFS_URB_TYPE_BULK && r->ep == EP_OUT_B) {
 		if (E.unplug_after >= 0 && E.out_bytes + (unsigned)r->len > (unsigned long long)E.unplug_after) {
 			char why[64];
@@ -578,6 +597,29 @@ static void submit(UMockdevIoctlClient *c, UMockdevIoctlData *arg)
 	umockdev_ioctl_client_complete(c, 0, 0);
 }
 
+/* Hands the reaped URB r back to the client (its status and length) and
+ * frees r. */
+static void reaped(UMockdevIoctlClient *c, UMockdevIoctlData *arg, struct urb_rec *r)
+{
+	GError *err = NULL;
+	struct usbdevfs_urb *urb = (struct usbdevfs_urb *)r->urb->data;
+
+	urb->status = r->status;
+	urb->actual_length = r->actual;
+	UMockdevIoctlData *ptr = umockdev_ioctl_data_resolve(arg, 0, sizeof(void *), &err);
+	if (!ptr) {
+		logf_("REAPURB: cannot resolve the argument: %s", err ? err->message : "?");
+		g_clear_error(&err);
+		rec_free(r);
+		umockdev_ioctl_client_complete(c, -1, EFAULT);
+		return;
+	}
+	umockdev_ioctl_data_set_ptr(ptr, 0, r->urb);
+	umockdev_ioctl_client_complete(c, 0, 0);
+	g_object_unref(ptr);
+	rec_free(r);
+}
+
 /* REAPURB(NDELAY): the first finished URB of this client; an IN URB
  * finishes when it can be filled, or with what there is when the latency
  * timer (counted from its submission) runs out. Waits at most that long. */
@@ -585,7 +627,6 @@ static void reap(UMockdevIoctlClient *c, UMockdevIoctlData *arg)
 {
 	gint64 start = g_get_monotonic_time();
 	struct urb_rec *r;
-	GError *err = NULL;
 
 	g_mutex_lock(&E.m);
 	for (;;) {
@@ -625,43 +666,34 @@ static void reap(UMockdevIoctlClient *c, UMockdevIoctlData *arg)
 	}
 	g_mutex_unlock(&E.m);
 
-	struct usbdevfs_urb *urb = (struct usbdevfs_urb *)r->urb->data;
-	urb->status = r->status;
-	urb->actual_length = r->actual;
-	UMockdevIoctlData *ptr = umockdev_ioctl_data_resolve(arg, 0, sizeof(void *), &err);
-	if (!ptr) {
-		logf_("REAPURB: cannot resolve the argument: %s", err ? err->message : "?");
-		g_clear_error(&err);
-		rec_free(r);
-		umockdev_ioctl_client_complete(c, -1, EFAULT);
-		return;
+	reaped(c, arg, r);
+}
+
+/* DISCARDURB: the client's URB at addr, if in flight, moves to done as
+ * cancelled (-ENOENT, nothing transferred); NULL if there is none. */
+static struct urb_rec *cancel(GQueue *inflight, GQueue *done, UMockdevIoctlClient *c, gulong addr)
+{
+	for (GList *l = inflight->head; l; l = l->next) {
+		struct urb_rec *r = l->data;
+		if (r->client == c && r->addr == addr) {
+			g_queue_remove(inflight, r);
+			r->status = -ENOENT;
+			r->actual = 0;
+			g_queue_push_tail(done, r);
+			return r;
+		}
 	}
-	umockdev_ioctl_data_set_ptr(ptr, 0, r->urb);
-	umockdev_ioctl_client_complete(c, 0, 0);
-	g_object_unref(ptr);
-	rec_free(r);
+	return NULL;
 }
 
 static void discard(UMockdevIoctlClient *c, UMockdevIoctlData *arg)
 {
 	gulong addr = *(gulong *)arg->data;
-	struct urb_rec *hit = NULL;
+	struct urb_rec *hit;
 
 	g_mutex_lock(&E.m);
-	for (GList *l = E.inflight.head; l; l = l->next) {
-		struct urb_rec *r = l->data;
-		if (r->client == c && r->addr == addr) {
-			hit = r;
-			break;
-		}
-	}
-	if (hit) {
-		g_queue_remove(&E.inflight, hit);
-		hit->status = -ENOENT;
-		hit->actual = 0;
-		g_queue_push_tail(&E.done, hit);
+	if ((hit = cancel(&E.inflight, &E.done, c, addr)))
 		E.discards++;
-	}
 	g_mutex_unlock(&E.m);
 	umockdev_ioctl_client_complete(c, hit ? 0 : -1, hit ? 0 : EINVAL);
 }
@@ -690,32 +722,14 @@ static int get_u32_arg(UMockdevIoctlData *arg, uint32_t *v)
 	return 0;
 }
 
-static gboolean on_ioctl(UMockdevIoctlBase *h, UMockdevIoctlClient *c, gpointer ud)
+/* The FTDI chip's requests besides URBs and the common answers. */
+static gboolean ftdi_other(UMockdevIoctlClient *c, gulong req, UMockdevIoctlData *arg)
 {
-	gulong req = umockdev_ioctl_client_get_request(c);
-	UMockdevIoctlData *arg = umockdev_ioctl_client_get_arg(c);
 	uint32_t v;
 
-	(void)h;
-	(void)ud;
 	switch (req) {
-	case USBDEVFS_GET_CAPABILITIES:
-		set_u32_arg(c, arg, USBDEVFS_CAP_NO_PACKET_SIZE_LIM | USBDEVFS_CAP_BULK_CONTINUATION |
-		                    USBDEVFS_CAP_REAP_AFTER_DISCONNECT);
-		return TRUE;
-	case USBDEVFS_SUBMITURB:
-		submit(c, arg);
-		return TRUE;
-	case USBDEVFS_REAPURB:
-	case USBDEVFS_REAPURBNDELAY:
-		reap(c, arg);
-		return TRUE;
 	case USBDEVFS_DISCARDURB:
 		discard(c, arg);
-		return TRUE;
-	case USBDEVFS_GETDRIVER:   /* no kernel driver bound */
-	case USBDEVFS_IOCTL:       /* so nothing to disconnect / connect */
-		umockdev_ioctl_client_complete(c, -1, ENODATA);
 		return TRUE;
 	case USBDEVFS_CLAIMINTERFACE:
 	case USBDEVFS_RELEASEINTERFACE:
@@ -984,7 +998,6 @@ static int mute_control(const uint8_t *setup, uint8_t *data, int cap)
 static void mute_reap(UMockdevIoctlClient *c, UMockdevIoctlData *arg)
 {
 	struct urb_rec *r = NULL;
-	GError *err = NULL;
 
 	g_mutex_lock(&M.m);
 	for (GList *l = M.done.head; l && !r; l = l->next)
@@ -1012,54 +1025,18 @@ static void mute_reap(UMockdevIoctlClient *c, UMockdevIoctlData *arg)
 		umockdev_ioctl_client_complete(c, -1, EAGAIN);
 		return;
 	}
-	struct usbdevfs_urb *urb = (struct usbdevfs_urb *)r->urb->data;
-	urb->status = r->status;
-	urb->actual_length = r->actual;
-	UMockdevIoctlData *ptr = umockdev_ioctl_data_resolve(arg, 0, sizeof(void *), &err);
-	if (!ptr) {
-		g_clear_error(&err);
-		rec_free(r);
-		umockdev_ioctl_client_complete(c, -1, EFAULT);
-		return;
-	}
-	umockdev_ioctl_data_set_ptr(ptr, 0, r->urb);
-	umockdev_ioctl_client_complete(c, 0, 0);
-	g_object_unref(ptr);
-	rec_free(r);
+	reaped(c, arg, r);
 }
 
 static void mute_submit(UMockdevIoctlClient *c, UMockdevIoctlData *arg)
 {
-	GError *err = NULL;
-	UMockdevIoctlData *u = umockdev_ioctl_data_resolve(arg, 0, sizeof(struct usbdevfs_urb), &err);
-	struct urb_rec *r;
+	struct urb_rec *r = urb_read(c, arg);
 
-	if (!u) {
-		g_clear_error(&err);
-		umockdev_ioctl_client_complete(c, -1, EFAULT);
+	if (!r)
 		return;
-	}
-	struct usbdevfs_urb *urb = (struct usbdevfs_urb *)u->data;
-	r = g_new0(struct urb_rec, 1);
-	r->client = g_object_ref(c);
-	r->urb = u;
-	r->addr = u->client_addr;
-	r->type = urb->type;
-	r->ep = urb->endpoint;
-	r->len = urb->buffer_length;
-	if (r->len > 0 && !(r->buf = umockdev_ioctl_data_resolve(u, G_STRUCT_OFFSET(struct usbdevfs_urb, buffer),
-								   (gsize)r->len, &err))) {
-		g_clear_error(&err);
-		rec_free(r);
-		umockdev_ioctl_client_complete(c, -1, EFAULT);
-		return;
-	}
 	g_mutex_lock(&M.m);
 	if (r->type == USBDEVFS_URB_TYPE_CONTROL) {
-		int res = r->len >= 8 ? mute_control(r->buf->data, r->buf->data + 8, r->len - 8) : -EINVAL;
-		r->status = res < 0 ? res : 0;
-		r->actual = res < 0 ? 0 : res;
-		g_queue_push_tail(&M.done, r);
+		control_urb(r, mute_control, &M.done);
 	} else if (r->type == USBDEVFS_URB_TYPE_BULK && r->ep == EP_IN_B) {
 		g_queue_push_tail(&M.inflight, r);
 	} else {                           /* OUT: nobody listens */
@@ -1071,49 +1048,59 @@ static void mute_submit(UMockdevIoctlClient *c, UMockdevIoctlData *arg)
 	umockdev_ioctl_client_complete(c, 0, 0);
 }
 
-static gboolean on_ioctl_mute(UMockdevIoctlBase *h, UMockdevIoctlClient *c, gpointer ud)
+/* The mute device's requests besides URBs and the common answers. */
+static gboolean mute_other(UMockdevIoctlClient *c, gulong req, UMockdevIoctlData *arg)
 {
+	switch (req) {
+	case USBDEVFS_DISCARDURB: {
+		gulong addr = *(gulong *)arg->data;
+		g_mutex_lock(&M.m);
+		struct urb_rec *hit = cancel(&M.inflight, &M.done, c, addr);
+		g_mutex_unlock(&M.m);
+		umockdev_ioctl_client_complete(c, hit ? 0 : -1, hit ? 0 : EINVAL);
+		return TRUE;
+	}
+	default:                           /* claim, release, reset...: fine */
+		umockdev_ioctl_client_complete(c, 0, 0);
+		return TRUE;
+	}
+}
+
+/* What an emulated device does with URBs and the requests it treats its own
+ * way; the rest is on_ioctl's, the same for both. */
+struct dev_ops {
+	void (*submit)(UMockdevIoctlClient *c, UMockdevIoctlData *arg);
+	void (*reap)(UMockdevIoctlClient *c, UMockdevIoctlData *arg);
+	gboolean (*other)(UMockdevIoctlClient *c, gulong req, UMockdevIoctlData *arg);
+};
+static const struct dev_ops ftdi_ops = { submit, reap, ftdi_other };
+static const struct dev_ops mute_ops = { mute_submit, mute_reap, mute_other };
+
+static gboolean on_ioctl(UMockdevIoctlBase *h, UMockdevIoctlClient *c, gpointer ud)
+{
+	const struct dev_ops *ops = ud;
 	gulong req = umockdev_ioctl_client_get_request(c);
 	UMockdevIoctlData *arg = umockdev_ioctl_client_get_arg(c);
 
 	(void)h;
-	(void)ud;
 	switch (req) {
 	case USBDEVFS_GET_CAPABILITIES:
 		set_u32_arg(c, arg, USBDEVFS_CAP_NO_PACKET_SIZE_LIM | USBDEVFS_CAP_BULK_CONTINUATION |
 		                    USBDEVFS_CAP_REAP_AFTER_DISCONNECT);
 		return TRUE;
 	case USBDEVFS_SUBMITURB:
-		mute_submit(c, arg);
+		ops->submit(c, arg);
 		return TRUE;
 	case USBDEVFS_REAPURB:
 	case USBDEVFS_REAPURBNDELAY:
-		mute_reap(c, arg);
+		ops->reap(c, arg);
 		return TRUE;
-	case USBDEVFS_DISCARDURB: {
-		gulong addr = *(gulong *)arg->data;
-		struct urb_rec *hit = NULL;
-		g_mutex_lock(&M.m);
-		for (GList *l = M.inflight.head; l && !hit; l = l->next)
-			if (((struct urb_rec *)l->data)->client == c && ((struct urb_rec *)l->data)->addr == addr)
-				hit = l->data;
-		if (hit) {
-			g_queue_remove(&M.inflight, hit);
-			hit->status = -ENOENT;
-			hit->actual = 0;
-			g_queue_push_tail(&M.done, hit);
-		}
-		g_mutex_unlock(&M.m);
-		umockdev_ioctl_client_complete(c, hit ? 0 : -1, hit ? 0 : EINVAL);
-		return TRUE;
-	}
-	case USBDEVFS_GETDRIVER:
-	case USBDEVFS_IOCTL:
+	case USBDEVFS_GETDRIVER:   /* no kernel driver bound */
+	case USBDEVFS_IOCTL:       /* so nothing to disconnect / connect */
 		umockdev_ioctl_client_complete(c, -1, ENODATA);
 		return TRUE;
-	default:                           /* claim, release, reset...: fine */
-		umockdev_ioctl_client_complete(c, 0, 0);
-		return TRUE;
+	default:
+		return ops->other(c, req, arg);
 	}
 }
 
@@ -1228,7 +1215,7 @@ int main(int argc, char **argv)
 
 	UMockdevTestbed *tb = umockdev_testbed_new();
 	UMockdevIoctlBase *handler = umockdev_ioctl_base_new();
-	g_signal_connect(handler, "handle-ioctl", G_CALLBACK(on_ioctl), NULL);
+	g_signal_connect(handler, "handle-ioctl", G_CALLBACK(on_ioctl), (gpointer)&ftdi_ops);
 	/* the handler must be in place before the node exists */
 	if (!umockdev_testbed_attach_ioctl(tb, DEVNODE, handler, &err)) {
 		logf_("attach_ioctl: %s", err->message);
@@ -1246,7 +1233,7 @@ int main(int argc, char **argv)
 		g_mutex_init(&M.m);
 		snprintf(node, sizeof node, "/dev/bus/usb/001/%03u", MUTE_DEVNUM);
 		mute = umockdev_ioctl_base_new();
-		g_signal_connect(mute, "handle-ioctl", G_CALLBACK(on_ioctl_mute), NULL);
+		g_signal_connect(mute, "handle-ioctl", G_CALLBACK(on_ioctl), (gpointer)&mute_ops);
 		dev = device_string(MUTE_PORT, MUTE_DEVNUM, M.serial);
 		if (!umockdev_testbed_attach_ioctl(tb, node, mute, &err) ||
 		    !umockdev_testbed_add_from_string(tb, dev, &err)) {
