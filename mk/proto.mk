@@ -25,11 +25,11 @@ PROTO_FUZZ := $(PROTO_BUILD)/fuzz_decoder
 
 .PHONY: test-proto fuzz fuzz-short proto-size
 
-$(PROTO_TEST): tests/proto/test_proto.c $(PROTO_SRC) $(PROTO_HDR)
+$(PROTO_TEST): tests/proto/test_proto.c tests/proto/decode_feed.h $(PROTO_SRC) $(PROTO_HDR)
 	@mkdir -p $(@D)
 	$(PROTO_CC) $(PROTO_CFLAGS) $(PROTO_SAN) tests/proto/test_proto.c $(PROTO_SRC) -o $@
 
-$(PROTO_FUZZ): tests/proto/fuzz_decoder.c $(PROTO_SRC) $(PROTO_HDR)
+$(PROTO_FUZZ): tests/proto/fuzz_decoder.c tests/proto/decode_feed.h $(PROTO_SRC) $(PROTO_HDR)
 	@mkdir -p $(@D)
 	clang $(PROTO_CFLAGS) -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	  tests/proto/fuzz_decoder.c $(PROTO_SRC) -o $@

@@ -50,6 +50,22 @@ static inline int data_guarded(const hpmref *m, uint32_t addr)
 	return p != PRV_M && HPM_MONLY(addr);
 }
 
+/* mret/sret (x = M or S, the bits ie, pie, pp of mstatus): xIE = xPIE,
+ * xPIE = 1, xPP = U, MPRV cleared when returning below M; the mode becomes
+ * np. Returns epc, where execution continues. */
+static inline uint32_t xret(hpmref *m, uint32_t ie, uint32_t pie, uint32_t pp, unsigned np, uint32_t epc)
+{
+	uint32_t s = m->mstatus;
+	s = (s & ~ie) | ((s & pie) ? ie : 0);
+	s |= pie;
+	s &= ~pp;
+	if (np != PRV_M)
+		s &= ~MSTATUS_MPRV;
+	m->mstatus = s;
+	m->priv = np;
+	return epc;
+}
+
 /* The checks before a load or store of size bytes at addr: its trap cause
  * (misaligned, then access for a guarded address, which sets *occ), or 0. */
 static inline uint32_t data_check(const hpmref *m, uint32_t addr, unsigned size,
@@ -121,7 +137,7 @@ void hpmref_step(hpmref *m, hpm_retire *out)
 	hpm_retire *r = out ? out : &local;
 	const uint64_t t = m->cycle;
 	const uint32_t pc = m->pc;
-	uint32_t insn = 0, cause = 0, tval = 0;
+	uint32_t insn = 0, cause = 0, tval = 0, next_pc;
 	unsigned trap_occ = T_OCC_TRAP;
 
 	memset(r, 0, sizeof *r);
@@ -166,7 +182,8 @@ void hpmref_step(hpmref *m, hpm_retire *out)
 		const uint32_t a = m->x[(insn >> 15) & 31u];
 		const uint32_t b = m->x[(insn >> 20) & 31u];
 		const uint32_t imm_i = (uint32_t)((int32_t)insn >> 20);
-		uint32_t val = 0, next_pc = pc + 4;
+		uint32_t val = 0;
+		next_pc = pc + 4;
 		unsigned occ = 1, redirect = 0, wb = 0, waited = 0;
 		unsigned kind = HK_R_ALU, stall_kind = HK_MEM_FIRST, bubble = HK_BUB_FE;
 
@@ -183,11 +200,8 @@ void hpmref_step(hpmref *m, hpm_retire *out)
 			uint32_t imm = ((insn >> 31) ? 0xFFF00000u : 0) | (insn & 0x000FF000u) |
 				       ((insn >> 9) & 0x800u) | ((insn >> 20) & 0x7FEu);
 			next_pc = pc + imm;
-			if (next_pc & 2u) {
-				cause = MCAUSE_MISALIGNED_FETCH;
-				tval = next_pc;
-				goto trap;
-			}
+			if (next_pc & 2u)
+				goto misaligned_target;
 			val = pc + 4;
 			wb = 1;
 			kind = HK_R_JAL;
@@ -196,11 +210,8 @@ void hpmref_step(hpmref *m, hpm_retire *out)
 		case 0x67: /* jalr */
 			if (f3) goto illegal;
 			next_pc = (a + imm_i) & ~1u;
-			if (next_pc & 2u) {
-				cause = MCAUSE_MISALIGNED_FETCH;
-				tval = next_pc;
-				goto trap;
-			}
+			if (next_pc & 2u)
+				goto misaligned_target;
 			val = pc + 4;
 			wb = 1;
 			redirect = 1;
@@ -221,11 +232,8 @@ void hpmref_step(hpmref *m, hpm_retire *out)
 				uint32_t imm = ((insn >> 31) ? 0xFFFFF000u : 0) | ((insn << 4) & 0x800u) |
 					       ((insn >> 20) & 0x7E0u) | ((insn >> 7) & 0x1Eu);
 				next_pc = pc + imm;
-				if (next_pc & 2u) {
-					cause = MCAUSE_MISALIGNED_FETCH;
-					tval = next_pc;
-					goto trap;
-				}
+				if (next_pc & 2u)
+					goto misaligned_target;
 			}
 			redirect = (unsigned)taken != (insn >> 31); /* BTFN */
 			kind = taken ? (redirect ? HK_R_BR_T_MISS : HK_R_BR_T)
@@ -398,29 +406,16 @@ void hpmref_step(hpmref *m, hpm_retire *out)
 					goto trap;
 				} else if (insn == 0x30200073u) { /* mret */
 					if (m->priv != PRV_M) goto illegal;
-					uint32_t s = m->mstatus;
-					unsigned np = (s >> 11) & 3u;
-					s = (s & ~MSTATUS_MIE) | ((s & MSTATUS_MPIE) ? MSTATUS_MIE : 0);
-					s |= MSTATUS_MPIE;
-					s &= ~MSTATUS_MPP;
-					if (np != PRV_M) s &= ~MSTATUS_MPRV;
-					m->mstatus = s;
-					m->priv = np;
-					next_pc = m->mepc;
+					unsigned np = (m->mstatus >> 11) & 3u;
+					next_pc = xret(m, MSTATUS_MIE, MSTATUS_MPIE, MSTATUS_MPP, np, m->mepc);
 					redirect = 1;
 					kind = HK_R_XRET;
 				} else if (insn == 0x10200073u) { /* sret */
 					if (m->priv == PRV_U ||
 					    (m->priv == PRV_S && (m->mstatus & MSTATUS_TSR)))
 						goto illegal;
-					uint32_t s = m->mstatus;
-					unsigned np = (s & MSTATUS_SPP) ? PRV_S : PRV_U;
-					s = (s & ~MSTATUS_SIE) | ((s & MSTATUS_SPIE) ? MSTATUS_SIE : 0);
-					s |= MSTATUS_SPIE;
-					s &= ~(MSTATUS_SPP | MSTATUS_MPRV);
-					m->mstatus = s;
-					m->priv = np;
-					next_pc = m->sepc;
+					unsigned np = (m->mstatus & MSTATUS_SPP) ? PRV_S : PRV_U;
+					next_pc = xret(m, MSTATUS_SIE, MSTATUS_SPIE, MSTATUS_SPP, np, m->sepc);
 					redirect = 1;
 					kind = HK_R_XRET;
 				} else if (insn == 0x10500073u) { /* wfi */
@@ -505,6 +500,10 @@ void hpmref_step(hpmref *m, hpm_retire *out)
 		return;
 	}
 
+misaligned_target:   /* a jump or taken branch to next_pc, not 4-byte aligned */
+	cause = MCAUSE_MISALIGNED_FETCH;
+	tval = next_pc;
+	goto trap;
 illegal:
 	cause = MCAUSE_ILLEGAL_INSN;
 	tval = insn;

@@ -2,18 +2,21 @@
  * sepc, stval, sstatus.SPP), traps from M never delegated, undelegated
  * exceptions from S/U go to M. */
 #include "test_macros.h"
-/* test n: a misaligned store (cause 6, not delegated) in mode traps to M */
-.macro SW_MISALIGNED n, mode
+/* test n: in mode, the access `op a5, 0(a0)` at a0 = addr (set by `set`:
+ * li or la) traps with cause, taken in `to` (s3: 1 = S, 3 = M); back in M,
+ * a3 = its tval */
+.macro ACCESS_TRAP n, mode, set, addr, op, to, cause
     TEST \n
     ENTER_MODE \mode
     TRAP_CLEAR
-    la      a0, ddata + 2
-    sw      a0, 0(a0)
+    \set     a0, \addr
+    \op      a5, 0(a0)
     mv      a1, s3
     mv      a2, s8
+    mv      a3, s7
     ENTER_M_BRK
-    CHECK   a1, 3
-    CHECK   a2, 6
+    CHECK   a1, \to
+    CHECK   a2, \cause
 .endm
     RVTEST_CODE_BEGIN
     TEST 1
@@ -84,17 +87,7 @@
     CHECKR  a3, t0
     CHECK   a4, 1
     /* from S: load access fault -> S */
-    TEST 5
-    ENTER_MODE PRV_S
-    TRAP_CLEAR
-    li      a0, BAD_ADDR
-    lw      a5, 0(a0)
-    mv      a1, s3
-    mv      a2, s8
-    mv      a3, s7
-    ENTER_M_BRK
-    CHECK   a1, 1
-    CHECK   a2, 5
+    ACCESS_TRAP 5, PRV_S, li, BAD_ADDR, lw, 1, 5
     CHECK   a3, BAD_ADDR
     /* from S: ecall (9, not delegated) -> M */
     TEST 6
@@ -107,7 +100,7 @@
     CHECK   a1, 3
     CHECK   a2, 9
     /* from U: store misaligned (6, not delegated) -> M */
-    SW_MISALIGNED 7, PRV_U
+    ACCESS_TRAP 7, PRV_U, la, ddata + 2, sw, 3, 6
     /* in M, delegated causes still trap to M */
     TEST 8
     TRAP_CLEAR
@@ -153,38 +146,10 @@
     CHECK   a2, 0
     la      t0, 2b + 2
     CHECKR  a3, t0
-    TEST 11
-    ENTER_MODE PRV_S
-    TRAP_CLEAR
-    li      a0, BAD_ADDR
-    sw      a0, 0(a0)
-    mv      a1, s3
-    mv      a2, s8
-    mv      a3, s7
-    ENTER_M_BRK
-    CHECK   a1, 1
-    CHECK   a2, 7
+    ACCESS_TRAP 11, PRV_S, li, BAD_ADDR, sw, 1, 7
     CHECK   a3, BAD_ADDR
-    TEST 12
-    ENTER_MODE PRV_S
-    TRAP_CLEAR
-    li      a0, BAD_ADDR
-    lw      a5, 0(a0)
-    mv      a1, s3
-    mv      a2, s8
-    ENTER_M_BRK
-    CHECK   a1, 3
-    CHECK   a2, 5
-    TEST 13
-    ENTER_MODE PRV_U
-    TRAP_CLEAR
-    la      a0, ddata + 2
-    lw      a5, 0(a0)
-    mv      a1, s3
-    mv      a2, s8
-    ENTER_M_BRK
-    CHECK   a1, 3
-    CHECK   a2, 4
+    ACCESS_TRAP 12, PRV_S, li, BAD_ADDR, lw, 3, 5
+    ACCESS_TRAP 13, PRV_U, la, ddata + 2, lw, 3, 4
     TEST 14
     ENTER_MODE PRV_S
     TRAP_CLEAR
@@ -196,7 +161,7 @@
     CHECK   a2, 2
     /* a misaligned store (6) takes its own class's delegation, not the
      * store access fault's (7, delegated) */
-    SW_MISALIGNED 15, PRV_S
+    ACCESS_TRAP 15, PRV_S, la, ddata + 2, sw, 3, 6
     csrw    medeleg, zero
     j       pass
     RVTEST_CODE_END

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "hpm_proto.h"
+#include "decode_feed.h"
 
 #define EXPECT(c) do { if (!(c)) abort(); } while (0)
 
@@ -25,47 +26,38 @@ struct event {
 
 #define MAX_EV 256
 
+static void check_event(void *ctx, int i, int st, const struct hpm_frame *f)
+{
+	struct event *ev = ctx;
+
+	EXPECT(st == HPM_PROTO_FRAME || (st < 0 && st >= HPM_PROTO_E_BAD_CRC));
+	if (i < MAX_EV) {
+		ev[i].status = st;
+		ev[i].type = st == HPM_PROTO_FRAME || st == HPM_PROTO_E_BAD_CRC ? f->type : 0;
+		ev[i].seq = st == HPM_PROTO_FRAME || st == HPM_PROTO_E_BAD_CRC ? f->seq : 0;
+		ev[i].len = st == HPM_PROTO_FRAME ? f->len : 0;
+		ev[i].body_crc = st == HPM_PROTO_FRAME ? hpm_crc32(0, f->body, f->len) : 0;
+	}
+	if (st == HPM_PROTO_FRAME) {
+		/* re-encode what was accepted and decode it again */
+		static uint8_t wire[HPM_MAX_WIRE];
+		struct hpm_decoder d2;
+		struct hpm_frame g;
+		int m, st2 = HPM_PROTO_OK;
+
+		EXPECT(f->len <= HPM_MAX_BODY);
+		m = hpm_frame_build(f->type, f->seq, f->body, f->len, wire, sizeof(wire));
+		EXPECT(m > 0);
+		hpm_decoder_init(&d2);
+		EXPECT(hpm_decoder_push(&d2, wire, (size_t)m, &g, &st2) == (size_t)m);
+		EXPECT(st2 == HPM_PROTO_FRAME && g.type == f->type && g.seq == f->seq &&
+		       g.len == f->len && memcmp(g.body, f->body, f->len) == 0);
+	}
+}
+
 static int decode(const uint8_t *p, size_t n, size_t chunk, struct event *ev)
 {
-	struct hpm_decoder d;
-	struct hpm_frame f;
-	size_t i = 0;
-	int nev = 0;
-
-	hpm_decoder_init(&d);
-	while (i < n) {
-		int st;
-		size_t c = n - i < chunk ? n - i : chunk;
-
-		i += hpm_decoder_push(&d, p + i, c, &f, &st);
-		if (st == HPM_PROTO_OK)
-			continue;
-		EXPECT(st == HPM_PROTO_FRAME || (st < 0 && st >= HPM_PROTO_E_BAD_CRC));
-		if (nev < MAX_EV) {
-			ev[nev].status = st;
-			ev[nev].type = st == HPM_PROTO_FRAME || st == HPM_PROTO_E_BAD_CRC ? f.type : 0;
-			ev[nev].seq = st == HPM_PROTO_FRAME || st == HPM_PROTO_E_BAD_CRC ? f.seq : 0;
-			ev[nev].len = st == HPM_PROTO_FRAME ? f.len : 0;
-			ev[nev].body_crc = st == HPM_PROTO_FRAME ? hpm_crc32(0, f.body, f.len) : 0;
-		}
-		nev++;
-		if (st == HPM_PROTO_FRAME) {
-			/* re-encode what was accepted and decode it again */
-			static uint8_t wire[HPM_MAX_WIRE];
-			struct hpm_decoder d2;
-			struct hpm_frame g;
-			int m, st2 = HPM_PROTO_OK;
-
-			EXPECT(f.len <= HPM_MAX_BODY);
-			m = hpm_frame_build(f.type, f.seq, f.body, f.len, wire, sizeof(wire));
-			EXPECT(m > 0);
-			hpm_decoder_init(&d2);
-			EXPECT(hpm_decoder_push(&d2, wire, (size_t)m, &g, &st2) == (size_t)m);
-			EXPECT(st2 == HPM_PROTO_FRAME && g.type == f.type && g.seq == f.seq &&
-			       g.len == f.len && memcmp(g.body, f.body, f.len) == 0);
-		}
-	}
-	return nev;
+	return decode_feed(p, n, chunk, check_event, ev);
 }
 
 struct sink {

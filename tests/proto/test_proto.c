@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "hpm_proto.h"
+#include "decode_feed.h"
 
 static int checks_failed;   /* in the current test case */
 static int cases_passed, cases_failed;
@@ -69,37 +70,32 @@ struct event {
 	uint8_t body[HPM_MAX_BODY];
 };
 
+struct events {
+	struct event *ev;
+	int max;
+};
+
+static void collect(void *ctx, int i, int st, const struct hpm_frame *f)
+{
+	struct events *e = ctx;
+	if (i >= e->max)
+		return;
+	e->ev[i].status = st;
+	if (st == HPM_PROTO_FRAME || st == HPM_PROTO_E_BAD_CRC) {
+		e->ev[i].type = f->type;
+		e->ev[i].seq = f->seq;
+	}
+	if (st == HPM_PROTO_FRAME) {
+		e->ev[i].len = f->len;
+		memcpy(e->ev[i].body, f->body, f->len);
+	}
+}
+
 static int decode_all(const uint8_t *wire, size_t n, struct event *ev, int max_ev,
 		      size_t chunk)
 {
-	struct hpm_decoder d;
-	struct hpm_frame f;
-	int nev = 0;
-	size_t i = 0;
-
-	hpm_decoder_init(&d);
-	while (i < n) {
-		int st;
-		size_t c = chunk ? (n - i < chunk ? n - i : chunk) : 1;
-		size_t used = hpm_decoder_push(&d, wire + i, c, &f, &st);
-
-		i += used;
-		if (st == HPM_PROTO_OK)
-			continue;
-		if (nev < max_ev) {
-			ev[nev].status = st;
-			if (st == HPM_PROTO_FRAME || st == HPM_PROTO_E_BAD_CRC) {
-				ev[nev].type = f.type;
-				ev[nev].seq = f.seq;
-			}
-			if (st == HPM_PROTO_FRAME) {
-				ev[nev].len = f.len;
-				memcpy(ev[nev].body, f.body, f.len);
-			}
-		}
-		nev++;
-	}
-	return nev;
+	struct events e = { ev, max_ev };
+	return decode_feed(wire, n, chunk, collect, &e);
 }
 
 static int one_event(const uint8_t *wire, size_t n, struct event *ev)

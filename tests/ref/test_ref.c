@@ -32,6 +32,13 @@ static const char *tmpdir = "/tmp";
 				__LINE__, #a, #b, va_, vb_);                                  \
 		}                                                                             \
 	} while (0)
+/* the record rec trapped, with cause c and tval v */
+#define CHECK_TRAP(rec, c, v)             \
+	do {                              \
+		CHECK_EQ((rec).trap, 1);  \
+		CHECK_EQ((rec).cause, c); \
+		CHECK_EQ((rec).tval, v);  \
+	} while (0)
 
 /* ---- encoders ---- */
 static uint32_t R(unsigned f7, unsigned rs2, unsigned rs1, unsigned f3, unsigned rd, unsigned op)
@@ -255,9 +262,7 @@ static void test_branches(void)
 	const uint32_t q[] = { LUI(1, RAM), JALR(5, 1, 0x102) };
 	m = load(q, 2, 0);
 	run(m, r, 2);
-	CHECK_EQ(r[1].trap, 1);
-	CHECK_EQ(r[1].cause, 0);
-	CHECK_EQ(r[1].tval, RAM + 0x102);
+	CHECK_TRAP(r[1], 0, RAM + 0x102);
 	CHECK_EQ(r[1].rd_we, 0);
 	CHECK_EQ(hpmref_reg(m, 5), 0);
 	hpmref_free(m);
@@ -291,9 +296,7 @@ static void test_traps(void)
 	CHECK_EQ(r[4].rd_val, 11);
 	CHECK_EQ(r[5].rd_val, RAM + 12);
 	CHECK_EQ(r[6].rd_val, 0);
-	CHECK_EQ(r[7].trap, 1);
-	CHECK_EQ(r[7].cause, 2);
-	CHECK_EQ(r[7].tval, 0xFFFFFFFFu);
+	CHECK_TRAP(r[7], 2, 0xFFFFFFFFu);
 	uint32_t v;
 	CHECK_EQ(hpmref_csr(m, 0x300, &v), 0);
 	CHECK_EQ((v >> 11) & 3, 3);             /* MPP = M */
@@ -310,9 +313,7 @@ static void test_traps(void)
 	CHECK_EQ(r[1].cycle, 3);
 	/* mtvec = 0: handler at pc 0 (fw, zeros = illegal) */
 	CHECK_EQ(r[2].pc, 0);
-	CHECK_EQ(r[2].trap, 1);
-	CHECK_EQ(r[2].cause, 2);
-	CHECK_EQ(r[2].tval, 0);
+	CHECK_TRAP(r[2], 2, 0);
 	hpmref_free(m);
 
 	/* an access fault traps in the load/store's second X cycle: entry 3,
@@ -454,9 +455,7 @@ static void test_priv(void)
 	CHECK_EQ(r[8].pc, RAM + 0x40);
 	CHECK_EQ(r[8].cycle, 11);
 	CHECK_EQ(r[8].priv, 0);
-	CHECK_EQ(r[8].trap, 1);
-	CHECK_EQ(r[8].cause, 2);
-	CHECK_EQ(r[8].tval, CSRR(5, 0x300));
+	CHECK_TRAP(r[8], 2, CSRR(5, 0x300));
 	/* the illegal trap went to M at mtvec = 0 (fw: zeros, illegal again) */
 	CHECK_EQ(r[9].pc, 0);
 	CHECK_EQ(r[9].priv, 3);
