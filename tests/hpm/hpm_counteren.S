@@ -19,27 +19,27 @@
     ENTER_M
     CHECK   s9, (1 + \traps)
 .endm
+/* mcounteren = m, scounteren = s: the reads of user counter b from U and
+ * from S take ut and st illegal reads */
+.macro TRY_US b, m, s, ut, st
+    csrw    mcounteren, \m
+    csrw    scounteren, \s
+    TRY     PRV_U, (0xC00 + \b), (0xC80 + \b), \ut
+    TRY     PRV_S, (0xC00 + \b), (0xC80 + \b), \st
+.endm
 /* bit b of the enables, user counter CSR address 0xC00 + b */
 .macro BIT b
     TEST    (10 + \b)
     li      t1, (1 << \b)
     not     t2, t1
-    /* m = 1 << b, s = 1 << b: legal in S and U */
-    csrw    mcounteren, t1
-    csrw    scounteren, t1
-    TRY     PRV_U, (0xC00 + \b), (0xC80 + \b), 0
-    TRY     PRV_S, (0xC00 + \b), (0xC80 + \b), 0
+    TRY_US  \b, t1, t1, 0, 0       /* m = s = 1 << b: legal in S and U */
     /* m = ~(1 << b), s = all: illegal in S and U */
     csrw    mcounteren, t2
     csrw    scounteren, s1
     TRY     PRV_U, (0xC00 + \b), (0xC80 + \b), 2
     CHECK   s8, 8           /* the last trap: the ecall from U */
     TRY     PRV_S, (0xC00 + \b), (0xC80 + \b), 2
-    /* m = all, s = ~(1 << b): illegal in U only */
-    csrw    mcounteren, s1
-    csrw    scounteren, t2
-    TRY     PRV_U, (0xC00 + \b), (0xC80 + \b), 2
-    TRY     PRV_S, (0xC00 + \b), (0xC80 + \b), 0
+    TRY_US  \b, s1, t2, 2, 0       /* m = all, s = ~(1 << b): illegal in U only */
     /* m = 0: illegal; from M always legal */
     csrw    mcounteren, zero
     csrw    scounteren, zero
