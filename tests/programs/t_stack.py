@@ -212,21 +212,16 @@ def tests(h):
     exact = "\n".join(l for l in err.splitlines() if l[:1].isdigit())
     if not h.report(rc == 0 and exact, "stack: crc on the reference board (the exact counts)", short(err)):
         return
-    elfs = {n: h.cc(n + ".c") for n in ("stack_chain", "stack_rec", "stack_corrupt", "stack_leafmain")}
+    # each program: its sampling period and what its stacks must show
+    programs = (("stack_chain", 1000, check_chain), ("stack_rec", 2000, check_rec),
+                ("stack_leafmain", 1000, check_leaf_main), ("stack_corrupt", 1000, check_corrupt))
+    elfs = {n: h.cc(n + ".c") for n, _, _ in programs}
     if not all(elfs.values()):
         return
-    ss = same_on_both(h, "stack_chain", elfs["stack_chain"], 1000)
-    if ss:
-        check_chain(h, elfs["stack_chain"], ss)
-    ss = same_on_both(h, "stack_rec", elfs["stack_rec"], 2000)
-    if ss:
-        check_rec(h, elfs["stack_rec"], ss)
-    ss = same_on_both(h, "stack_leafmain", elfs["stack_leafmain"], 1000)
-    if ss:
-        check_leaf_main(h, elfs["stack_leafmain"], ss)
-    ss = same_on_both(h, "stack_corrupt", elfs["stack_corrupt"], 1000)
-    if ss:
-        check_corrupt(h, elfs["stack_corrupt"], ss)
+    for name, period, check in programs:
+        ss = same_on_both(h, name, elfs[name], period)
+        if ss:
+            check(h, elfs[name], ss)
     # a workload built without frame pointers: whatever its s0 holds, the
     # same stacks on both boards
     same_on_both(h, "matmul", "matmul", 5000, stacks=False)
