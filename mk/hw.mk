@@ -47,6 +47,11 @@ HW_SIM_VARIANT_BINS := $(patsubst %,$(BIN)/hpm-sim-%,$(HW_SIM_VARIANTS)) $(BIN)/
 # its size (icebreaker_top): hpm-sim-v3 from the logic decoder (EV_ROM = 0),
 # hpm-sim-v3-10x64 from the ROM.
 HW_SIM_ARCH := 2
+# The top-down unit (hw/hpm/hpm_topdown.v, docs/hpm.md): on the simulated
+# board and its 29 x 64 / test variants (HPM_TD = 1, and the lockstep model
+# with it); the iCE40 board, its gate-level board and hpm-sim-v3 (the
+# board's form) are built without it (hpm_soc's default HPM_TD = 0).
+HW_SIM_TD := -GHPM_TD=1 -CFLAGS -DHPM_TD=1
 
 hw_num   = $(word 1,$(subst x, ,$(1)))
 hw_width = $(word 2,$(subst x, ,$(1)))
@@ -104,13 +109,13 @@ define hw_verilate
 endef
 
 $(BIN)/hpm-sim: $(HW_SIM_DEPS)
-	$(call hw_verilate,$@,$(HW_VDIR),29,64,$(HW_SIM_ARCH),,pgo)
+	$(call hw_verilate,$@,$(HW_VDIR),29,64,$(HW_SIM_ARCH),$(HW_SIM_TD),pgo)
 
 $(BIN)/hpm-sim-trace: $(HW_SIM_DEPS)
-	$(call hw_verilate,$@,$(HW_VDIR)-trace,29,64,$(HW_SIM_ARCH),--trace)
+	$(call hw_verilate,$@,$(HW_VDIR)-trace,29,64,$(HW_SIM_ARCH),--trace $(HW_SIM_TD))
 
 $(BIN)/hpm-sim-v1: $(HW_SIM_DEPS)
-	$(call hw_verilate,$@,$(HW_VDIR)-v1,29,64,1)
+	$(call hw_verilate,$@,$(HW_VDIR)-v1,29,64,1,$(HW_SIM_TD))
 
 $(BIN)/hpm-sim-v3: $(HW_SIM_DEPS)
 	$(call hw_verilate,$@,$(HW_VDIR)-v3,29,64,3,-GHPM_EV_ROM=0)
@@ -119,13 +124,15 @@ $(BIN)/hpm-sim-v3-10x64: $(HW_SIM_DEPS)
 	$(call hw_verilate,$@,$(HW_VDIR)-v3-10x64,10,64,3)
 
 $(BIN)/hpm-sim-%: $(HW_SIM_DEPS)
-	$(call hw_verilate,$@,$(HW_VDIR)-$*,$(call hw_num,$*),$(call hw_width,$*),$(HW_SIM_ARCH),,$(filter 0x64,$*))
+	$(call hw_verilate,$@,$(HW_VDIR)-$*,$(call hw_num,$*),$(call hw_width,$*),$(HW_SIM_ARCH),$(HW_SIM_TD),$(filter 0x64,$*))
 
 HW_LINT := $(VERILATOR) --lint-only -Wall -I$(GEN) -Ihw/hpm
 lint: $(EV_VH)
 	@set -e; for a in 1 2 3; do \
 	  echo "lint hpm_soc HPM 29x64 arch $$a"; \
 	  $(HW_LINT) --top-module hpm_soc -GHPM_ARCH=$$a $(HW_RTL_SRCS); \
+	  echo "lint hpm_soc HPM 29x64 arch $$a, top-down unit"; \
+	  $(HW_LINT) --top-module hpm_soc -GHPM_ARCH=$$a -GHPM_TD=1 $(HW_RTL_SRCS); \
 	  for v in $(HW_SIM_VARIANTS); do \
 	    echo "lint hpm_soc HPM $$v arch $$a"; \
 	    $(HW_LINT) --top-module hpm_soc -GHPM_NUM=$${v%x*} -GHPM_WIDTH=$${v#*x} -GHPM_ARCH=$$a $(HW_RTL_SRCS); \

@@ -22,16 +22,22 @@ static void lcof_settle(hpmref *m, uint64_t t)
 	}
 }
 
-static int is_counter_shadow(unsigned a) /* cycle..hpmcounter31(h) */
+/* The x counteren bit that gates a read below M: cycle..hpmcounter31(h) their
+ * own, the top-down unit's user CSRs CY's; -1 for any other CSR. */
+static int counter_enable_bit(unsigned a)
 {
-	return (a >= CSR_CYCLE && a < CSR_HPMCOUNTER3 + CSR_HPMCOUNTER3_COUNT) ||
-	       (a >= CSR_CYCLEH && a < CSR_HPMCOUNTER3H + CSR_HPMCOUNTER3H_COUNT);
+	if ((a >= CSR_CYCLE && a < CSR_HPMCOUNTER3 + CSR_HPMCOUNTER3_COUNT) ||
+	    (a >= CSR_CYCLEH && a < CSR_HPMCOUNTER3H + CSR_HPMCOUNTER3H_COUNT))
+		return (int)(a & 0x1Fu);
+	return a >= CSR_SLOTS && a <= CSR_TDMETRICS2 ? 0 : -1;
 }
 
 /* Returns 1 when the CSR exists (is implemented, possibly as read-0): the
- * addresses of the CSR catalogue. */
-static int csr_exists(unsigned a)
+ * addresses of the CSR catalogue, the top-down unit's only with it. */
+static int csr_exists(const hpmref *m, unsigned a)
 {
+	if (ref_hpm_td_csr(a))
+		return m->hpm.td;
 #define HPM_CSR(name, addr, count, wmask, brief) \
 	if (a - (addr) < (count)) return 1;
 #include "csr.def"
@@ -40,14 +46,15 @@ static int csr_exists(unsigned a)
 
 int ref_csr_check(const hpmref *m, unsigned a, int write)
 {
-	if (!csr_exists(a))
+	if (!csr_exists(m, a))
 		return -1;
 	if (((a >> 8) & 3u) > m->priv)
 		return -1;
 	if (write && (a >> 10) == 3u)
 		return -1;
-	if (is_counter_shadow(a) && m->priv < PRV_M) {
-		uint32_t bit = 1u << (a & 0x1Fu);
+	const int cen = counter_enable_bit(a);
+	if (cen >= 0 && m->priv < PRV_M) {
+		uint32_t bit = 1u << cen;
 		if (!(m->mcounteren & bit))
 			return -1;
 		if (m->priv == PRV_U && !(m->scounteren & bit))
@@ -61,7 +68,7 @@ int ref_csr_check(const hpmref *m, unsigned a, int write)
 int ref_csr_read(const hpmref *m, unsigned a, uint64_t t, uint32_t *val)
 {
 	uint32_t v = 0;
-	if (!csr_exists(a))
+	if (!csr_exists(m, a))
 		return -1;
 	if (ref_hpm_owns(a)) {
 		*val = ref_hpm_read(m, a, m->priv);
@@ -102,7 +109,7 @@ int ref_csr_read(const hpmref *m, unsigned a, uint64_t t, uint32_t *val)
 
 int hpmref_csr(const hpmref *m, uint16_t addr, uint32_t *val)
 {
-	if (csr_exists(addr) && ref_hpm_owns(addr)) {
+	if (csr_exists(m, addr) && ref_hpm_owns(addr)) {
 		*val = ref_hpm_read(m, addr, PRV_M); /* scountovf unmasked */
 		return 0;
 	}

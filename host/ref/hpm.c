@@ -15,7 +15,11 @@
  *
  * Counters hold their value at the start of cycle m->cycle: all cycles of the
  * previous steps are counted, those of the current step are counted at its
- * end (or, for an HPM CSR write, before the write, see ref_hpm_write). */
+ * end (or, for an HPM CSR write, before the write, see ref_hpm_write).
+ *
+ * The top-down unit (docs/hpm.md, "Top-down unit") is six more counters in
+ * the same arrays (TD_SLOTS..): mcycle's filters, 64 bits, no selector, no
+ * LCOFI; a SLOTS wrap sets td_of. Its metrics are computed at the read. */
 #include "hpmref_int.h"
 #include "hpm_events.h"
 
@@ -98,6 +102,18 @@ static int implemented(const hpm_unit *h, unsigned n)
 	return n >= 3 && n < 3 + h->num;
 }
 
+/* the top-down counters' events, from TD_SLOTS on */
+static const unsigned td_event[HPM_NCTR - TD_SLOTS] = {
+	HPM_EV_CYCLES, HPM_EV_TOPDOWN_RETIRING, HPM_EV_TOPDOWN_BAD_SPEC,
+	HPM_EV_TOPDOWN_FE_BOUND, HPM_EV_TOPDOWN_BR_MISPREDICT, HPM_EV_TOPDOWN_MEM_BOUND
+};
+
+/* mcountinhibit's bit of counter n (the top-down unit's: CY) */
+static unsigned inhibit_bit(unsigned n)
+{
+	return n >= TD_SLOTS ? 0 : n;
+}
+
 /* Recomputes the cached increments of counter n and the active list. */
 static void refresh(hpm_unit *h, unsigned n)
 {
@@ -105,6 +121,9 @@ static void refresh(hpm_unit *h, unsigned n)
 	unsigned inh;
 	if (n == 0) {
 		sel = HPM_EV_CYCLES; /* EVENT0 = cycles */
+		inh = h->cyclecfg;
+	} else if (n >= TD_SLOTS) {
+		sel = td_event[n - TD_SLOTS];
 		inh = h->cyclecfg;
 	} else if (n == 2) {
 		sel = HPM_EV_INSTRUCTIONS;
@@ -120,7 +139,7 @@ static void refresh(hpm_unit *h, unsigned n)
 
 static uint64_t ctr_mask(const hpm_unit *h, unsigned n)
 {
-	return n < 3 ? ~0ull : h->mask;
+	return n < 3 || n >= TD_SLOTS ? ~0ull : h->mask;
 }
 
 /* Cycles from the last flush in which no counter can wrap. */
@@ -146,11 +165,11 @@ static void rebuild_active(hpm_unit *h)
 	h->nact = 0;
 	memset(h->incp, 0, sizeof h->incp);
 	int hpm_any = 0;
-	for (unsigned n = 0; n < 32; n++) {
+	for (unsigned n = 0; n < HPM_NCTR; n++) {
 		h->maxinc[n] = 0;
-		if (n == 1 || (n >= 3 && !implemented(h, n)))
+		if (n == 1 || (n >= 3 && n < TD_SLOTS && !implemented(h, n)) || (n >= TD_SLOTS && !h->td))
 			continue;
-		if (((h->inhibit >> n) & 1u) || (h->lag_n && n == h->lag_n))
+		if (((h->inhibit >> inhibit_bit(n)) & 1u) || (h->lag_n && n == h->lag_n))
 			continue;
 		unsigned mx = 0;
 		static const unsigned privs[3] = { PRV_U, PRV_S, PRV_M };
@@ -192,6 +211,7 @@ void ref_hpm_init(hpmref *m)
 	h->width = width;
 	h->mask = width == 64 ? ~0ull : (1ull << width) - 1;
 	h->ev_max = HPM_EVENT_MAX_INDEX;
+	h->td = !m->cfg.no_topdown;
 
 	const uint64_t C = EV(CYCLES), R = C | EV(INSTRUCTIONS) | EV(TOPDOWN_RETIRING), FL = EV(FLUSHES),
 		       BUB = C | EV(FETCH_STALL_CYCLES),
@@ -229,7 +249,7 @@ void ref_hpm_init(hpmref *m)
 	k[HK_R_WFI] = R;
 	k[HK_SEL_WAIT] = C | BE | CORE;
 
-	for (unsigned n = 0; n < 32; n++)
+	for (unsigned n = 0; n < HPM_NCTR; n++)
 		if (n != 1)
 			refresh(h, n);
 	rebuild_active(h);
@@ -288,9 +308,12 @@ void ref_hpm_flush(hpmref *m, uint64_t end)
 	if (h->pending) {
 		for (unsigned a = 0; a < h->nact; a++) {
 			const unsigned n = h->act[a];
-			const unsigned w = n < 3 ? 64 : h->width;
+			const unsigned w = n < 3 || n >= TD_SLOTS ? 64 : h->width;
 			unsigned __int128 v = ctr_sum(h, n);
-			if (v >> w) {
+			if (n >= TD_SLOTS) { /* no LCOFI; a SLOTS wrap sets OF */
+				if (n == TD_SLOTS && (v >> 64))
+					h->td_of = 1;
+			} else if (v >> w) {
 				wrapped |= 1u << n;
 				/* not wrapped without the last cycle: it wrapped in end-1 */
 				if (!((v - h->incp[h->last_p][h->last_k][n]) >> w))
@@ -354,7 +377,7 @@ void ref_hpm_lag_step(hpmref *m, unsigned sk, uint64_t stall, unsigned lk, unsig
 /* Counts cycle t, of kind `kind` in the current privilege, exactly, for all
  * counters except those in `skip` (written in this cycle: the write wins).
  * hist must be empty (flushed). */
-static void count_cycle(hpmref *m, unsigned kind, uint32_t skip, uint64_t t)
+static void count_cycle(hpmref *m, unsigned kind, uint64_t skip, uint64_t t)
 {
 	hpm_unit *h = &m->hpm;
 	uint32_t wrapped = 0;
@@ -367,7 +390,9 @@ static void count_cycle(hpmref *m, unsigned kind, uint32_t skip, uint64_t t)
 			continue;
 		const uint64_t mask = ctr_mask(h, n);
 		uint64_t v = h->ctr[n] + d; /* ctr <= mask, d <= 4: no 64-bit wrap unless mask = ~0 */
-		if (v < d || v > mask)
+		if (n >= TD_SLOTS)
+			h->td_of |= n == TD_SLOTS && v < d;
+		else if (v < d || v > mask)
 			wrapped |= 1u << n;
 		h->ctr[n] = v & mask;
 	}
@@ -383,7 +408,7 @@ uint64_t ref_hpm_wfi_wake(hpmref *m, uint64_t t, uint64_t w0, unsigned priv)
 	uint64_t w = w0;
 	for (unsigned a = 0; a < h->nact; a++) {
 		const unsigned n = h->act[a];
-		if (n < 3 || (h->sel[n] & SEL_OF))
+		if (n < 3 || n >= TD_SLOTS || (h->sel[n] & SEL_OF))
 			continue;
 		unsigned d = h->incp[priv][HK_WFI_WAIT][n];
 		if (!d)
@@ -479,13 +504,72 @@ int ref_hpm_owns(unsigned a)
 	       (a >= CSR_CYCLEH && a < CSR_HPMCOUNTER3H + CSR_HPMCOUNTER3H_COUNT && a != CSR_TIMEH) ||
 	       (a >= CSR_MCOUNTINHIBIT && a < CSR_MHPMEVENT3 + CSR_MHPMEVENT3_COUNT) ||
 	       (a >= CSR_MCYCLECFGH && a < CSR_MHPMEVENT3H + CSR_MHPMEVENT3H_COUNT) ||
-	       a == CSR_SCOUNTOVF;
+	       a == CSR_SCOUNTOVF || ref_hpm_td_csr(a);
+}
+
+int ref_hpm_td_csr(unsigned a)
+{
+	return (a >= CSR_MSLOTS && a <= CSR_MTOPDOWN) || (a >= CSR_SLOTS && a <= CSR_TDMETRICS2) ||
+	       (a >= CSR_MTDRETIRING && a <= CSR_MTDMEMBOUNDH);
+}
+
+/* q(x) = floor(255 * x / S), 0 when S = 0, at most 255 (docs/hpm.md) */
+static unsigned td_q(uint64_t x, uint64_t s)
+{
+	if (!s)
+		return 0;
+	const unsigned __int128 q = (unsigned __int128)255u * x / s;
+	return q > 255u ? 255u : (unsigned)q;
+}
+
+static unsigned td_min(unsigned a, unsigned b)
+{
+	return a < b ? a : b;
+}
+
+/* tdmetrics (level 1) and tdmetrics2 (level 2, OF) from the counts: each
+ * field clamped to what the ones before it left of 255 */
+static uint32_t td_metrics(const hpm_unit *h, int level2)
+{
+	uint64_t c[HPM_NCTR - TD_SLOTS];
+	for (unsigned i = 0; i < HPM_NCTR - TD_SLOTS; i++)
+		c[i] = (uint64_t)ctr_sum(h, TD_SLOTS + i);
+	const uint64_t s = c[0];
+	const unsigned ret = td_q(c[TD_RETIRING - TD_SLOTS], s);
+	const unsigned bad = td_min(td_q(c[TD_BAD_SPEC - TD_SLOTS], s), 255u - ret);
+	const unsigned fe = td_min(td_q(c[TD_FE_BOUND - TD_SLOTS], s), 255u - ret - bad);
+	const unsigned be = 255u - ret - bad - fe;
+	if (!level2)
+		return ret << TDMETRICS_RETIRING_SHIFT | bad << TDMETRICS_BAD_SPEC_SHIFT |
+		       fe << TDMETRICS_FE_BOUND_SHIFT | be << TDMETRICS_BE_BOUND_SHIFT;
+	const unsigned br = td_min(td_q(c[TD_BR_MISPREDICT - TD_SLOTS], s), bad);
+	const unsigned mem = td_min(td_q(c[TD_MEM_BOUND - TD_SLOTS], s), be);
+	return br << TDMETRICS2_BR_MISPREDICT_SHIFT | fe << TDMETRICS2_FETCH_LAT_SHIFT |
+	       mem << TDMETRICS2_MEM_BOUND_SHIFT | (uint32_t)h->td_of << TDMETRICS2_OF_SHIFT;
+}
+
+/* a read of the top-down unit's CSR a (present) */
+static uint32_t td_read(const hpm_unit *h, unsigned a)
+{
+	uint64_t v;
+	switch (a) {
+	case CSR_MTOPDOWN: return (uint32_t)h->td_of;
+	case CSR_TDMETRICS: return td_metrics(h, 0);
+	case CSR_TDMETRICS2: return td_metrics(h, 1);
+	case CSR_SLOTS: case CSR_MSLOTS: v = (uint64_t)ctr_sum(h, TD_SLOTS); return (uint32_t)v;
+	case CSR_SLOTSH: case CSR_MSLOTSH: v = (uint64_t)ctr_sum(h, TD_SLOTS); return (uint32_t)(v >> 32);
+	default: /* mtdretiring(h)..: a count per pair */
+		v = (uint64_t)ctr_sum(h, TD_RETIRING + ((a - CSR_MTDRETIRING) >> 1));
+		return (uint32_t)((a - CSR_MTDRETIRING) & 1u ? v >> 32 : v);
+	}
 }
 
 uint32_t ref_hpm_read(const hpmref *m, unsigned a, unsigned priv)
 {
 	const hpm_unit *h = &m->hpm;
 	const unsigned n = a & 0x1Fu;
+	if (ref_hpm_td_csr(a))
+		return h->td ? td_read(h, a) : 0;
 	if (a == CSR_SCOUNTOVF) {
 		uint32_t of = 0;
 		for (unsigned i = 3; i < 3 + h->num; i++)
@@ -516,6 +600,11 @@ uint32_t ref_hpm_write(hpmref *m, unsigned a, uint32_t v, uint64_t t)
 	const int is_ctr = (a >> 8) == 0xBu;
 	const int hi = is_ctr ? (a & 0x80u) != 0 : (a >> 8) == 7u;
 	const int live = is_ctr ? (n != 1 && (n < 3 || implemented(h, n))) : 0;
+	const int td = ref_hpm_td_csr(a); /* mslots(h), mtopdown: the unit is present */
+	/* the top-down counters a write replaces: SLOTS, or all of them */
+	const uint64_t td_all = ((1ull << HPM_NCTR) - 1u) & ~((1ull << TD_SLOTS) - 1u);
+	const uint64_t td_skip = !td ? 0 : a == CSR_MTOPDOWN ? ((v & MTOPDOWN_OF) ? td_all : 0)
+							     : 1ull << TD_SLOTS;
 
 	/* cycle t: the CSR instruction's last (only) X cycle, old settings; a
      * written counter keeps the written value (its increment is dropped) */
@@ -527,7 +616,22 @@ uint32_t ref_hpm_write(hpmref *m, unsigned a, uint32_t v, uint64_t t)
 		h->wrapped = 0;
 	} else {
 		ref_hpm_flush(m, t);
-		count_cycle(m, HK_R_CSR, live ? 1u << n : 0, t);
+		count_cycle(m, HK_R_CSR, (live ? 1ull << n : 0) | td_skip, t);
+	}
+
+	if (td) {
+		if (a == CSR_MTOPDOWN) {
+			if (td_skip) {
+				memset(&h->ctr[TD_SLOTS], 0, sizeof h->ctr[0] * (HPM_NCTR - TD_SLOTS));
+				h->td_of = 0;
+			}
+		} else {
+			uint64_t c = h->ctr[TD_SLOTS];
+			h->ctr[TD_SLOTS] = a == CSR_MSLOTSH ? (c & 0xFFFFFFFFull) | (uint64_t)v << 32
+							    : (c & ~0xFFFFFFFFull) | v;
+		}
+		rebudget(h);
+		return td_read(h, a); /* mtopdown: OF after the write (a wrap in t included) */
 	}
 
 	if (is_ctr) {

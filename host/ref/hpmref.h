@@ -70,6 +70,8 @@ typedef struct hpmref_config {
 			     board's default 29 x 64; hpm_width = 0 with
 			     hpm_num != 0 means 64. Larger values are clamped
 			     to 29 / 64. */
+	unsigned no_topdown; /* 1: no top-down unit (the iCE40 board, HPM_TD = 0);
+			      0: present, as on the simulated board */
 } hpmref_config;
 
 #define HPMREF_HPM_NUM_DEFAULT 29u

@@ -72,9 +72,24 @@ enum {
 	HK_NUM
 };
 
+/* The top-down unit's counters (docs/hpm.md, "Top-down unit") follow the
+ * mhpmcounters in the counter arrays: they count in mcycle's cycles
+ * (mcountinhibit.CY, mcyclecfg), SLOTS 1 per cycle, the others their
+ * catalogue event. Present unless hpmref_config.no_topdown. */
+enum {
+	TD_SLOTS = 32,
+	TD_RETIRING,
+	TD_BAD_SPEC,
+	TD_FE_BOUND,
+	TD_BR_MISPREDICT,
+	TD_MEM_BOUND,
+	HPM_NCTR
+};
+
 typedef struct hpm_unit {
-	uint64_t ctr[32];    /* 0 mcycle, 2 minstret, 3..31 mhpmcounterN (masked),
-				as of the last flush (hist not yet added) */
+	uint64_t ctr[HPM_NCTR]; /* 0 mcycle, 2 minstret, 3..31 mhpmcounterN (masked),
+				   32.. the top-down unit's, as of the last flush
+				   (hist not yet added) */
 	uint64_t sel[32];    /* 3..31 mhpmeventN as read (legalized, OF in bit 63) */
 	uint32_t inhibit;    /* mcountinhibit (bit 1 reads 0) */
 	uint32_t cyclecfg;   /* mcyclecfg bits 62..60 (MINH SINH UINH) as bits 2..0 */
@@ -101,14 +116,16 @@ typedef struct hpm_unit {
 	unsigned lag_n;    /* that counter (0: none) */
 	uint64_t lag_left; /* cycles of its window not yet counted */
 	unsigned lag_f;    /* its increment of the last cycle counted, added in the next */
+	int td;            /* the top-down unit is present */
+	int td_of;         /* its OF: SLOTS wrapped since the last reset */
 	unsigned nact;     /* counters that may count, in act[] */
-	uint8_t act[32];
-	uint8_t maxinc[32];          /* largest increment of a counter in one cycle */
-	uint8_t inh[32];             /* per counter: bit p set = not counted in priv p */
-	uint64_t kind_ev[HK_NUM];    /* catalogue event mask of each kind */
-	uint8_t inc[32][HK_NUM];     /* increment per kind before any filter */
-	uint8_t incp[4][HK_NUM][32]; /* per privilege, after the mode filter and
-					mcountinhibit (0 for inactive counters) */
+	uint8_t act[HPM_NCTR];
+	uint8_t maxinc[HPM_NCTR];          /* largest increment of a counter in one cycle */
+	uint8_t inh[HPM_NCTR];             /* per counter: bit p set = not counted in priv p */
+	uint64_t kind_ev[HK_NUM];          /* catalogue event mask of each kind */
+	uint8_t inc[HPM_NCTR][HK_NUM];     /* increment per kind before any filter */
+	uint8_t incp[4][HK_NUM][HPM_NCTR]; /* per privilege, after the mode filter and
+					      mcountinhibit (0 for inactive counters) */
 } hpm_unit;
 
 struct hpmref {
@@ -209,8 +226,10 @@ uint32_t ref_csr_pending_irq(const hpmref *m, uint64_t t);
 /* Sets up the unit from m->cfg and counts reset cycles 0 and 1. */
 void ref_hpm_init(hpmref *m);
 /* 1 if the HPM unit owns the CSR address (counters, selectors, mcountinhibit,
- * mcyclecfg/minstretcfg, scountovf). */
+ * mcyclecfg/minstretcfg, scountovf, the top-down unit's when present). */
 int ref_hpm_owns(unsigned addr);
+/* 1 if addr is one of the top-down unit's CSRs (they exist only with it). */
+int ref_hpm_td_csr(unsigned addr);
 /* The counters that exist, by index: mcycle, time, minstret (bits 0..2) and
  * mhpmcounter3..2+HPM_NUM. mcountinhibit and x counteren keep bits of these
  * only (the WARL rules of docs/hpm.md). */

@@ -211,13 +211,17 @@ module core_csr #(
     assign csr_write = op_rw || csr_src_nz;
     wire is_counter  = csr_addr[11:10] == 2'b11 && csr_addr[9:8] == 2'b00 &&
                        csr_addr[6:5] == 2'b00;        // 0xC00-0xC1F, 0xC80-0xC9F
+    // the top-down unit's user CSRs (0xCC0-0xCC3, the unit claims them)
+    // follow bit CY
+    wire is_td_user  = (csr_addr >> 2) == (`HPM_CSR_SLOTS >> 2);
+    wire [4:0] cen_i = is_td_user ? 5'd0 : cidx;
     wire counter_ok  = priv == PRV_M ||
-                       (mcounteren[cidx] && (priv == PRV_S || scounteren[cidx]));
+                       (mcounteren[cen_i] && (priv == PRV_S || scounteren[cen_i]));
     wire satp_trap   = csr_addr == `HPM_CSR_SATP && priv == PRV_S && st_tvm;
     assign csr_illegal = csr_op && (!(exists || ext_hit) ||
                                     priv < csr_addr[9:8] ||
                                     (csr_write && csr_addr[11:10] == 2'b11) ||
-                                    (is_counter && !counter_ok) ||
+                                    ((is_counter || is_td_user) && !counter_ok) ||
                                     satp_trap);
 
     assign sys_illegal = (is_mret && priv != PRV_M) ||

@@ -33,7 +33,8 @@ module hpm_unit #(
     parameter integer HPM_ARCH   = 1,
     // architecture 3: 1 reads the refill's event bits from a ROM (hpm_ktable
     // EV_ROM: 4 more EBR, the decoder's LUTs fewer), 0 decodes them in logic
-    parameter integer EV_ROM     = 1
+    parameter integer EV_ROM     = 1,
+    parameter integer HPM_TD     = 0        // 1: the top-down unit (hpm_topdown)
 ) (
     input  wire            clk,
     input  wire            rst,
@@ -86,8 +87,10 @@ module hpm_unit #(
     // live at the bottom of the selector space. Index 1 of the counter spaces
     // is time (the core's; 0xB01/0xB81 do not exist) and 0x720 does not exist
     // (mcountinhibit has no high half).
+    wire       td_hit;
+    wire [31:0] td_rdata, td_wval;
     assign csr_hit = ((ctr_lo || ctr_hi) && idx != 5'd1) || sel_lo || (sel_hi && idx != 5'd0) ||
-                     is_ovf;
+                     is_ovf || td_hit;
 
     // A write to a selector address (implemented or not) starts a refill
     // window of REFILL cycles; another one waits in X until it ends
@@ -175,6 +178,11 @@ module hpm_unit #(
         .clk(clk), .rst(rst), .inc({2'b00, instret_on && ev[EV_INSTRET]}),
         .we_lo(ctr_we_lo && idx == 5'd2), .we_hi(ctr_we_hi && idx == 5'd2),
         .wdata(csr_wdata), .value(minstret), .wrap(minstret_wrap)
+    );
+
+    hpm_topdown #(.HPM_TD(HPM_TD), .EV_W(EV_W)) u_topdown (
+        .clk(clk), .rst(rst), .on(cycle_on), .ev(ev), .csr_addr(csr_addr), .csr_wdata(csr_wdata),
+        .csr_we(csr_we), .csr_rd(csr_op), .hit(td_hit), .rdata(td_rdata), .wval(td_wval)
     );
 
     // -------------------------------------------- mhpmcounter3.. / mhpmevent3..
@@ -481,7 +489,7 @@ module hpm_unit #(
         else if (!(csr_wait && ph[1]))
             rd_q <= 32'd0;
     always @(*) begin
-        csr_rdata = hpm_rdata | rd_q;
+        csr_rdata = hpm_rdata | rd_q | td_rdata;
         if (is_ovf)                csr_rdata = csr_rdata | ovf;
         if (sel_lo && idx == 5'd0) csr_rdata = csr_rdata | inhibit;
         if (sel_hi && idx == 5'd1) csr_rdata = csr_rdata | {1'b0, cycle_inh, 28'd0};
@@ -509,5 +517,6 @@ module hpm_unit #(
             else if (sel_lo && idx == 5'd0) csr_wval = csr_wdata & INH_MASK;
             else if (sel_hi)                csr_wval = {1'b0, csr_wdata[30:28], 28'd0};
         end
+        csr_wval = csr_wval | td_wval;
     end
 endmodule

@@ -36,6 +36,9 @@ static const unsigned UART_DIV = HPM_SOC_UART_DIV; // hpm_soc's default (hw/soc/
 #if !defined(HPM_NUM) || !defined(HPM_WIDTH)
 #error "HPM_NUM and HPM_WIDTH must be the hpm_soc parameters of this build"
 #endif
+#ifndef HPM_TD
+#define HPM_TD 0 // hpm_soc's default: no top-down unit (mk/hw.mk HW_SIM_TD)
+#endif
 
 // the event catalogue, "index name" per line
 static void print_events(FILE *out)
@@ -237,6 +240,7 @@ int main(int argc, char **argv)
 		cfg.fault = ref_fault;
 		cfg.hpm_num = HPM_NUM; // this build's hpm_soc parameters
 		cfg.hpm_width = HPM_WIDTH;
+		cfg.no_topdown = !HPM_TD;
 		model = hpmref_new(&cfg);
 		if (!model || hpm_elf_load(elf, model_write, model, &info, err, sizeof err)) {
 			fprintf(stderr, "hpm-sim: %s\n", model ? err : "out of memory");

@@ -7,7 +7,8 @@ module hpm_cpu #(
     parameter integer HPM_WIDTH = 64,        // their width (1..64)
     parameter integer HPM_DSP   = 0,         // SB_MAC16 blocks for counters (hpm_unit)
     parameter integer HPM_ARCH  = 1,         // counting architecture 1, 2 or 3 (hpm_unit)
-    parameter integer HPM_EV_ROM = 1         // architecture 3's refill ROM (hpm_unit)
+    parameter integer HPM_EV_ROM = 1,        // architecture 3's refill ROM (hpm_unit)
+    parameter integer HPM_TD    = 0          // 1: the top-down unit (hpm_unit)
 ) (
     input  wire        clk,
     input  wire        rst,
@@ -76,7 +77,7 @@ module hpm_cpu #(
     hpm_unit #(
         .HPM_NUM(HPM_NUM), .HPM_WIDTH(HPM_WIDTH),
         .EV_W(HPM_EV_BUS_W), .EV_INSTRET(HPM_EV_INSTRUCTIONS), .DSP_BUDGET(HPM_DSP),
-        .HPM_ARCH(HPM_ARCH), .EV_ROM(HPM_EV_ROM)
+        .HPM_ARCH(HPM_ARCH), .EV_ROM(HPM_EV_ROM), .HPM_TD(HPM_TD)
     ) u_hpm (
         .clk(clk), .rst(rst), .ev(events), .ev_n(events_n), .priv(priv),
         .csr_addr(csr_addr), .csr_wdata(csr_wdata), .csr_we(csr_we),

@@ -15,7 +15,8 @@ module hpm_soc #(
     parameter HPM_DSP   = 0,     // iCE40: SB_MAC16 blocks the counters may use
     parameter CLINT_DSP = 0,     // iCE40: 1 keeps mtime in two SB_MAC16 blocks
     parameter HPM_ARCH  = 1,     // counting architecture 1, 2 or 3 (docs/hpm.md)
-    parameter HPM_EV_ROM = 1     // architecture 3: the refill's event bits from a ROM (hpm_ktable)
+    parameter HPM_EV_ROM = 1,    // architecture 3: the refill's event bits from a ROM (hpm_ktable)
+    parameter HPM_TD    = 0      // 1: the top-down unit (hpm_topdown; the simulated board)
 ) (
     input  wire        clk,
     input  wire        rst,          // synchronous, active high
@@ -56,7 +57,7 @@ module hpm_soc #(
     wire [63:0] mtime;
 
     hpm_cpu #(.HPM_NUM(HPM_NUM), .HPM_WIDTH(HPM_WIDTH), .HPM_DSP(HPM_DSP),
-             .HPM_ARCH(HPM_ARCH), .HPM_EV_ROM(HPM_EV_ROM)) u_cpu (
+             .HPM_ARCH(HPM_ARCH), .HPM_EV_ROM(HPM_EV_ROM), .HPM_TD(HPM_TD)) u_cpu (
         .clk(clk), .rst(rst), .boot_addr(boot_addr),
         .bus_we(bus_we), .bus_be(bus_be), .bus_addr(bus_addr),
         .bus_daddr(bus_daddr), .bus_region(bus_region),

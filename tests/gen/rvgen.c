@@ -287,7 +287,8 @@ static const char *CSR_RD[] = {
 	"mie", "mip", "sie", "sip", "mepc", "sepc", "mcause", "scause", "mtval",
 	"stval", "misa", "mhartid", "mvendorid", "medeleg", "mideleg", "mcounteren",
 	"scounteren", "satp", "mcountinhibit", "mtvec", "stvec", "pmpcfg0",
-	"pmpaddr0", "tselect", "tdata1", "0x7c1", "hpmcounter3", "mhpmcounter3"
+	"pmpaddr0", "tselect", "tdata1", "0x7c4", "hpmcounter3", "mhpmcounter3",
+	"0xcc0", "0xcc2", "0xcc3", "0x7c3", "0xfc8" /* the top-down unit's (where present) */
 };
 /* CSRs whose value the handlers never depend on */
 static const char *CSR_WR[] = {

@@ -26,7 +26,7 @@
     RVTEST_CODE_BEGIN
     /* nonexistent */
     ILLCSR  1, csrr a0, 0x8ff
-    ILLCSR  2, csrr a0, 0x7c1       /* custom, next to mguard */
+    ILLCSR  2, csrr a0, 0x7c4       /* custom, after the top-down unit's */
     ILLCSR  3, csrr a0, 0x003       /* fcsr: no F */
     ILLCSR  4, csrr a0, 0x001       /* fflags */
     ILLCSR  5, csrw 0x5c0, a0

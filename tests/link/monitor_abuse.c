@@ -281,7 +281,7 @@ static void one(hpm_board *b, const hpm_info *in, uint8_t *ram_touched)
 		break;
 	}
 	default: {  /* CSR reads of CSRs that do not exist */
-		static const uint16_t none[] = { 0x7c1, 0x5c0, 0x800, 0xcc0, 0xfc0 };
+		static const uint16_t none[] = { 0x7c4, 0x5c0, 0x800, 0xcc4, 0xfca };
 		hpm_put16(body, none[rnd() % 5]);
 		refuse(b, HPM_T_CSR_READ, body, HPM_CSR_READ_LEN, HPM_ERR_CSR_TRAP, "read of a CSR that does not exist");
 		break;

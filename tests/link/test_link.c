@@ -114,10 +114,10 @@ static void test_csr(hpm_board *b)
 	      "0x%08x %s", v, hpm_errmsg(b));
 	CHECK("csr read mguard: 1 (set by the monitor at boot)",
 	      hpm_csr_read(b, 0x7c0, &v) == HPM_OK && v == 1u, "0x%08x %s", v, hpm_errmsg(b));
-	hpm_put16(body, 0x7c1);
+	hpm_put16(body, 0x7c4);
 	hpm_put16(body + 2, 0);
-	expect_error(b, "csr read 0x7c1 (none) -> CSR_TRAP", HPM_T_CSR_READ, body, 4,
-		     HPM_ERR_CSR_TRAP, 0x7c1);
+	expect_error(b, "csr read 0x7c4 (none) -> CSR_TRAP", HPM_T_CSR_READ, body, 4,
+		     HPM_ERR_CSR_TRAP, 0x7c4);
 	expect_error(b, "csr read: 2-byte body -> BAD_LENGTH", HPM_T_CSR_READ, body, 2,
 		     HPM_ERR_BAD_LENGTH, HPM_CSR_READ_LEN);
 	static const uint16_t forbidden[] = { 0x310, 0x302, 0x303, 0x304, 0x305, 0x340, 0x180 };

@@ -300,7 +300,7 @@ static void test_traps(void)
 	uint32_t v;
 	CHECK_EQ(hpmref_csr(m, 0x300, &v), 0);
 	CHECK_EQ((v >> 11) & 3, 3);             /* MPP = M */
-	CHECK_EQ(hpmref_csr(m, 0x7C1, &v), -1); /* nonexistent */
+	CHECK_EQ(hpmref_csr(m, 0x7C4, &v), -1); /* nonexistent */
 	hpmref_free(m);
 
 	/* loads: misaligned, access fault; ebreak */

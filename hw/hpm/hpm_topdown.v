@@ -1,0 +1,126 @@
+// hpm_topdown: the top-down unit (docs/hpm.md, "Top-down unit"): Ice Lake's
+// fixed SLOTS counter and PERF_METRICS register as RISC-V CSRs.
+//   mslots(h) 0x7C1/0x7C2, slots(h) 0xCC0/0xCC1   SLOTS (issue width 1)
+//   mtopdown 0x7C3                                 OF; a write of 1 resets the unit
+//   tdmetrics 0xCC2, tdmetrics2 0xCC3              fractions of SLOTS in 1/255
+//   mtdretiring(h)..mtdmembound(h) 0xFC0..0xFC9    the five exact counts
+// SLOTS and the counts advance in the cycles mcycle advances (on: its
+// mcountinhibit bit and mcyclecfg filter), SLOTS by 1, each count by its
+// catalogue event. A SLOTS wrap sets OF (no interrupt). A write follows
+// mcycle's rule: it replaces that cycle's increment.
+//
+// The metrics are combinational from the counts (seven 72-by-64-bit
+// dividers), read like mcycle: a read in cycle t sees the counts at the
+// start of t. They are computed only in a CSR instruction's cycles (csr_rd),
+// so the simulated board pays the divisions only at a read. This form is
+// for the simulated board (HPM_TD = 1); the iCE40 board keeps HPM_TD = 0,
+// where the unit is absent and its addresses are not claimed (docs/hpm.md
+// gives its area).
+`include "hpm_map.vh"
+module hpm_topdown #(
+    parameter integer HPM_TD = 1,                  // 1: the unit exists
+    parameter integer EV_W   = `HPM_EVENTS_BUS_W   // event bus width
+) (
+    /* verilator lint_off UNUSEDSIGNAL */ // HPM_TD = 0: none; else the top-down events
+    input  wire            clk,
+    input  wire            rst,
+    input  wire            on,         // mcycle counts this cycle
+    input  wire [EV_W-1:0] ev,
+    input  wire [31:0]     csr_wdata,
+    input  wire            csr_we,     // commit strobe
+    input  wire            csr_rd,     // a CSR instruction is in X
+    /* verilator lint_on UNUSEDSIGNAL */
+    input  wire [11:0]     csr_addr,
+    output wire            hit,        // csr_addr is one of the unit's
+    output reg  [31:0]     rdata,      // 0 when not hit
+    output reg  [31:0]     wval        // the value after a write (trace)
+);
+/* verilator lint_off UNUSEDPARAM */ // the whole catalogue, not every index is used here
+`include "hpm_events.vh"
+/* verilator lint_on UNUSEDPARAM */
+    wire is_m   = csr_addr >= `HPM_CSR_MSLOTS && csr_addr <= `HPM_CSR_MTOPDOWN;
+    wire is_u   = csr_addr >= `HPM_CSR_SLOTS && csr_addr <= `HPM_CSR_TDMETRICS2;
+    wire is_cnt = csr_addr >= `HPM_CSR_MTDRETIRING && csr_addr <= `HPM_CSR_MTDMEMBOUNDH;
+    assign hit = HPM_TD != 0 && (is_m || is_u || is_cnt);
+
+    generate if (HPM_TD != 0) begin : g_td
+        // cnt[0] SLOTS, then retiring, bad spec, frontend bound, branch
+        // mispredicts, memory bound (the order of mtdretiring..mtdmembound)
+        reg  [63:0] cnt [0:5];
+        reg         of;
+        wire [5:0]  inc = {ev[HPM_EV_TOPDOWN_MEM_BOUND], ev[HPM_EV_TOPDOWN_BR_MISPREDICT],
+                           ev[HPM_EV_TOPDOWN_FE_BOUND], ev[HPM_EV_TOPDOWN_BAD_SPEC],
+                           ev[HPM_EV_TOPDOWN_RETIRING], 1'b1} & {6{on}};
+        wire we_lo  = csr_we && csr_addr == `HPM_CSR_MSLOTS;
+        wire we_hi  = csr_we && csr_addr == `HPM_CSR_MSLOTSH;
+        wire clear  = csr_we && csr_addr == `HPM_CSR_MTOPDOWN && csr_wdata[`HPM_MTOPDOWN_OF];
+        wire wrap   = inc[0] && cnt[0] == {64{1'b1}} && !we_lo && !we_hi;
+        wire [63:0] slots_w = {we_hi ? csr_wdata : cnt[0][63:32], we_lo ? csr_wdata : cnt[0][31:0]};
+        integer i;
+        always @(posedge clk) begin
+            if (rst || clear) begin
+                for (i = 0; i < 6; i = i + 1)
+                    cnt[i] <= 64'd0;
+                of <= 1'b0;
+            end else begin
+                for (i = 1; i < 6; i = i + 1)
+                    cnt[i] <= cnt[i] + {63'd0, inc[i]};
+                cnt[0] <= we_lo || we_hi ? slots_w : cnt[0] + {63'd0, inc[0]};
+                if (wrap)
+                    of <= 1'b1;
+            end
+        end
+
+        // q(x) = floor(255 * x / S), 0 when S = 0, at most 255
+        function [7:0] q(input [63:0] x, input [63:0] s);
+            reg [71:0] d;
+            begin
+                d = s == 64'd0 ? 72'd0 : ({8'd0, x} * 72'd255) / {8'd0, s};
+                q = d > 72'd255 ? 8'd255 : d[7:0];
+            end
+        endfunction
+        function [7:0] min8(input [7:0] a, input [7:0] b);
+            min8 = a < b ? a : b;
+        endfunction
+        // each field clamped to what the ones before it left of 255
+        reg [7:0] ret, bad, fe, be, br, mem;
+        always @(*) begin
+            {ret, bad, fe, be, br, mem} = 48'd0;
+            if (csr_rd && (csr_addr == `HPM_CSR_TDMETRICS || csr_addr == `HPM_CSR_TDMETRICS2)) begin
+                ret = q(cnt[1], cnt[0]);
+                bad = min8(q(cnt[2], cnt[0]), 8'd255 - ret);
+                fe  = min8(q(cnt[3], cnt[0]), 8'd255 - ret - bad);
+                be  = 8'd255 - ret - bad - fe;
+                br  = min8(q(cnt[4], cnt[0]), bad);
+                mem = min8(q(cnt[5], cnt[0]), be);
+            end
+        end
+
+        // mtd*: count 1 + (addr - 0xFC0) / 2, the half by the address' bit 0
+        wire [2:0]  ci = 3'd1 + csr_addr[3:1];
+        wire [63:0] cv = csr_addr[3:1] < 3'd5 ? cnt[ci] : 64'd0;
+        always @(*) begin
+            rdata = 32'd0;
+            case (csr_addr)
+                `HPM_CSR_MSLOTS, `HPM_CSR_SLOTS:   rdata = cnt[0][31:0];
+                `HPM_CSR_MSLOTSH, `HPM_CSR_SLOTSH: rdata = cnt[0][63:32];
+                `HPM_CSR_MTOPDOWN:                 rdata = {31'd0, of};
+                `HPM_CSR_TDMETRICS:                rdata = {be, fe, bad, ret};
+                `HPM_CSR_TDMETRICS2:               rdata = {of, 7'd0, mem, fe, br};
+                default: if (is_cnt)               rdata = csr_addr[0] ? cv[63:32] : cv[31:0];
+            endcase
+            // mslots(h): the written half over the current value; mtopdown:
+            // OF after the write (this cycle's wrap in it)
+            wval = 32'd0;
+            if (we_lo || we_hi)
+                wval = we_hi ? slots_w[63:32] : slots_w[31:0];
+            else if (csr_we && csr_addr == `HPM_CSR_MTOPDOWN)
+                wval = {31'd0, !clear && (of || wrap)};
+        end
+    end else begin : g_none
+        always @(*) begin
+            rdata = 32'd0;
+            wval  = 32'd0;
+        end
+    end endgenerate
+endmodule
