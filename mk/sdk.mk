@@ -21,9 +21,18 @@ SDK_CFLAGS   := -march=rv32im_zicsr_zifencei -mabi=ilp32 -mcmodel=medany -O2 -g 
                 -Wall -Wextra -Werror -ffunction-sections -fdata-sections \
                 -isystem $(PICOLIBC_DIR)/include -Ifw/sdk/include
 
+# the SDK's example programs (fw/sdk/examples), built with hpm-cc so that
+# a change of the SDK that breaks them fails the build; the catalogue's
+# header first, so that hpm_topdown.h checks its CSR numbers against it
+SDK_EXAMPLES := $(patsubst fw/sdk/examples/%.c,$(BUILD)/sdk-examples/%.elf,$(wildcard fw/sdk/examples/*.c))
+
 .PHONY: sdk
-sdk: $(SDK_FILES) $(HPM_CC)
+sdk: $(SDK_FILES) $(HPM_CC) $(SDK_EXAMPLES)
 fw: sdk
+
+$(BUILD)/sdk-examples/%.elf: fw/sdk/examples/%.c $(SDK_FILES) $(HPM_CC) $(MAP_H)
+	@mkdir -p $(@D)
+	$(HPM_CC) -O2 -Wall -Wextra -Werror -include $(MAP_H) -o $@ $<
 
 $(SDK_DIR)/crt0.o: fw/sdk/crt0.S fw/include/hpm_crt.h
 	@mkdir -p $(@D)

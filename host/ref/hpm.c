@@ -653,6 +653,9 @@ uint32_t ref_hpm_write(hpmref *m, unsigned a, uint32_t v, uint64_t t)
 		else
 			h->instretcfg = f;
 		refresh(h, a == CSR_MCYCLECFGH ? 0 : 2);
+		if (a == CSR_MCYCLECFGH) /* the top-down unit counts in mcycle's cycles */
+			for (unsigned n = TD_SLOTS; n < HPM_NCTR; n++)
+				refresh(h, n);
 		rebuild_active(h);
 	} else if (n >= 3 && implemented(h, n)) { /* mhpmevent */
 		/* halves merge with the value at the start of the cycle; a wrap in

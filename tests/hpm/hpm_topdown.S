@@ -4,7 +4,8 @@
  *   - after a reset (mtopdown = 1) SLOTS counts the cycles mcycle counts;
  *   - over a block with every kind of top-down cycle, in M and U, SLOTS and
  *     the five counts equal mhpmcounters counting cycles and the same events
- *     (started and stopped together by mcountinhibit, CY included);
+ *     (started and stopped together by mcountinhibit, CY included), also
+ *     with mcycle's mode filter (mcyclecfgh.MINH, the counters' MINH);
  *   - tdmetrics/tdmetrics2 are the rounding rule applied to the counts
  *     (check_metrics computes it here from the exact counts), also with
  *     SLOTS written by hand (clamps, SLOTS = 0), and level 1 sums to 0xff;
@@ -51,6 +52,51 @@
     CHECKR  a0, a1
 .endm
 
+/* test n: SLOTS and the counts equal mhpmcounters 3..8 (cycles and the same
+ * events, high half hi: their mode filter, mcyclecfgh the same) over a block
+ * in M and U, all started and stopped by mcountinhibit (CY too) */
+.macro BLOCK n, hi
+    TEST    \n
+    csrw    mcountinhibit, s1       /* everything frozen, CY too */
+    li      t0, \hi
+    csrw    CSR_MCYCLECFGH, t0
+    SELN    3, HPM_EV_CYCLES, \hi
+    SELN    4, HPM_EV_TOPDOWN_RETIRING, \hi
+    SELN    5, HPM_EV_TOPDOWN_BAD_SPEC, \hi
+    SELN    6, HPM_EV_TOPDOWN_FE_BOUND, \hi
+    SELN    7, HPM_EV_TOPDOWN_BR_MISPREDICT, \hi
+    SELN    8, HPM_EV_TOPDOWN_MEM_BOUND, \hi
+    csrwi   CSR_MTOPDOWN, 1
+    li      t0, 100                 /* past the last selector's refill window */
+1:  addi    t0, t0, -1
+    bnez    t0, 1b
+    la      s0, tdata
+    li      s2, 7
+    TRAP_CLEAR
+    csrw    mcountinhibit, zero     /* all start in the next cycle */
+    jal     ra, mix
+    ebreak                          /* machine clears */
+    ENTER_MODE PRV_U
+    jal     ra, mix
+    ENTER_M
+    csrw    mcountinhibit, s1       /* all stop after this cycle */
+    csrw    CSR_MCYCLECFGH, zero
+    CHECK   s9, 2
+    csrr    a0, CSR_MSLOTS
+    csrr    a1, mhpmcounter3
+    CHECKR  a0, a1
+    SIG     a0
+    csrr    a0, CSR_MSLOTSH
+    csrr    a1, mhpmcounter3h
+    CHECKR  a0, a1
+    TDCMP   4, CSR_MTDRETIRING, CSR_MTDRETIRINGH
+    TDCMP   5, CSR_MTDBADSPEC, CSR_MTDBADSPECH
+    TDCMP   6, CSR_MTDFEBOUND, CSR_MTDFEBOUNDH
+    TDCMP   7, CSR_MTDBRMISS, CSR_MTDBRMISSH
+    TDCMP   8, CSR_MTDMEMBOUND, CSR_MTDMEMBOUNDH
+    jal     ra, check_metrics
+.endm
+
     RVTEST_CODE_BEGIN
     csrw    mie, zero
     li      s1, -1
@@ -74,42 +120,9 @@
     CHECK   a2, 0
     SIG     a1
 
-    TEST 3                  /* SLOTS and counts = mhpmcounters over a block */
-    csrw    mcountinhibit, s1       /* everything frozen, CY too */
-    SELN    3, HPM_EV_CYCLES
-    SELN    4, HPM_EV_TOPDOWN_RETIRING
-    SELN    5, HPM_EV_TOPDOWN_BAD_SPEC
-    SELN    6, HPM_EV_TOPDOWN_FE_BOUND
-    SELN    7, HPM_EV_TOPDOWN_BR_MISPREDICT
-    SELN    8, HPM_EV_TOPDOWN_MEM_BOUND
-    csrwi   CSR_MTOPDOWN, 1
-    li      t0, 100                 /* past the last selector's refill window */
-1:  addi    t0, t0, -1
-    bnez    t0, 1b
-    la      s0, tdata
-    li      s2, 7
-    TRAP_CLEAR
-    csrw    mcountinhibit, zero     /* all start in the next cycle */
-    jal     ra, mix
-    ebreak                          /* machine clears */
-    ENTER_MODE PRV_U
-    jal     ra, mix
-    ENTER_M
-    csrw    mcountinhibit, s1       /* all stop after this cycle */
-    CHECK   s9, 2
-    csrr    a0, CSR_MSLOTS
-    csrr    a1, mhpmcounter3
-    CHECKR  a0, a1
-    SIG     a0
-    csrr    a0, CSR_MSLOTSH
-    csrr    a1, mhpmcounter3h
-    CHECKR  a0, a1
-    TDCMP   4, CSR_MTDRETIRING, CSR_MTDRETIRINGH
-    TDCMP   5, CSR_MTDBADSPEC, CSR_MTDBADSPECH
-    TDCMP   6, CSR_MTDFEBOUND, CSR_MTDFEBOUNDH
-    TDCMP   7, CSR_MTDBRMISS, CSR_MTDBRMISSH
-    TDCMP   8, CSR_MTDMEMBOUND, CSR_MTDMEMBOUNDH
-    jal     ra, check_metrics
+    BLOCK   3, 0
+    BLOCK   11, MINH                /* mcyclecfg's filter: U only */
+    BLOCK   3, 0                    /* the last block unfiltered (tests 4, 8) */
 
     TEST 4                  /* reads from S and U: bit CY of the enables */
     csrw    mcountinhibit, zero
