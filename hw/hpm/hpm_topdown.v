@@ -9,7 +9,7 @@
 // catalogue event. A SLOTS wrap sets OF (no interrupt). A write follows
 // mcycle's rule: it replaces that cycle's increment.
 //
-// The metrics are combinational from the counts (seven 72-by-64-bit
+// The metrics are combinational from the counts (five 72-by-64-bit
 // dividers), read like mcycle: a read in cycle t sees the counts at the
 // start of t. They are computed only in a CSR instruction's cycles (csr_rd),
 // so the simulated board pays the divisions only at a read. This form is
