@@ -262,6 +262,13 @@ suite_hpm() {
     suite_begin $S
     mkdir -p "$d"
     rm -f "$d"/random-*         # leftovers of earlier failures
+    # the default board and the default model have the top-down unit: there
+    # hpm_topdown took its present branch (the absent one signs 17 traps)
+    CHECK="hpm top-down unit present"
+    local tds=$OUT/hpm/hpm_topdown.sim.sig
+    if [ ! -s "$tds" ]; then fail "hpm: the top-down unit: no signature of hpm_topdown on the default board ($tds)"
+    elif [ "$(head -n 1 "$tds")" = 00000011 ]; then fail "hpm: the default board has no top-down unit (hpm_topdown: every CSR of it trapped)"
+    else pass "hpm: the default board has the top-down unit (hpm_topdown's present branch, SLOTS after a reset $(head -n 1 "$tds"))"; fi
     # started by make test (MAKE set): build the variants that are missing
     # or stale (make sim-variants, ~1 min each the first time)
     if [ -n "$HPM_VARIANTS" ] && [ -n "${MAKE:-}" ]; then
