@@ -4,6 +4,7 @@
 //   mhpmevent3..31(h)                  one hpm_selector each
 //   mcountinhibit, mcyclecfg(h), minstretcfg(h), scountovf
 //   cycle/instret/hpmcounterN(h)       the user-level read-only shadows
+//   the top-down unit's, with HPM_TD   hpm_topdown (counts in mcycle's cycles)
 // It claims these addresses on the core's CSR hook (docs/hpm.md, "Which
 // addresses exist"); the core keeps the privilege, read-only and
 // counter-enable checks and the time CSR.
