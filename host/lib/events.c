@@ -179,6 +179,8 @@ static const char *nearest_event(const char *name)
 static int parse_base(const char *base, const char *tok, hpm_evspec *e, char *err, size_t errlen)
 {
 	const hpm_event_desc *d = hpm_event_find(base);
+	if (!strcmp(base, "slots"))     /* the top-down group's SLOTS: mcycle without the unit */
+		d = hpm_event_find("cycles");
 	if (d) {
 		e->index = d->index;
 		e->selector = d->index;
@@ -248,8 +250,75 @@ static int group_modifiers(hpm_evlist *l, unsigned group, int n, const char **p,
 	return HPM_OK;
 }
 
+/* The top-down value a named event gives in the top-down group (0: none):
+ * slots, then the catalogue's topdown-* events in order. */
+static unsigned td_value(const hpm_evspec *e, const char *base)
+{
+	if (!strcmp(base, "slots"))
+		return HPM_TD_SLOTS;
+	if (e->index >= HPM_EV_TOPDOWN_RETIRING && e->index <= HPM_EV_TOPDOWN_CORE_BOUND)
+		return HPM_TD_RETIRING + (e->index - HPM_EV_TOPDOWN_RETIRING);
+	return HPM_TD_NONE;
+}
+
+/* A list that names slots: marks the top-down group, which must not be
+ * split across "{...}" groups nor share one with other events (perf's
+ * rule for Ice Lake), nor take modifiers. braced[i]: event i was in braces. */
+static int topdown_group(hpm_evlist *l, const unsigned char *braced, char *err, size_t errlen)
+{
+	size_t slots = l->n, first_braced = l->n;
+	for (size_t i = 0; i < l->n; i++) {
+		char base[sizeof l->ev[i].name];
+		snprintf(base, sizeof base, "%s", l->ev[i].name);
+		base[strcspn(base, ":")] = '\0';
+		l->ev[i].topdown = td_value(&l->ev[i], base);
+		if (l->ev[i].topdown == HPM_TD_SLOTS && slots == l->n)
+			slots = i;
+	}
+	if (slots == l->n) {                 /* no slots: ordinary events */
+		for (size_t i = 0; i < l->n; i++)
+			l->ev[i].topdown = HPM_TD_NONE;
+		return HPM_OK;
+	}
+	for (size_t i = 0; i < l->n; i++) {
+		const hpm_evspec *e = &l->ev[i];
+		if (!e->topdown)
+			continue;
+		if (strchr(e->name, ':')) {
+			snprintf(err, errlen, "'%s': slots and the topdown-* events count what cycles counts; they take no modifier",
+				 e->name);
+			return HPM_E_EVENT;
+		}
+		for (size_t j = 0; j < i; j++)
+			if (l->ev[j].topdown == e->topdown) {
+				snprintf(err, errlen, "'%s' is named twice in the top-down group", e->name);
+				return HPM_E_EVENT;
+			}
+		if (braced[i] && first_braced == l->n)
+			first_braced = i;
+	}
+	if (first_braced == l->n)
+		return HPM_OK;
+	unsigned g = l->ev[first_braced].group;
+	for (size_t i = 0; i < l->n; i++) {
+		const hpm_evspec *e = &l->ev[i];
+		if (e->topdown && e->group != g) {
+			snprintf(err, errlen, "'%s' is outside the group of '%s': slots and the topdown-* events are one group",
+				 e->name, l->ev[first_braced].name);
+			return HPM_E_EVENT;
+		}
+		if (!e->topdown && e->group == g) {
+			snprintf(err, errlen, "'%s' cannot join the top-down group (slots and the topdown-* events only)",
+				 e->name);
+			return HPM_E_EVENT;
+		}
+	}
+	return HPM_OK;
+}
+
 int hpm_evlist_parse(hpm_evlist **out, const char *spec, char *err, size_t errlen)
 {
+	unsigned char braced[HPM_MAX_COUNTS];
 	char dummy[8];
 	if (!err || !errlen) {
 		err = dummy;
@@ -301,6 +370,7 @@ int hpm_evlist_parse(hpm_evlist **out, const char *spec, char *err, size_t errle
 		if (parse_one(tok, &l->ev[l->n], err, errlen))
 			goto bad;
 		l->ev[l->n].group = group;
+		braced[l->n] = (unsigned char)in_group;
 		l->n++;
 		group_items++;
 		if (*p == '}') {
@@ -327,6 +397,8 @@ int hpm_evlist_parse(hpm_evlist **out, const char *spec, char *err, size_t errle
 		snprintf(err, errlen, "unbalanced '{' in '%s'", spec);
 		goto bad;
 	}
+	if (topdown_group(l, braced, err, errlen))
+		goto bad;
 	*out = l;
 	return HPM_OK;
 bad:

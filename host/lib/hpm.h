@@ -200,12 +200,23 @@ typedef struct hpm_evspec {
 	unsigned index;       /* catalogue index, 0 for raw selectors */
 	int fixed;            /* -1 programmable, 0 mcycle, 2 minstret */
 	unsigned group;       /* 0.. : "{a,b}" groups run together */
+	unsigned topdown;     /* enum hpm_td_value: in the top-down group (below) */
 } hpm_evspec;
 
 typedef struct hpm_evlist hpm_evlist;
 
 /* "a,b,{c,d},r3f": returns HPM_OK or HPM_E_EVENT with a one-line reason in
- * err (unknown name, bad raw code, empty group...). */
+ * err (unknown name, bad raw code, empty group...).
+ *
+ * The top-down group (Linux's rules for Ice Lake): a list that names `slots`
+ * puts slots and every topdown-* event in it into one group, counted by the
+ * board's top-down unit when it has one (no programmable counter taken,
+ * beside any other events; hpm_topdown_present), else slots by mcycle and
+ * the topdown-* events by programmable counters, in the same run as every
+ * other event of the list (no replay: HPM_E_EVENT if they do not fit).
+ * A "{...}" group that holds some of them must hold all of them and nothing
+ * else, and none takes a modifier (HPM_E_EVENT). Without `slots` the
+ * topdown-* events are ordinary events on programmable counters. */
 int  hpm_evlist_parse(hpm_evlist **out, const char *spec, char *err, size_t errlen);
 void hpm_evlist_free(hpm_evlist *l);
 size_t hpm_evlist_len(const hpm_evlist *l);
@@ -295,6 +306,37 @@ typedef struct hpm_region_mark {
 
 typedef int (*hpm_region_cb)(void *ctx, const hpm_region_mark *m);  /* non-zero: abort */
 
+/* ---- the top-down unit (docs/csr.md "Top-down unit") ---- */
+
+/* What the top-down unit counts: SLOTS (cycles x issue width, 1 here) and
+ * the slots of each top-down event, exact 64-bit counts. */
+enum hpm_td_value {
+	HPM_TD_NONE = 0,
+	HPM_TD_SLOTS,
+	HPM_TD_RETIRING, HPM_TD_BAD_SPEC, HPM_TD_FE_BOUND, HPM_TD_BE_BOUND,   /* level 1 */
+	HPM_TD_BR_MISPREDICT, HPM_TD_MACHINE_CLEARS, HPM_TD_FETCH_LATENCY,
+	HPM_TD_MEM_BOUND, HPM_TD_CORE_BOUND,                                  /* level 2 */
+	HPM_TD_N
+};
+
+typedef struct hpm_topdown {
+	uint64_t value[HPM_TD_N];  /* by enum hpm_td_value; level 1 sums to SLOTS */
+	int overflow;              /* SLOTS wrapped since the reset (mtopdown OF) */
+} hpm_topdown;
+
+/* *present = 1 if the board has the unit (a CSR_READ of `slots` does not
+ * trap); probed once per handle. */
+int hpm_topdown_present(hpm_board *b, int *present);
+/* Resets SLOTS, every count and OF together (mtopdown = 1); outside a run.
+ * HPM_E_CONFIG on a board without the unit. */
+int hpm_topdown_reset(hpm_board *b);
+/* Reads SLOTS and the five counts the unit keeps (retiring, bad speculation,
+ * frontend bound, branch mispredicts, memory bound) and derives the others
+ * exactly: backend bound = SLOTS - retiring - bad speculation - frontend
+ * bound, machine clears = bad speculation - branch mispredicts, fetch
+ * latency = frontend bound, core bound = backend bound - memory bound. */
+int hpm_topdown_read(hpm_board *b, hpm_topdown *t);
+
 typedef struct hpm_run_opts {
 	enum hpm_privilege mode;        /* default U */
 	uint64_t budget;           /* workload cycles; 0 = 2^40 */
@@ -315,6 +357,9 @@ typedef struct hpm_run_opts {
 	hpm_prof_cb on_prof;       /* each profile sample, in order (ctx, as on_sample's) */
 	hpm_region_cb on_region;   /* each region marker, in order (ctx, as on_sample's) */
 	int call_graph;            /* with period: each sample's call chain (firmware 1.5) */
+	int topdown;               /* 1: reset the top-down unit before the run and
+	                              read it after, into hpm_run_result.td (the run's
+	                              window is mcycle's); HPM_E_CONFIG without the unit */
 } hpm_run_opts;
 
 #define HPM_MIN_PERIOD 256         /* longer than any skid (docs/hpm.md) */
@@ -329,6 +374,7 @@ typedef struct hpm_run_result {
 	uint32_t lost_records;         /* of these, not received (link) */
 	uint64_t elapsed;              /* workload cycles */
 	hpm_snapshot snap;             /* sampled counters: raw (hpm_profile corrects) */
+	hpm_topdown td;                /* with hpm_run_opts.topdown: the unit's counts */
 } hpm_run_result;
 
 /* Uploads p's file-backed bytes (every time, verified by read-back CRC; .bss
@@ -355,6 +401,7 @@ typedef struct hpm_count {
 	uint64_t value;           /* exact */
 	uint64_t cycles;          /* workload cycles of the run that counted it */
 	unsigned run;             /* which replay run (0..) counted it */
+	int unit;                 /* 1: counted by the top-down unit */
 } hpm_count;
 
 /* Counts every event of l on p. Events are packed into as few runs as the

@@ -59,6 +59,7 @@ struct hpm_board {
 	int64_t repeat_lost0;      /* lost_ms when it started */
 	unsigned repeat_depth;     /* repeats nest: a stat refill repeats hpm_run */
 	int heard_any;             /* a byte came back in this session */
+	int td_probed, td_present; /* the top-down unit (topdown.c) */
 };
 
 #define HPM_GIVEUP_MS 60000      /* default give-up time-out of one exchange */

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "hpm_int.h"
+#include "hpm_events.h"
 
 struct prof {
 	int event_of[HPM_NUM_VALUES];   /* counter -> position in l */
@@ -80,6 +81,11 @@ int hpm_profile(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
 		pr.event_of[k] = -1;
 	for (size_t i = 0; i < n; i++) {
 		const hpm_evspec *e = hpm_evlist_at(l, i);
+		/* Linux refuses sampling on Ice Lake's slots and top-down metrics */
+		if (period[i] && (e->topdown || (e->index >= HPM_EV_TOPDOWN_RETIRING &&
+						  e->index <= HPM_EV_TOPDOWN_CORE_BOUND)))
+			return hpm_fail(b, HPM_E_EVENT, "%s: slots and the topdown-* events count only; they cannot be sampled (use hpmctl stat --topdown)",
+					e->name);
 		if (!period[i] && e->fixed >= 0) {
 			vidx[i] = (unsigned)e->fixed;
 			continue;
@@ -195,7 +201,7 @@ int hpm_profile(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
 			uint64_t lap = width >= 64 ? 0 : 1ull << width;
 			v -= (samples[k] + 1) * (lap - per[k - 3]);
 		}
-		out[i] = (hpm_count){ hpm_evlist_at(l, i), v, r.snap.value[0], 0 };
+		out[i] = (hpm_count){ hpm_evlist_at(l, i), v, r.snap.value[0], 0, 0 };
 	}
 	*nout = n;
 	if (res)

@@ -221,7 +221,8 @@ int hpm_startup_cost(hpm_board *b, const hpm_program *p, uint64_t *cycles, uint6
 
 /* One try of a run: upload, arguments, stream, RUN and its reply. */
 static int run_once(hpm_board *b, const hpm_program *p, const hpm_run_opts *o,
-		    const uint64_t *sel, unsigned nsel, struct hpm_msg_run_result *res)
+		    const uint64_t *sel, unsigned nsel, struct hpm_msg_run_result *res,
+		    hpm_topdown *td)
 {
 	uint8_t req[HPM_MAX_BODY], rep[HPM_MAX_BODY];
 	size_t rlen;
@@ -249,6 +250,9 @@ static int run_once(hpm_board *b, const hpm_program *p, const hpm_run_opts *o,
 	if (rc)
 		return rc;
 
+	/* the unit counts in mcycle's window: reset while frozen, before RUN */
+	if (o->topdown && (rc = hpm_topdown_reset(b)))
+		return rc;
 	memset(&run, 0, sizeof run);
 	run.entry = p->entry;
 	run.mode = (uint8_t)o->mode;
@@ -290,6 +294,8 @@ static int run_once(hpm_board *b, const hpm_program *p, const hpm_run_opts *o,
 		return hpm_fail(b, HPM_E_PROTOCOL, "run: malformed reply");
 	if ((rc = hpm_check_monitor(b, res->monitor_sum)))
 		return rc;
+	if (o->topdown && (rc = hpm_topdown_read(b, td)))
+		return rc;
 	if (o->interval && (rc = stream_arm(b, 0, 0, 0)))
 		return rc;
 	return HPM_OK;
@@ -300,6 +306,7 @@ int hpm_run(hpm_board *b, const hpm_program *p, const hpm_run_opts *o,
 {
 	static const hpm_run_opts defaults;
 	struct hpm_msg_run_result res;
+	hpm_topdown td = { 0 };
 
 	if (!o)
 		o = &defaults;
@@ -346,7 +353,7 @@ int hpm_run(hpm_board *b, const hpm_program *p, const hpm_run_opts *o,
 		int64_t t0 = hpm_now_ms();
 		if (again)
 			hpm_repeat_begin(b);
-		int rc = run_once(b, p, o, sel, nsel, &res);
+		int rc = run_once(b, p, o, sel, nsel, &res, &td);
 		if (again)
 			hpm_repeat_end(b);
 		if (rc)
@@ -380,5 +387,7 @@ int hpm_run(hpm_board *b, const hpm_program *p, const hpm_run_opts *o,
 				(unsigned)b->records_seen, (unsigned)res.records);
 	r->lost_records = res.records - b->records_seen;
 	convert_snapshot(b, &res.snap, &r->snap);
+	if (o->topdown)
+		r->td = td;
 	return HPM_OK;
 }

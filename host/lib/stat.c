@@ -41,7 +41,12 @@ struct plan {
 	unsigned vidx[HPM_MAX_COUNTS];  /* 0 mcycle, 2 minstret, 3.. counters */
 	unsigned pos[HPM_MAX_COUNTS];   /* place of each event among its run's */
 	unsigned nin[HPM_MAX_COUNTS];   /* events per run */
+	int unit;                       /* run 0 reads the top-down unit: vidx
+	                                   HPM_NUM_VALUES + enum hpm_td_value */
 };
+
+/* Why the top-down group cannot use the unit (hpm_stat_interval, regions). */
+enum td_use { TD_UNIT, TD_NO_INTERVAL, TD_NO_REGIONS };
 
 int hpm_check_out(hpm_board *b, size_t n, size_t cap)
 {
@@ -51,12 +56,46 @@ int hpm_check_out(hpm_board *b, size_t n, size_t cap)
 	return HPM_OK;
 }
 
+/* The top-down group (hpm_evlist_parse): on the unit in run 0 when the
+ * board has it and use allows, else on counters in one run with every
+ * other event: HPM_E_EVENT if they do not fit. */
+static int plan_topdown(hpm_board *b, const hpm_evlist *l, enum td_use use, struct plan *pl)
+{
+	static const char *const why[] = {
+		"the board has no top-down unit",
+		"interval samples carry no top-down unit counts",
+		"region markers carry no top-down unit counts",
+	};
+	size_t n = hpm_evlist_len(l);
+	unsigned need = 0, td = 0;
+	int present = 0, rc;
+
+	for (size_t i = 0; i < n; i++) {
+		need += hpm_evlist_at(l, i)->fixed < 0;
+		td |= hpm_evlist_at(l, i)->topdown != HPM_TD_NONE;
+	}
+	if (!td)
+		return HPM_OK;
+	if (use == TD_UNIT && (rc = hpm_topdown_present(b, &present)))
+		return rc;
+	if (present) {
+		pl->unit = 1;
+		return HPM_OK;
+	}
+	if (need > b->info.hpm_num)
+		return hpm_fail(b, HPM_E_EVENT, "topdown: %s: its events take programmable counters, and with the other events the run needs %u of the board's %u (no replay: count fewer events)",
+				why[use == TD_UNIT ? 0 : use], need, b->info.hpm_num);
+	return HPM_OK;
+}
+
 /* A group (or a lone event) goes whole into the current run if it fits,
- * else into a new one. cap: the caller's output array. */
-static int plan_runs(hpm_board *b, const hpm_evlist *l, size_t cap, struct plan *pl)
+ * else into a new one; the top-down group on the unit takes no counter and
+ * goes into run 0. cap: the caller's output array. */
+static int plan_runs(hpm_board *b, const hpm_evlist *l, size_t cap, enum td_use use, struct plan *pl)
 {
 	size_t n = hpm_evlist_len(l);
 	unsigned used = 0, hpm_num = b->info.hpm_num;
+	int rc;
 
 	if (!n)
 		return hpm_fail(b, HPM_E_ARG, "no events to count");
@@ -66,7 +105,17 @@ static int plan_runs(hpm_board *b, const hpm_evlist *l, size_t cap, struct plan 
 		return HPM_E_ARG;
 	memset(pl, 0, sizeof *pl);
 	pl->n = n;
+	if ((rc = plan_topdown(b, l, use, pl)))
+		return rc;
 	for (size_t i = 0; i < n; ) {
+		const hpm_evspec *t = hpm_evlist_at(l, i);
+		if (pl->unit && t->topdown) {
+			pl->nruns += !pl->nruns;
+			pl->run_of[i] = 0;
+			pl->vidx[i] = HPM_NUM_VALUES + t->topdown;
+			pl->pos[i++] = pl->nin[0]++;
+			continue;
+		}
 		size_t j = i;
 		unsigned need = 0;
 		const hpm_evspec *e = hpm_evlist_at(l, i);
@@ -90,6 +139,13 @@ static int plan_runs(hpm_board *b, const hpm_evlist *l, size_t cap, struct plan 
 		}
 	}
 	return HPM_OK;
+}
+
+/* Event i's count in its run's result: a counter, or the top-down unit. */
+static uint64_t run_value(const struct plan *pl, size_t i, const hpm_run_result *r)
+{
+	unsigned idx = pl->vidx[i];
+	return idx < HPM_NUM_VALUES ? r->snap.value[idx] : r->td.value[idx - HPM_NUM_VALUES];
 }
 
 /* Adjusts the options of replay run `run` before it starts. */
@@ -137,6 +193,7 @@ static int count_runs(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
 			}
 		if (run)
 			ro.on_output = NULL;   /* a replay prints the same again */
+		ro.topdown = pl->unit && !run;
 		if (before)
 			before(ctx, run, &ro);
 		if (b->interrupt)
@@ -149,8 +206,8 @@ static int count_runs(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
 			 * events were not counted up to there */
 			for (size_t i = 0; i < pl->n; i++) {
 				int here = pl->run_of[i] == run;
-				out[i] = (hpm_count){ hpm_evlist_at(l, i), here ? r.snap.value[pl->vidx[i]] : 0,
-						      here ? r.snap.value[0] : 0, run };
+				out[i] = (hpm_count){ hpm_evlist_at(l, i), here ? run_value(pl, i, &r) : 0,
+						      here ? r.snap.value[0] : 0, run, pl->vidx[i] >= HPM_NUM_VALUES };
 			}
 			*nout = pl->n;
 			if (stopped)
@@ -219,11 +276,11 @@ static int count_runs(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
 			unsigned idx = pl->vidx[i];
 			if (pl->run_of[i] != run)
 				continue;
-			if (r.snap.untrusted >> idx & 1)
+			if (idx < HPM_NUM_VALUES && r.snap.untrusted >> idx & 1)
 				return hpm_fail(b, HPM_E_RUN,
 						"%s: counter %u is only %u bits wide and wrapped: its count cannot be trusted",
 						e->name, idx, b->info.hpm_width);
-			out[i] = (hpm_count){ e, r.snap.value[idx], r.snap.value[0], run };
+			out[i] = (hpm_count){ e, run_value(pl, i, &r), r.snap.value[0], run, idx >= HPM_NUM_VALUES };
 		}
 	}
 	*nout = pl->n;
@@ -237,7 +294,7 @@ int hpm_stat(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
 	     hpm_run_result *first)
 {
 	struct plan pl;
-	int rc = plan_runs(b, l, cap, &pl);
+	int rc = plan_runs(b, l, cap, TD_UNIT, &pl);
 
 	if (rc)
 		return rc;
@@ -487,7 +544,7 @@ int hpm_stat_interval(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
 
 	if (!o || !o->interval || !cb)
 		return hpm_fail(b, HPM_E_ARG, "interval counting needs an interval and a callback");
-	if ((rc = plan_runs(b, l, cap, &pl)))
+	if ((rc = plan_runs(b, l, cap, TD_NO_INTERVAL, &pl)))
 		return rc;
 	iv.cur = calloc(pl.n, sizeof *iv.cur);
 	/* replays, and a lossy link (lost samples are run again), need the
@@ -775,7 +832,7 @@ int hpm_stat_regions(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
 	struct plan pl;
 	struct regions rg = { .b = b, .p = p };
 	hpm_run_result r0;
-	int rc = plan_runs(b, l, cap, &pl);
+	int rc = plan_runs(b, l, cap, TD_NO_REGIONS, &pl);
 
 	*nout = *nregions = 0;
 	if (rc)

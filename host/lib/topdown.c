@@ -1,0 +1,102 @@
+/* The top-down unit (docs/csr.md "Top-down unit"): probed with a CSR_READ of
+ * `slots`, reset with mtopdown, read as exact 64-bit counts while the
+ * counters are frozen (outside a run), the other values derived exactly. */
+#include "hpm_int.h"
+#include "hpm_map.h"
+
+#ifndef CSR_SLOTS     /* TEMPORARY until hw/csr.def has the unit (tdhw) */
+#define CSR_SLOTS 0xcc0
+#define CSR_SLOTSH 0xcc1
+#define CSR_MTOPDOWN 0x7c3
+#define CSR_MTDRETIRING 0xfc0
+#define CSR_MTDRETIRINGH 0xfc1
+#define CSR_MTDBADSPEC 0xfc2
+#define CSR_MTDBADSPECH 0xfc3
+#define CSR_MTDFEBOUND 0xfc4
+#define CSR_MTDFEBOUNDH 0xfc5
+#define CSR_MTDBRMISS 0xfc6
+#define CSR_MTDBRMISSH 0xfc7
+#define CSR_MTDMEMBOUND 0xfc8
+#define CSR_MTDMEMBOUNDH 0xfc9
+#endif
+
+int hpm_topdown_present(hpm_board *b, int *present)
+{
+	if (!b->td_probed) {
+		uint32_t v;
+		int rc = hpm_csr_read(b, CSR_SLOTS, &v);
+		if (rc == HPM_E_BOARD && b->err_code == HPM_ERR_CSR_TRAP)
+			b->td_present = 0;
+		else if (rc)
+			return rc;
+		else
+			b->td_present = 1;
+		b->td_probed = 1;
+	}
+	*present = b->td_present;
+	return HPM_OK;
+}
+
+static int need_unit(hpm_board *b)
+{
+	int present;
+	int rc = hpm_topdown_present(b, &present);
+	if (rc)
+		return rc;
+	if (!present)
+		return hpm_fail(b, HPM_E_CONFIG, "the board has no top-down unit (reading slots traps)");
+	return HPM_OK;
+}
+
+int hpm_topdown_reset(hpm_board *b)
+{
+	int rc = need_unit(b);
+	return rc ? rc : hpm_csr_write(b, CSR_MTOPDOWN, 0, 1, NULL, NULL);
+}
+
+/* A 64-bit count from its two halves (frozen: no carry between the reads). */
+static int read64(hpm_board *b, uint16_t lo, uint16_t hi, uint64_t *v)
+{
+	uint32_t l, h;
+	int rc = hpm_csr_read(b, lo, &l);
+	if (!rc)
+		rc = hpm_csr_read(b, hi, &h);
+	if (!rc)
+		*v = (uint64_t)h << 32 | l;
+	return rc;
+}
+
+int hpm_topdown_read(hpm_board *b, hpm_topdown *t)
+{
+	static const struct { unsigned td; uint16_t lo, hi; } kept[] = {
+		{ HPM_TD_SLOTS, CSR_SLOTS, CSR_SLOTSH },
+		{ HPM_TD_RETIRING, CSR_MTDRETIRING, CSR_MTDRETIRINGH },
+		{ HPM_TD_BAD_SPEC, CSR_MTDBADSPEC, CSR_MTDBADSPECH },
+		{ HPM_TD_FE_BOUND, CSR_MTDFEBOUND, CSR_MTDFEBOUNDH },
+		{ HPM_TD_BR_MISPREDICT, CSR_MTDBRMISS, CSR_MTDBRMISSH },
+		{ HPM_TD_MEM_BOUND, CSR_MTDMEMBOUND, CSR_MTDMEMBOUNDH },
+	};
+	uint32_t of;
+	uint64_t *v = t->value;
+	int rc = need_unit(b);
+	for (size_t i = 0; !rc && i < sizeof kept / sizeof kept[0]; i++)
+		rc = read64(b, kept[i].lo, kept[i].hi, &v[kept[i].td]);
+	if (!rc)
+		rc = hpm_csr_read(b, CSR_MTOPDOWN, &of);
+	if (rc)
+		return rc;
+	v[HPM_TD_NONE] = 0;
+	uint64_t l1 = v[HPM_TD_RETIRING] + v[HPM_TD_BAD_SPEC] + v[HPM_TD_FE_BOUND];
+	if (l1 > v[HPM_TD_SLOTS] || v[HPM_TD_BR_MISPREDICT] > v[HPM_TD_BAD_SPEC])
+		return hpm_fail(b, HPM_E_PROTOCOL, "top-down unit: the counts exceed their parents (slots %llu, retiring + bad + frontend %llu); was slots written by hand?",
+				(unsigned long long)v[HPM_TD_SLOTS], (unsigned long long)l1);
+	v[HPM_TD_BE_BOUND] = v[HPM_TD_SLOTS] - l1;
+	if (v[HPM_TD_MEM_BOUND] > v[HPM_TD_BE_BOUND])
+		return hpm_fail(b, HPM_E_PROTOCOL, "top-down unit: memory bound %llu exceeds backend bound %llu",
+				(unsigned long long)v[HPM_TD_MEM_BOUND], (unsigned long long)v[HPM_TD_BE_BOUND]);
+	v[HPM_TD_MACHINE_CLEARS] = v[HPM_TD_BAD_SPEC] - v[HPM_TD_BR_MISPREDICT];
+	v[HPM_TD_FETCH_LATENCY] = v[HPM_TD_FE_BOUND];
+	v[HPM_TD_CORE_BOUND] = v[HPM_TD_BE_BOUND] - v[HPM_TD_MEM_BOUND];
+	t->overflow = of & 1u;
+	return HPM_OK;
+}
