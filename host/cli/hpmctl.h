@@ -144,6 +144,12 @@ int finish_interrupt(int rc);
 
 /* 1234567 -> "1,234,567" into buf (at least 27 bytes); returns buf. */
 char *fmt_count(uint64_t v, char *buf);
+
+/* tdsplit.c. Splits units among n <= TD_MAX_ITEMS items in proportion to
+ * w[] (largest remainder: floors first, then one unit each to the largest
+ * remainders, earlier items first on ties); the results sum to units. */
+#define TD_MAX_ITEMS 16
+void td_largest_remainder(const uint64_t *w, size_t n, unsigned units, unsigned *out);
 /* Board time of c cycles: nanoseconds, exact integer arithmetic. */
 uint64_t cycles_to_ns(uint64_t c, uint32_t clock_hz);
 /* A JSON string literal, quotes included. */

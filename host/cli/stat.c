@@ -33,6 +33,37 @@ static const hpm_event_desc *event_desc(const hpm_evspec *e)
 	return NULL;
 }
 
+/* --topdown: the top-down group goes first (perf's order: slots, level 1,
+ * then with --td-level 2 level 2), from the catalogue's hierarchy */
+struct td_def {
+	const char *event, *parent, *label;
+	int level;
+};
+static const struct td_def td_defs[] = {
+#define HPM_TOPDOWN(event, parent, level, label, area) { event, parent, label, level },
+#include "events.def"
+};
+#define TD_DEFS (sizeof td_defs / sizeof td_defs[0])
+
+/* "{slots,topdown-retiring,...}" up to level, then the other events (malloc'd) */
+static char *td_events(int level, const char *others)
+{
+	size_t len = strlen(others) + 16;
+	for (size_t k = 0; k < TD_DEFS; k++)
+		len += strlen(td_defs[k].event) + 1;
+	char *s = malloc(len);
+	if (!s)
+		return NULL;
+	strcpy(s, "{slots");
+	for (size_t k = 0; k < TD_DEFS; k++)
+		if (td_defs[k].level <= level)
+			strcat(strcat(s, ","), td_defs[k].event);
+	strcat(s, "}");
+	if (*others)
+		strcat(strcat(s, ","), others);
+	return s;
+}
+
 static const struct metric_def *metric_of(const hpm_evspec *e)
 {
 	const hpm_event_desc *d = event_desc(e);
@@ -51,6 +82,8 @@ struct row {
 	const struct metric_def *m;
 	double metric;
 	int none;              /* not counted up to an interrupt: perf's <not counted> */
+	const char *td_label;  /* --topdown: its area, and tenths of a percent of slots */
+	unsigned tenths;
 };
 
 /* perf's software clocks, counted as board time (the board runs nothing
@@ -74,6 +107,7 @@ struct stat_out {
 	const char *clock[MAX_CLOCKS];   /* -e task-clock, cpu-clock: printed first */
 	size_t nclocks;
 	int clocks_only;       /* only clocks asked: the events counted are not shown */
+	size_t ntd;            /* --topdown: rows of the top-down group, first (0: none) */
 };
 
 /* Takes perf's software clocks out of an -e list (outside groups):
@@ -150,8 +184,11 @@ static double noise_pct(const uint64_t *v, size_t n, size_t stride)
 	return mean ? 100.0 * sqrt(m2 / (double)(n - 1) / (double)n) / mean : 0;
 }
 
-/* the metric of each row whose base event was counted too */
-static void set_metrics(struct row *rows, size_t n)
+static void set_topdown(struct row *rows, size_t ntd);
+
+/* the metric of each row whose base event was counted too; with
+ * --topdown (ntd rows of the group first) the top-down split */
+static void set_metrics(struct row *rows, size_t n, size_t ntd)
 {
 	for (size_t i = 0; i < n; i++) {
 		const struct metric_def *m = metric_of(rows[i].ev);
@@ -166,6 +203,37 @@ static void set_metrics(struct row *rows, size_t n)
 					(double)rows[i].value / (double)rows[j].value * (m->pct ? 100 : 1) : 0;
 				break;
 			}
+	}
+	if (ntd)
+		set_topdown(rows, ntd);
+}
+
+/* --topdown: rows[1..ntd) are td_defs in order (rows[0] slots); each
+ * level to exactly 100.0 as hpmctl topdown's, from the exact counts */
+static void set_topdown(struct row *rows, size_t ntd)
+{
+	uint64_t w[TD_MAX_ITEMS] = { 0 };
+	unsigned pct[TD_MAX_ITEMS], share[TD_MAX_ITEMS];
+	size_t nl1 = 0, idx[TD_MAX_ITEMS];
+	while (nl1 + 1 < ntd && td_defs[nl1].level == 1)
+		nl1++;
+	for (size_t k = 0; k < nl1; k++)
+		w[k] = rows[1 + k].value;
+	td_largest_remainder(w, nl1, 1000, pct);
+	for (size_t k = 0; k < nl1; k++) {
+		size_t m = 0;
+		rows[1 + k].td_label = td_defs[k].label;
+		rows[1 + k].tenths = pct[k];
+		for (size_t j = nl1; j + 1 < ntd; j++)
+			if (!strcmp(td_defs[j].parent, td_defs[k].event)) {
+				idx[m] = j;
+				w[m++] = rows[1 + j].value;
+			}
+		td_largest_remainder(w, m, pct[k], share);
+		for (size_t c = 0; c < m; c++) {
+			rows[1 + idx[c]].td_label = td_defs[idx[c]].label;
+			rows[1 + idx[c]].tenths = share[c];
+		}
 	}
 }
 
@@ -219,7 +287,11 @@ static void print_human(const struct stat_out *o, const struct row *rows, size_t
 		else
 			fmt_count(rows[i].value, num);
 		int len = snprintf(line, sizeof line, "%18s      %-32s", num, rows[i].ev->name);
-		if (rows[i].m && !rows[i].none) {
+		if (rows[i].td_label && !rows[i].none) {     /* perf's "%8.1f%%" */
+			len += snprintf(line + len, sizeof line - (size_t)len, " # %6u.%u%% %-*s",
+					rows[i].tenths / 10, rows[i].tenths % 10, METRIC_LEN - 3 - 9 - 1,
+					rows[i].td_label);
+		} else if (rows[i].m && !rows[i].none) {
 			char val[32];
 			int w = snprintf(val, sizeof val, rows[i].m->pct ? "%7.2f%%" : "%7.2f ", rows[i].metric);
 			len += snprintf(line + len, sizeof line - (size_t)len, " # %s %-*s", val,
@@ -269,7 +341,10 @@ static void print_csv(const struct stat_out *o, const struct row *rows, size_t n
 		if (o->repeat > 1)
 			fprintf(o->f, "%s%.2f%%", s, rows[i].noise);
 		fprintf(o->f, "%s%llu%s100.00", s, (unsigned long long)o->runtime_ns, s);
-		if (rows[i].m && !rows[i].none)
+		if (rows[i].td_label && !rows[i].none)
+			fprintf(o->f, "%s%u.%u%s%s\n", s, rows[i].tenths / 10, rows[i].tenths % 10, s,
+				rows[i].td_label);
+		else if (rows[i].m && !rows[i].none)
 			fprintf(o->f, "%s%.2f%s%s\n", s, rows[i].metric, s, rows[i].m->unit);
 		else
 			fprintf(o->f, "%s%s\n", s, s);
@@ -306,7 +381,11 @@ static void print_json(const struct stat_out *o, const struct row *rows, size_t 
 			fprintf(o->f, ", \"variance\" : %.2f", rows[i].noise);
 		fprintf(o->f, ", \"event-runtime\" : %llu, \"pcnt-running\" : 100.00",
 		       (unsigned long long)o->runtime_ns);
-		if (rows[i].m && !rows[i].none) {
+		if (rows[i].td_label && !rows[i].none) {
+			fprintf(o->f, ", \"metric-value\" : %u.%u, \"metric-unit\" : ", rows[i].tenths / 10,
+				rows[i].tenths % 10);
+			json_string(o->f, rows[i].td_label);
+		} else if (rows[i].m && !rows[i].none) {
 			fprintf(o->f, ", \"metric-value\" : %f, \"metric-unit\" : ", rows[i].metric);
 			json_string(o->f, rows[i].m->unit);
 		}
@@ -334,7 +413,7 @@ static int print_interval(void *ctx, const hpm_interval *iv)
 		ip->rows[i].value = iv->value[i] - ip->prev[i];
 		ip->prev[i] = iv->value[i];
 	}
-	set_metrics(ip->rows, ip->n);
+	set_metrics(ip->rows, ip->n, ip->o->ntd);
 	ip->o->runtime_ns = cycles_to_ns(iv->cycles - ip->prev_cycles, ip->clock_hz);
 	ip->o->at_ns = cycles_to_ns(iv->cycles, ip->clock_hz);
 	ip->prev_cycles = iv->cycles;
@@ -355,7 +434,8 @@ static int print_interval(void *ctx, const hpm_interval *iv)
 }
 
 static const char stat_help[] =
-	"usage: hpmctl stat [-e EVENTS] [-r N | -I T [--interval-count N] | --regions] [-D MS]\n"
+	"usage: hpmctl stat [-e EVENTS] [--topdown [--td-level 1|2]]\n"
+	"                   [-r N | -I T [--interval-count N] | --regions] [-D MS]\n"
 	"                   [-x SEP | -j] [-o FILE] [-B | --no-big-num] [-q] [--timeout MS]\n"
 	"                   [--mode u|s|m] [--size N] [--budget N] <workload|file.elf> [-- ARGS]\n\n"
 	"Counts events on one run of the workload (exact 64-bit counts) and prints\n"
@@ -385,6 +465,14 @@ static const char stat_help[] =
 	"                           calls and counts between its BEGIN and END\n"
 	"                           markers, which are included (docs/hpm.md);\n"
 	"                           -x and -j lines start with region and calls\n"
+	"  --topdown                top-down first: slots and topdown-retiring,\n"
+	"                           -bad-spec, -fe-bound, -be-bound, each with its\n"
+	"                           % of slots (exact counts): the board's top-down\n"
+	"                           unit, beside any -e events, if it has one and\n"
+	"                           without -I and --regions; else 4 (level 2: 9)\n"
+	"                           programmable counters, in the same run\n"
+	"  --td-level 1|2           with --topdown: 2 adds level 2 (br-mispredict,\n"
+	"                           machine-clears, fetch-latency, mem-bound, core-bound)\n"
 	"  --timeout MS             stop the run after MS ms of wall time and print\n"
 	"                           the counts so far (exit 0), as perf\n"
 	"Ctrl-C stops the run at its next tick and prints the counts so far.\n"
@@ -424,6 +512,17 @@ static void print_notes(const struct stat_out *o, const hpm_run_result *r, int s
 			fmt_count(r->snap.value[0], num), human ? "\n" : "");
 }
 
+/* --topdown on counters (human output): which and why, in one line */
+static void print_td_note(const struct stat_out *o, hpm_board *b, int on_unit, const char *why)
+{
+	int present = 0;
+	if (!o->ntd || on_unit || o->json || o->csv_sep)
+		return;
+	if (hpm_topdown_present(b, &present) != HPM_OK || !present)
+		why = "the board has no top-down unit";
+	fprintf(o->f, " Top-down on %zu programmable counters, slots = cycles: %s.\n\n", o->ntd - 1, why);
+}
+
 /* --regions: the whole program, then each region, in the chosen format */
 static int stat_regions(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
 			const hpm_run_opts *ro, struct stat_out *o, struct row *rows, unsigned timeout)
@@ -454,7 +553,7 @@ static int stat_regions(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
 			rows[i].value = r ? regs[r - 1].value[i] : counts[i].value;
 			rows[i].none = !r && !counts[i].cycles;
 		}
-		set_metrics(rows, n);
+		set_metrics(rows, n, o->ntd);
 		o->runtime_ns = cycles_to_ns(cycles, hz);
 		o->seconds = (double)cycles / hz;
 		o->region = r ? regs[r - 1].name : NULL;
@@ -476,6 +575,7 @@ static int stat_regions(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
 		if (!r)
 			print_notes(o, &first, st, timeout);
 	}
+	print_td_note(o, b, 0, "region markers carry no top-down unit counts");
 	if (!o->json && !o->csv_sep && nreg)
 		fprintf(o->f, " Each region includes its markers: %s per call (docs/hpm.md, Regions).\n\n",
 			o->mode == HPM_MODE_MACHINE ? "14 cycles, 9 instructions" : "6 cycles, 4 instructions");
@@ -487,6 +587,35 @@ out:
 	free(counts);
 	free(regs);
 	return rc;
+}
+
+/* --topdown: the top-down group before the other events, which must not
+ * name its events again */
+static int add_topdown(char **events, int level, struct stat_out *o)
+{
+	hpm_evlist *l = NULL;
+	int rc;
+	if (**events && (rc = parse_events(*events, &l)))
+		return rc;
+	for (size_t i = 0; l && i < hpm_evlist_len(l); i++) {
+		const hpm_evspec *e = hpm_evlist_at(l, i);
+		const hpm_event_desc *d = event_desc(e);
+		if (!strncmp(e->name, "slots", 5) || (d && !strncmp(d->name, "topdown-", 8))) {
+			hpm_evlist_free(l);
+			return usage_error("stat", "--topdown counts slots and the topdown-* events itself: -e cannot name '%s' too",
+					   e->name);
+		}
+	}
+	hpm_evlist_free(l);
+	char *all = td_events(level, *events);
+	if (!all)
+		return fail("out of memory");
+	free(*events);
+	*events = all;
+	o->ntd = 1;
+	for (size_t k = 0; k < TD_DEFS; k++)
+		o->ntd += td_defs[k].level <= level;
+	return EXIT_OK;
 }
 
 /* -D MS: the counts of the same run stopped by a budget at MS of board
@@ -528,6 +657,8 @@ int cmd_stat(const struct cli *c, int argc, char **argv)
 		{ "big-num", no_argument, NULL, 'B' },
 		{ "no-big-num", no_argument, NULL, OPT_FIRST_FREE + 2 },
 		{ "timeout", required_argument, NULL, OPT_FIRST_FREE + 3 },
+		{ "topdown", no_argument, NULL, OPT_FIRST_FREE + 4 },
+		{ "td-level", required_argument, NULL, OPT_FIRST_FREE + 5 },
 		RUN_LONG_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
@@ -548,7 +679,7 @@ int cmd_stat(const struct cli *c, int argc, char **argv)
 	struct progress pg = { 0 };
 	uint64_t v, every = 0, delay_ms = 0, icount = 0;
 	unsigned per_second = 0, timeout = 0;
-	int opt, rc;
+	int opt, rc, topdown = 0, td_level = 0;
 	char *hw_events = NULL;
 	hpm_count *pre = NULL;
 
@@ -579,6 +710,14 @@ int cmd_stat(const struct cli *c, int argc, char **argv)
 				goto out;
 			}
 			timeout = (unsigned)v;
+			break;
+		case OPT_FIRST_FREE + 4: topdown = 1; break;
+		case OPT_FIRST_FREE + 5:
+			if (strcmp(optarg, "1") && strcmp(optarg, "2")) {
+				rc = usage_error("stat", "--td-level '%s': expected 1 or 2", optarg);
+				goto out;
+			}
+			td_level = optarg[0] - '0';
 			break;
 		case OPT_FIRST_FREE + 1:
 			if (parse_u64(optarg, &icount) || !icount) {
@@ -624,12 +763,18 @@ int cmd_stat(const struct cli *c, int argc, char **argv)
 		usage_error("stat", "-D cannot be combined with -I or --regions");
 		goto out;
 	}
+	if (td_level && !topdown) {
+		usage_error("stat", "--td-level needs --topdown");
+		goto out;
+	}
 	int bad_clocks;
-	if (!(hw_events = take_clocks(events ? events : DEFAULT_EVENTS, &o, &bad_clocks))) {
+	if (!(hw_events = take_clocks(events ? events : topdown ? "" : DEFAULT_EVENTS, &o, &bad_clocks))) {
 		rc = bad_clocks == 2 ? usage_error("stat", "at most %d task-clock and cpu-clock events", MAX_CLOCKS) :
 			fail("out of memory");
 		goto out;
 	}
+	if (topdown && (rc = add_topdown(&hw_events, td_level ? td_level : 1, &o)))
+		goto out;
 	o.clocks_only = !hw_events[0];   /* the run's time needs a count: cycles */
 	/* everything that can be checked without the board first */
 	if ((rc = parse_events(o.clocks_only ? "cycles" : hw_events, &l)) || (rc = load_program(t.name, &p)) ||
@@ -685,6 +830,8 @@ int cmd_stat(const struct cli *c, int argc, char **argv)
 			rc = fail("%s", ferror(o.f) ? "stat: writing the output failed" : hpm_errmsg(b));
 		else
 			rc = EXIT_OK;
+		if (!rc)
+			print_td_note(&o, b, 0, "interval samples carry no top-down unit counts");
 		if (!rc && ip.lost)
 			fprintf(stderr, "hpmctl: stat: %u samples lost; their intervals are merged into the next (counts stay exact)\n",
 				(unsigned)ip.lost);
@@ -731,7 +878,7 @@ int cmd_stat(const struct cli *c, int argc, char **argv)
 		rows[i].value = mean_u64(vals + i, o.repeat, n + 1);
 		rows[i].noise = noise_pct(vals + i, o.repeat, n + 1);
 	}
-	set_metrics(rows, n);
+	set_metrics(rows, n, o.ntd);
 	uint64_t cycles = partial ? first.snap.value[0] : mean_u64(vals + n, o.repeat, n + 1);
 	o.runtime_ns = cycles_to_ns(cycles, hz);
 	o.seconds = (double)cycles / hz;
@@ -747,6 +894,7 @@ int cmd_stat(const struct cli *c, int argc, char **argv)
 			print_startup(&o, b, p);
 	}
 	print_notes(&o, &first, st, timeout);
+	print_td_note(&o, b, counts[0].unit, "");
 	if (st == HPM_E_RUN)
 		rc = program_failed("stat", p, &first);
 	else

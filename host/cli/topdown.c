@@ -1,7 +1,8 @@
 /* hpmctl topdown: the top-down breakdown of a workload's slots (issue width
  * 1, so slots = cycles), level 1 and level 2 (docs/events.md). Percentages
  * are rounded by largest remainder, so each level prints exactly 100.0, and
- * each level-2 group sums exactly to its printed level-1 parent. */
+ * each level-2 group sums exactly to its printed level-1 parent. A board
+ * with the top-down unit counts them there, in one run without counters. */
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,8 +22,14 @@ enum { NLEVEL1 = 0
 #define HPM_TOPDOWN(event, parent, level, label, area) + ((level) == 1)
 #include "events.def"
 };
-/* the events counted: cycles, then nodes[] in order */
-static const char events_arg[] = "cycles"
+/* the events counted, then nodes[] in order: slots and the top-down group
+ * on a board with the unit (one run, no counter), else cycles and the
+ * events on programmable counters (replayed on a board with few) */
+static const char events_unit[] = "slots"
+#define HPM_TOPDOWN(event, parent, level, label, area) "," event
+#include "events.def"
+	;
+static const char events_counters[] = "cycles"
 #define HPM_TOPDOWN(event, parent, level, label, area) "," event
 #include "events.def"
 	;
@@ -34,38 +41,6 @@ static int parent_of(size_t i)
 		if (!strcmp(nodes[j].event, nodes[i].parent))
 			return (int)j;
 	return -1;
-}
-
-/* Splits units among items in proportion to w[] (largest remainder: floors
- * first, then one unit each to the largest remainders, earlier items first
- * on ties). The results sum to units exactly. */
-static void largest_remainder(const uint64_t *w, size_t n, unsigned units, unsigned *out)
-{
-	uint64_t total = 0, rem[NNODES];
-	unsigned given = 0;
-	for (size_t i = 0; i < n; i++)
-		total += w[i];
-	if (!total) {          /* nothing counted (only if inconsistent): all to the first */
-		for (size_t i = 0; i < n; i++)
-			out[i] = i ? 0 : units;
-		return;
-	}
-	for (size_t i = 0; i < n; i++) {
-		/* w * units / total in two parts (r * units fits below 2^54 slots) */
-		uint64_t r = w[i] % total;
-		out[i] = (unsigned)(w[i] / total * units + r * units / total);
-		rem[i] = r * units % total;
-		given += out[i];
-	}
-	while (given < units) {
-		size_t best = 0;
-		for (size_t i = 1; i < n; i++)
-			if (rem[i] > rem[best])
-				best = i;
-		out[best]++;
-		rem[best] = 0;
-		given++;
-	}
 }
 
 static int has_children(int parent)
@@ -137,8 +112,15 @@ int cmd_topdown(const struct cli *c, int argc, char **argv)
 		return rc;
 	if (sep && json)
 		return usage_error("topdown", "-x and -j cannot be combined");
-	if ((rc = parse_events(events_arg, &l)) || (rc = load_program(t.name, &p)) ||
-	    (rc = program_setup("topdown", &t, p, &ro, &pg)) || (rc = open_board(c, &b)))
+	int unit;
+	if ((rc = load_program(t.name, &p)) || (rc = program_setup("topdown", &t, p, &ro, &pg)) ||
+	    (rc = open_board(c, &b)))
+		goto out;
+	if (hpm_topdown_present(b, &unit) != HPM_OK) {
+		rc = fail("%s", hpm_errmsg(b));
+		goto out;
+	}
+	if ((rc = parse_events(unit ? events_unit : events_counters, &l)))
 		goto out;
 	progress_begin(&pg, "topdown %s", t.name);
 	/* Ctrl-C stops the run at its next tick: the tree of the counts so far */
@@ -167,7 +149,7 @@ int cmd_topdown(const struct cli *c, int argc, char **argv)
 			 (unsigned long long)sum1, (unsigned long long)slots);
 		broken = why;
 	}
-	largest_remainder(v, NLEVEL1, 1000, pct1);
+	td_largest_remainder(v, NLEVEL1, 1000, pct1);
 	for (int parent = 0; parent < NLEVEL1; parent++) {
 		uint64_t w[NNODES], sum = 0;
 		size_t idx[NNODES], k = 0;
@@ -187,7 +169,7 @@ int cmd_topdown(const struct cli *c, int argc, char **argv)
 			broken = why;
 		}
 		unsigned share[NNODES];
-		largest_remainder(w, k, pct1[parent], share);
+		td_largest_remainder(w, k, pct1[parent], share);
 		for (size_t j = 0; j < k; j++)
 			pct2[idx[j]] = share[j];
 	}

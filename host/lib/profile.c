@@ -84,7 +84,7 @@ int hpm_profile(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
 		/* Linux refuses sampling on Ice Lake's slots and top-down metrics */
 		if (period[i] && (e->topdown || (e->index >= HPM_EV_TOPDOWN_RETIRING &&
 						  e->index <= HPM_EV_TOPDOWN_CORE_BOUND)))
-			return hpm_fail(b, HPM_E_EVENT, "%s: slots and the topdown-* events count only; they cannot be sampled (use hpmctl stat --topdown)",
+			return hpm_fail(b, HPM_E_EVENT, "%s cannot be sampled: slots and the topdown-* events only count, as on Linux (use stat --topdown)",
 					e->name);
 		if (!period[i] && e->fixed >= 0) {
 			vidx[i] = (unsigned)e->fixed;

@@ -187,7 +187,7 @@ static int count_runs(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
 		hpm_run_opts ro = o ? *o : defaults;
 		hpm_run_result r;
 		for (size_t i = 0; i < pl->n; i++)
-			if (pl->run_of[i] == run && pl->vidx[i] >= 3) {
+			if (pl->run_of[i] == run && pl->vidx[i] >= 3 && pl->vidx[i] < HPM_NUM_VALUES) {
 				sel[pl->vidx[i] - 3] = hpm_evlist_at(l, i)->selector;
 				nsel = pl->vidx[i] - 2 > nsel ? pl->vidx[i] - 2 : nsel;
 			}

@@ -4,22 +4,6 @@
 #include "hpm_int.h"
 #include "hpm_map.h"
 
-#ifndef CSR_SLOTS     /* TEMPORARY until hw/csr.def has the unit (tdhw) */
-#define CSR_SLOTS 0xcc0
-#define CSR_SLOTSH 0xcc1
-#define CSR_MTOPDOWN 0x7c3
-#define CSR_MTDRETIRING 0xfc0
-#define CSR_MTDRETIRINGH 0xfc1
-#define CSR_MTDBADSPEC 0xfc2
-#define CSR_MTDBADSPECH 0xfc3
-#define CSR_MTDFEBOUND 0xfc4
-#define CSR_MTDFEBOUNDH 0xfc5
-#define CSR_MTDBRMISS 0xfc6
-#define CSR_MTDBRMISSH 0xfc7
-#define CSR_MTDMEMBOUND 0xfc8
-#define CSR_MTDMEMBOUNDH 0xfc9
-#endif
-
 int hpm_topdown_present(hpm_board *b, int *present)
 {
 	if (!b->td_probed) {
