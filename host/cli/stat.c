@@ -382,8 +382,7 @@ static void print_json(const struct stat_out *o, const struct row *rows, size_t 
 		fprintf(o->f, ", \"event-runtime\" : %llu, \"pcnt-running\" : 100.00",
 		       (unsigned long long)o->runtime_ns);
 		if (rows[i].td_label && !rows[i].none) {
-			fprintf(o->f, ", \"metric-value\" : %u.%u, \"metric-unit\" : ", rows[i].tenths / 10,
-				rows[i].tenths % 10);
+			fprintf(o->f, ", \"metric-value\" : %f, \"metric-unit\" : ", rows[i].tenths / 10.0);
 			json_string(o->f, rows[i].td_label);
 		} else if (rows[i].m && !rows[i].none) {
 			fprintf(o->f, ", \"metric-value\" : %f, \"metric-unit\" : ", rows[i].metric);

@@ -128,6 +128,20 @@ def tests(h):
         h.report(rc6 == 0 and "Top-down on 4 programmable counters, slots = cycles: the board has no top-down unit." in err6,
                  "topdown: %s: the human table says in one line that top-down took 4 counters" % what, short(err6))
 
+    # ---- the unit takes no counter: a board with none (hpm-sim-0x64) ----
+    zero = {"HPM_SIM": os.path.join(h.build, "bin", "hpm-sim-0x64")}
+    rc, out, err = h.run(SIM + ["topdown", "matmul"], env=zero)
+    rc2, out2, err2 = h.run(SIM + ["topdown", "matmul"])
+    h.report(rc == 0 and rc2 == 0 and err == err2,
+             "topdown: hpmctl topdown matmul on a board with 0 counters and the unit (hpm-sim-0x64): the same "
+             "table as on 29 counters", "%s | %s" % (short(err), short(err2)))
+    rc, out, err = h.run(SIM + ["stat", "--topdown", "--td-level", "2", "-x", ",", "-e", "cycles", "sort"], env=zero)
+    s = stat_rows(err)
+    h.report(rc == 0 and list(s) == ["slots"] + LEVEL1 + LEVEL2 + ["cycles"]
+             and all(s[e] == unit[e] for e in ["slots"] + LEVEL1 + LEVEL2) and s["cycles"][0] == s["slots"][0],
+             "topdown: stat --topdown --td-level 2 on 0 counters (hpm-sim-0x64): the unit's 10 rows, as on 29",
+             short(err))
+
     # ---- with the unit: 29 other events beside it, one run ----
     rc, out, err = h.run(SIM + ["stat", "--topdown", "-x", ",", "-e", ",".join(OTHERS), "crc"])
     s = stat_rows(err)
