@@ -100,6 +100,7 @@ def tests(h):
 
     # ---- the board without the unit gives the same numbers ----
     v3 = os.path.join(h.build, "bin", "hpm-sim-v3")
+    zero = {"HPM_SIM": os.path.join(h.build, "bin", "hpm-sim-0x64")}
     nounit = {"HPM_SIM": v3}
     noref = {"HPM_REF": no_unit_ref(h)}
     rc, out, err = h.run(SIM + ["stat", "--topdown", "--td-level", "2", "-x", ",", "-e", "loads", "sort"])
@@ -114,11 +115,12 @@ def tests(h):
                  and list(unit) == ["slots"] + LEVEL1 + LEVEL2 + ["loads"],
                  "topdown: stat --topdown --td-level 2 -e loads sort: %s gives the unit's rows exactly" % what,
                  "%s | %s" % (short(err), short(err2)))
+        # the unit's table: hpm-sim-0x64 has the unit and no counter at all
         rc3, out3, err3 = h.run(link + ["topdown", "matmul"], env=env)
-        rc4, out4, err4 = h.run(SIM + ["topdown", "matmul"])
+        rc4, out4, err4 = h.run(SIM + ["topdown", "matmul"], env=zero)
         h.report(rc3 == 0 and rc4 == 0 and err3 == err4 and "Level 2" in err4,
-                 "topdown: hpmctl topdown matmul: %s prints the unit's table byte for byte" % what,
-                 "%s | %s" % (short(err3), short(err4)))
+                 "topdown: hpmctl topdown matmul: %s (counters) prints byte for byte the table of the unit on a "
+                 "board with 0 counters (hpm-sim-0x64)" % what, "%s | %s" % (short(err3), short(err4)))
         rc5, out5, err5 = h.run(link + ["stat", "--topdown", "-e", ",".join(OTHERS), "crc"], env=env)
         lines = err5.strip().splitlines()
         h.report(rc5 not in (0, None) and len(lines) == 1 and "no top-down unit" in err5 and "no replay" in err5,
@@ -129,7 +131,6 @@ def tests(h):
                  "topdown: %s: the human table says in one line that top-down took 4 counters" % what, short(err6))
 
     # ---- the unit takes no counter: a board with none (hpm-sim-0x64) ----
-    zero = {"HPM_SIM": os.path.join(h.build, "bin", "hpm-sim-0x64")}
     rc, out, err = h.run(SIM + ["topdown", "matmul"], env=zero)
     rc2, out2, err2 = h.run(SIM + ["topdown", "matmul"])
     h.report(rc == 0 and rc2 == 0 and err == err2,
