@@ -519,7 +519,8 @@ static void print_td_note(const struct stat_out *o, hpm_board *b, int on_unit, c
 		return;
 	if (hpm_topdown_present(b, &present) != HPM_OK || !present)
 		why = "the board has no top-down unit";
-	fprintf(o->f, " Top-down on %zu programmable counters, slots = cycles: %s.\n\n", o->ntd - 1, why);
+	fprintf(o->f, "%s Top-down on %zu programmable counters, slots = cycles: %s.\n\n", o->interval ? "\n" : "",
+		o->ntd - 1, why);
 }
 
 /* --regions: the whole program, then each region, in the chosen format */
