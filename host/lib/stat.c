@@ -84,7 +84,7 @@ static int plan_topdown(hpm_board *b, const hpm_evlist *l, enum td_use use, stru
 	}
 	if (need > b->info.hpm_num)
 		return hpm_fail(b, HPM_E_EVENT, "topdown: %s: its events take programmable counters, and with the other events the run needs %u of the board's %u (no replay: count fewer events)",
-				why[use == TD_UNIT ? 0 : use], need, b->info.hpm_num);
+				why[use], need, b->info.hpm_num);
 	return HPM_OK;
 }
 
