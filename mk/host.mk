@@ -1,8 +1,8 @@
 # host.mk: libhpm (host/lib) and hpmctl (host/cli). Owner: host runtime.
 #   make host          -> build/lib/libhpm.a, build/bin/hpmctl (also via `make`)
 #   make install PREFIX=/usr/local
-#                      -> include/hpm.h, lib/libhpm.a, lib/libhpm.so.1.0 (soname
-#                         libhpm.so.1) and its links, lib/pkgconfig/libhpm.pc,
+#                      -> include/hpm.h, lib/libhpm.a, lib/libhpm.so.2.0 (soname
+#                         libhpm.so.2) and its links, lib/pkgconfig/libhpm.pc,
 #                         bin/hpmctl, bin/hpm-sim(-trace), bin/hpm-ref, bin/hpm-cc,
 #                         share/hpm-overlay/{fw,workloads,sdk}, share/man/man1/hpmctl.1
 # Variables for other fragments: HPM_LIB, HPM_LIB_ASAN, HPM_LIB_CFLAGS,
@@ -43,11 +43,11 @@ $(HPM_ASAN_OBJDIR)/%.o: %.c $(EV_H) | $(HPM_ASAN_OBJDIR)
 $(HPM_OBJDIR) $(HPM_ASAN_OBJDIR):
 	@mkdir -p $@
 
-# the shared library: position-independent objects, soname libhpm.so.1,
+# the shared library: position-independent objects, soname libhpm.so.2,
 # only the functions of hpm.h exported (a version script made from it)
 HPM_PIC_OBJDIR := $(BUILD)/obj/libhpm-pic
-HPM_SO_NAME    := libhpm.so.1
-HPM_SO         := $(LIBDIR)/libhpm.so.1.0
+HPM_SO_NAME    := libhpm.so.2
+HPM_SO         := $(LIBDIR)/libhpm.so.2.0
 HPM_SO_MAP     := $(BUILD)/obj/libhpm.map
 HPM_LIB_PIC_OBJS := $(call hpm_obj,$(HPM_PIC_OBJDIR))
 $(HPM_PIC_OBJDIR)/%.o: %.c $(EV_H) | $(HPM_PIC_OBJDIR)

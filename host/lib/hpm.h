@@ -36,7 +36,7 @@
 extern "C" {
 #endif
 
-#define HPM_LIB_VERSION "0.2.0"
+#define HPM_LIB_VERSION "0.3.0"
 
 enum hpm_errcode {
 	HPM_OK            =   0,

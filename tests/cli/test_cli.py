@@ -1535,7 +1535,7 @@ int main(int argc, char **argv)
 def installed():
     """make install into a temporary PREFIX, then from another directory with
     no HPM_* variables: hpm-cc builds printf programs, hpmctl runs and counts
-    them (exact against the reference board), pkg-config links libhpm.so.1,
+    them (exact against the reference board), pkg-config links libhpm.so.2,
     the hpm.h example finds hpm-sim and the workloads, man renders."""
     prefix = os.path.join(OUT, "prefix")
     shutil.rmtree(prefix, ignore_errors=True)
@@ -1592,9 +1592,9 @@ def installed():
                "stat on a program that traps: counts printed, the reason named (%s), exit 1" % want,
                "exit %d %s | %s" % (p.returncode, short(p.stdout), short(p.stderr)))
     # pkg-config: the shared library, and the hpm.h usage example, from another directory
-    so = os.path.join(prefix, "lib", "libhpm.so.1")
+    so = os.path.join(prefix, "lib", "libhpm.so.2")
     p = sh(["readelf", "-d", so])
-    report(os.path.islink(so) and "Library soname: [libhpm.so.1]" in p.stdout, "installed lib/libhpm.so.1 has soname libhpm.so.1",
+    report(os.path.islink(so) and "Library soname: [libhpm.so.2]" in p.stdout, "installed lib/libhpm.so.2 has soname libhpm.so.2",
            short(p.stdout))
     hdr = open(os.path.join(prefix, "include", "hpm.h")).read()
     body = re.search(r"^ \* EXAMPLE\n(.*?)^ \* END", hdr, re.S | re.M)
@@ -1604,8 +1604,8 @@ def installed():
     pc = sh(["pkg-config", "--cflags", "--libs", "libhpm"], PKG_CONFIG_PATH=os.path.join(prefix, "lib", "pkgconfig"))
     p = sh(["cc", "-std=c11", "-Wall", "-Wextra", "-Werror", "-o", "example", "example.c"] + pc.stdout.split())
     needed = sh(["readelf", "-d", "example"]).stdout if p.returncode == 0 else ""
-    report(body and pc.returncode == 0 and p.returncode == 0 and "Shared library: [libhpm.so.1]" in needed,
-           "cc example.c $(pkg-config --cflags --libs libhpm): hpm.h's usage example compiles and links libhpm.so.1",
+    report(body and pc.returncode == 0 and p.returncode == 0 and "Shared library: [libhpm.so.2]" in needed,
+           "cc example.c $(pkg-config --cflags --libs libhpm): hpm.h's usage example compiles and links libhpm.so.2",
            short(pc.stdout + p.stderr))
     if p.returncode == 0:
         r = sh([os.path.join(work, "example")])
