@@ -11,7 +11,8 @@
 `include "hpm_map.vh"
 module hpm_core #(
     parameter integer EV_W    = `HPM_EVENTS_BUS_W, // event bus width: HPM_EV_BUS_W (hpm_events.vh)
-    parameter integer HPM_NUM = 29                 // implemented mhpmcounters (core_csr's counter enables)
+    parameter integer HPM_NUM = 29,                // implemented mhpmcounters (core_csr's counter enables)
+    parameter integer HPM_TD  = 0                  // 1: the top-down unit (core_csr's gating of its user CSRs)
 ) (
     input  wire        clk,
     input  wire        rst,
@@ -339,7 +340,7 @@ module hpm_core #(
     // not wait for the adder
     wire csr_commit = x_valid && is_csr && !trap_e && !csr_wait;
     wire csr_commit_n = x_valid && is_csr && !exc_e_n && !csr_wait;
-    core_csr #(.HPM_NUM(HPM_NUM)) u_csr (
+    core_csr #(.HPM_NUM(HPM_NUM), .HPM_TD(HPM_TD)) u_csr (
         .clk(clk), .rst(rst),
         .csr_op(x_valid && is_csr), .csr_addr(x_insn[31:20]), .csr_funct(funct3[1:0]),
         .csr_src(funct3[2] ? {27'd0, x_insn[19:15]} : rs1),

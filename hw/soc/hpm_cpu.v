@@ -54,7 +54,7 @@ module hpm_cpu #(
     wire [31:0] csr_wdata, csr_rdata, csr_wval, mcounteren;
     wire        csr_we, csr_hit, csr_wait, csr_op, csr_write, lcofi;
 
-    hpm_core #(.EV_W(HPM_EV_BUS_W), .HPM_NUM(HPM_NUM)) u_core (
+    hpm_core #(.EV_W(HPM_EV_BUS_W), .HPM_NUM(HPM_NUM), .HPM_TD(HPM_TD)) u_core (
         .clk(clk), .rst(rst), .boot_addr(boot_addr),
         .bus_we(bus_we), .bus_be(bus_be), .bus_addr(bus_addr),
         .bus_daddr(bus_daddr), .bus_region(bus_region),
