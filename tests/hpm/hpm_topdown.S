@@ -52,6 +52,18 @@
     CHECKR  a0, a1
 .endm
 
+/* the four user CSRs read in mode m (a1 slots, a2 slotsh, a3 tdmetrics,
+ * a4 tdmetrics2), back in M after */
+.macro READ_TD m
+    TRAP_CLEAR
+    ENTER_MODE \m
+    csrr    a1, CSR_SLOTS
+    csrr    a2, CSR_SLOTSH
+    csrr    a3, CSR_TDMETRICS
+    csrr    a4, CSR_TDMETRICS2
+    ENTER_M
+.endm
+
 /* test n: SLOTS and the counts equal mhpmcounters 3..8 (cycles and the same
  * events, high half hi: their mode filter, mcyclecfgh the same) over a block
  * in M and U, all started and stopped by mcountinhibit (CY too) */
@@ -129,13 +141,7 @@
     csrwi   mcounteren, 1
     csrwi   scounteren, 1
     .irp m, PRV_U, PRV_S
-    TRAP_CLEAR
-    ENTER_MODE \m
-    csrr    a1, CSR_SLOTS
-    csrr    a2, CSR_SLOTSH
-    csrr    a3, CSR_TDMETRICS
-    csrr    a4, CSR_TDMETRICS2
-    ENTER_M
+    READ_TD \m
     CHECK   s9, 1
     beqz    a1, fail
     CHECK   a2, 0
@@ -148,13 +154,7 @@
     csrw    mcounteren, t0
     csrw    scounteren, s1
     .irp m, PRV_U, PRV_S
-    TRAP_CLEAR
-    ENTER_MODE \m
-    csrr    a1, CSR_SLOTS
-    csrr    a2, CSR_SLOTSH
-    csrr    a3, CSR_TDMETRICS
-    csrr    a4, CSR_TDMETRICS2
-    ENTER_M
+    READ_TD \m
     CHECK   s9, 5
     .endr
     TEST 6                  /* scounteren.CY clear: illegal in U only */
