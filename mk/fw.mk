@@ -60,7 +60,7 @@ $(FW_BUILD)/monitor/hpm_proto.o: proto/hpm_proto.c proto/hpm_proto.h $(MAP_H)
 	@mkdir -p $(dir $@)
 	$(FW_CC) $(FW_CFLAGS) $(FW_MONITOR_OPT) -c $< -o $@
 
-$(FW_BUILD)/monitor/%.o: fw/monitor/%.S
+$(FW_BUILD)/monitor/%.o: fw/monitor/%.S $(FW_MONITOR_HDRS)
 	@mkdir -p $(dir $@)
 	$(FW_CC) $(FW_ASFLAGS) -c $< -o $@
 
