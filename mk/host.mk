@@ -126,6 +126,7 @@ $(FUZZ_EVENTS): tests/lib/fuzz_events.c $(HPM_LIB_SRCS) $(wildcard $(HPM_LIB_DIR
 define events_fuzz_run
 	@mkdir -p $(BUILD)/tests/fuzz-events-corpus
 	@printf 'cycles,{loads,stores},r3f' > $(BUILD)/tests/fuzz-events-corpus/seed
+	@printf '{slots,topdown-retiring},loads:u' > $(BUILD)/tests/fuzz-events-corpus/seed-topdown
 	@$(FUZZ_EVENTS) -max_total_time=$(1) -max_len=256 $(BUILD)/tests/fuzz-events-corpus \
 	  > $(BUILD)/tests/fuzz-events.log 2>&1 || { tail -30 $(BUILD)/tests/fuzz-events.log; exit 1; }
 	@awk '/^Done [0-9]+ runs/ { print "fuzz-events: " $$2 " executions in " $$5 " s, no failure" }' $(BUILD)/tests/fuzz-events.log
