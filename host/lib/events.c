@@ -205,11 +205,13 @@ static int parse_base(const char *base, const char *tok, hpm_evspec *e, char *er
 		}
 		uint64_t v = strtoull(h, NULL, 16);
 		if (v & MODE_BITS) {
-			snprintf(err, errlen, "raw event '%s': bits 63..60 (OF, MINH, SINH, UINH) must be 0; use a :u, :k or :m modifier", tok);
+			snprintf(err, errlen, "raw event '%s': bits %u..%u (OF, MINH, SINH, UINH) must be 0; use a :u, :k or :m modifier",
+				 tok, (unsigned)MHPMEVENT_OF_SHIFT, (unsigned)MHPMEVENT_UINH_SHIFT);
 			return HPM_E_EVENT;
 		}
 		if (v & ZERO_BITS) {
-			snprintf(err, errlen, "raw event '%s': bits 59..55 are reserved and must be 0", tok);
+			snprintf(err, errlen, "raw event '%s': bits %u..%u are reserved and must be 0", tok,
+				 (unsigned)(MHPMEVENT_ZERO_SHIFT + __builtin_popcountll(ZERO_BITS) - 1), (unsigned)MHPMEVENT_ZERO_SHIFT);
 			return HPM_E_EVENT;
 		}
 		e->selector = v;

@@ -326,7 +326,7 @@ module hpm_unit #(
             // hpm_estore writes (the written half from csr_wdata, the other
             // kept): a written field that is not legal, EVENT3 (which
             // straddles the halves) when its merged value is not, and the
-            // read-only-zero bits 59:55 become 0; the other bits pass. All
+            // read-only-zero bits (ZERO) become 0; the other bits pass. All
             // ones in every other cycle (the store also writes counters and
             // the flush through it) but reset's (the store clears its rows).
             // (not for an unimplemented selector: the flush may write then)
@@ -338,9 +338,13 @@ module hpm_unit #(
             wire g_op0 = !rst && (!evw || !sel_hi || op_ok(w[`HPM_MHPMEVENT_OP_TYPE0]));
             wire g_op1 = !rst && (!evw || !sel_hi || op_ok(w[`HPM_MHPMEVENT_OP_TYPE1]));
             wire g_op2 = !rst && (!evw || !sel_hi || op_ok(w[`HPM_MHPMEVENT_OP_TYPE2]));
-            wire g_rz  = !rst && !evw;      // bits 59:55, read-only zero
-            wire [63:0] sel_gate = {{4{!rst}}, {5{g_rz}}, {5{g_op2}}, {5{g_op1}}, {5{g_op0}},
-                                    {10{g_ev3}}, {10{g_ev2}}, {10{g_ev1}}, {10{g_ev0}}};
+            wire g_rz  = !rst && !evw;      // ZERO, read-only zero
+            // the fields' widths from hpm_map.vh (hw/csr.def), high to low
+            wire [63:0] sel_gate = {{(64 - `HPM_MHPMEVENT_UINH_LSB){!rst}}, {`HPM_MHPMEVENT_ZERO_W{g_rz}},
+                                    {`HPM_MHPMEVENT_OP_TYPE2_W{g_op2}}, {`HPM_MHPMEVENT_OP_TYPE1_W{g_op1}},
+                                    {`HPM_MHPMEVENT_OP_TYPE0_W{g_op0}}, {`HPM_MHPMEVENT_EVENT3_W{g_ev3}},
+                                    {`HPM_MHPMEVENT_EVENT2_W{g_ev2}}, {`HPM_MHPMEVENT_EVENT1_W{g_ev1}},
+                                    {`HPM_MHPMEVENT_EVENT0_W{g_ev0}}};
             wire [62:0] sel_new;                // the selector after the write (hpm_estore)
             /* verilator lint_off UNUSEDSIGNAL */ // bits 2:0 and above 3 + TN: no counter
             wire [31:0] written = ((ctr_we_lo || ctr_we_hi) && IMPL[idx]) ? 32'd1 << idx : 32'd0;
