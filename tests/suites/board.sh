@@ -195,7 +195,7 @@ board_gate_runs() {
 # board flow synthesises them, the gate-level board, make prog, BOARD
 suite_board() {
     suite_begin board
-    local d=$OUT/board bdir=$BUILD/icebreaker rc n fmax target r f datdir
+    local d=$OUT/board bdir=$BUILD/icebreaker rc n fmax target r datdir
     local rep=$bdir/report.txt bin=$bdir/icebreaker.bin
     mkdir -p "$d"
     CHECK="board bitstream"

@@ -37,7 +37,7 @@ hpm_random_batch() {
 }
 suite_hpm() {
     suite_isa hpm           # tests/hpm/*.S on hpm-ref and hpm-sim --lockstep (29 x 64)
-    local S=hpm-variants d=$OUT/hpm-variants v num width vsim t e rr rs base
+    local S=hpm-variants d=$OUT/hpm-variants v num width vsim t e
     suite_begin $S
     mkdir -p "$d"
     rm -f "$d"/random-*         # leftovers of earlier failures
