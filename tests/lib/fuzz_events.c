@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "hpm.h"
+#include "hpm_map.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -30,10 +31,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		char base[sizeof e->name];
 		strcpy(base, e->name);
 		char *colon = strchr(base, ':');
-		unsigned inh = (unsigned)(e->selector >> 60);
+		unsigned inh = (unsigned)(e->selector >> MHPMEVENT_UINH_SHIFT);
 		if (colon)
 			*colon = '\0';
-		if (e->selector >> 63 || (e->selector >> 55 & 0x1f) || (inh && !colon) || inh == 7)
+		if (e->selector & (MHPMEVENT_OF | MHPMEVENT_ZERO) || (inh && !colon) || inh == 7)
 			abort();
 		if (!strcmp(base, "slots")) {
 			if (e->index != hpm_event_find("cycles")->index)
