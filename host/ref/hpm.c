@@ -248,6 +248,7 @@ void ref_hpm_init(hpmref *m)
 	k[HK_R_XRET] = R | FL;
 	k[HK_R_WFI] = R;
 	k[HK_SEL_WAIT] = C | BE | CORE;
+	k[HK_BR_WAIT] = C | BE | CORE;
 
 	for (unsigned n = 0; n < HPM_NCTR; n++)
 		if (n != 1)

@@ -69,6 +69,7 @@ enum {
 	HK_R_XRET,
 	HK_R_WFI,
 	HK_SEL_WAIT, /* X cycles of a selector write waiting for a refill */
+	HK_BR_WAIT,  /* first X cycle of a branch to a target not 4-byte aligned */
 	HK_NUM
 };
 

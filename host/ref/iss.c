@@ -138,7 +138,7 @@ void hpmref_step(hpmref *m, hpm_retire *out)
 	const uint64_t t = m->cycle;
 	const uint32_t pc = m->pc;
 	uint32_t insn = 0, cause = 0, tval = 0, next_pc;
-	unsigned trap_occ = T_OCC_TRAP;
+	unsigned trap_occ = T_OCC_TRAP, trap_stall = HK_MEM_FIRST;
 
 	memset(r, 0, sizeof *r);
 	r->pc = pc;
@@ -228,12 +228,19 @@ void hpmref_step(hpmref *m, hpm_retire *out)
 			case 7: taken = a >= b; break;
 			default: goto illegal;
 			}
+			const uint32_t imm = ((insn >> 31) ? 0xFFFFF000u : 0) | ((insn << 4) & 0x800u) |
+					     ((insn >> 20) & 0x7E0u) | ((insn >> 7) & 0x1Eu);
+			if ((pc + imm) & 2u) { /* decided in a second X cycle, taken or not */
+				occ = T_OCC_BR_MISALIGNED;
+				stall_kind = HK_BR_WAIT;
+			}
 			if (taken) {
-				uint32_t imm = ((insn >> 31) ? 0xFFFFF000u : 0) | ((insn << 4) & 0x800u) |
-					       ((insn >> 20) & 0x7E0u) | ((insn >> 7) & 0x1Eu);
 				next_pc = pc + imm;
-				if (next_pc & 2u)
+				if (next_pc & 2u) {
+					trap_occ = T_OCC_BR_MISALIGNED;
+					trap_stall = HK_BR_WAIT;
 					goto misaligned_target;
+				}
 			}
 			redirect = (unsigned)taken != (insn >> 31); /* BTFN */
 			kind = taken ? (redirect ? HK_R_BR_T_MISS : HK_R_BR_T)
@@ -509,13 +516,14 @@ illegal:
 	tval = insn;
 trap:
 	/* the trap cycle is the last X cycle; a load/store access fault has
-	 * its first cycle before it, a load/store's first cycle (HK_MEM_FIRST) */
+	 * its first cycle before it, a load/store's first cycle (HK_MEM_FIRST),
+	 * a taken branch to a misaligned target its first (HK_BR_WAIT) */
 	r->trap = 1;
 	r->cause = cause;
 	r->tval = tval;
 	r->cycle = t + trap_occ - 1;
 	ref_csr_trap(m, cause, tval);
 	m->cycle = t + trap_occ + T_REDIRECT;
-	ref_hpm_step(m, HK_MEM_FIRST, trap_occ - 1, (cause >> 31) ? HK_IRQ : HK_EXC, HK_BUB_TRAP,
+	ref_hpm_step(m, trap_stall, trap_occ - 1, (cause >> 31) ? HK_IRQ : HK_EXC, HK_BUB_TRAP,
 		     r->priv, m->priv, 0);
 }

@@ -15,6 +15,7 @@
 #define T_OCC_CSR 1u
 #define T_OCC_TRAP 1u /* exception or interrupt */
 #define T_OCC_ACCESS_FAULT 2u /* load/store access fault: traps in its second X cycle */
+#define T_OCC_BR_MISALIGNED 2u /* branch to a target with bit 1 set, taken (traps) or not */
 #define T_REDIRECT 1u /* bubble after a redirect from X */
 
 /* The storage-only CSRs (mscratch mepc mtval sscratch sepc stval) are kept in

@@ -260,12 +260,22 @@ module hpm_core #(
     wire exc_e     = x_go && !irq_take && exc_e_why;
     wire trap_e    = irq_take || exc_e;
     wire mem       = is_load || is_store;
-    wire br_mis    = br_taken && pc_imm[1];
+    // A branch whose target is not 4-byte aligned (known from pc + imm, early)
+    // holds X for a second cycle: its compare is registered in the first and
+    // a taken one traps in the second, so no trap waits for the compare
+    // (docs/timing.md; docs/decisions.md "The board's clock").
+    wire br_hold   = is_branch && pc_imm[1];
+    reg  br_taken_q;
+    always @(posedge clk)
+        br_taken_q <= br_cond;
+    wire br_mis    = x_valid && !x_first && br_hold && br_taken_q;
+    // a branch's redirect (a misprediction) comes in the cycle X frees
+    wire br_go     = x_valid && (x_first != br_hold);
     wire jalr_mis  = is_jalr && alu_sum[1];
-    wire exc_l_why = br_mis || jalr_mis || lsu_misaligned;
-    wire exc_l     = x_go && !trap_e && exc_l_why;
+    wire exc_l_why = jalr_mis || lsu_misaligned;
+    wire exc_l     = (x_go && !trap_e && exc_l_why) || br_mis;
     wire xret_fencei = x_valid && (is_mret || is_sret || is_fencei);   // an early redirect
-    wire late_why  = is_jalr || mispredict || br_mis || lsu_misaligned; // a late redirect
+    wire late_why  = is_jalr || lsu_misaligned;                      // a late redirect
     // an HPM counter or selector access waits in X for the HPM unit (until
     // its commit: 3 X cycles, a write 4, a selector write longer while the
     // refill lasts; docs/timing.md)
@@ -274,7 +284,8 @@ module hpm_core #(
     assign ext_csr_write = csr_write;
     // a mul/div has no late exception, so x_free is 0 exactly when this holds
     // (and for a waiting HPM CSR access, which holds its operands the same way)
-    assign md_hold = x_valid && !trap_e && ((is_mul || is_div) ? !md_last : csr_wait);
+    assign md_hold = x_valid && !trap_e && ((is_mul || is_div) ? !md_last :
+                                            is_branch ? br_hold && x_first : csr_wait);
     // The access fault is found at the end of the first X cycle (the PMA
     // check of the whole address) and registered: the load/store traps in
     // its second X cycle, 2 cycles + redirect (docs/timing.md). Its first
@@ -371,7 +382,8 @@ module hpm_core #(
     wire x_cond = (is_load || is_store) ? x_cnt == 6'd1 :
                   (is_mul || is_div) ? md_last :
                   is_wfi ? wfi_wake :
-                  is_csr ? !csr_wait : 1'b1;
+                  is_csr ? !csr_wait :
+                  is_branch ? !(br_hold && x_first) : 1'b1;
     // Of the late exceptions only a load/store's (a misaligned address: the
     // adder's low bits) can come with x_cond clear; a branch or jalr (the
     // compare, the whole target) has x_cond set. So X's hand-over and the
@@ -379,7 +391,7 @@ module hpm_core #(
     wire exc_l_hold = x_go && !trap_e && lsu_misaligned;
     wire x_done = x_valid && (irq_take || exc_e || exc_l_hold || fault_trap || x_cond);
     assign x_free = !x_valid || trap_e || exc_l_hold || x_cond;
-    assign retire = x_valid && x_cond && !trap_e && !fault_trap && !(x_first && (br_mis || jalr_mis));
+    assign retire = x_valid && x_cond && !trap_e && !fault_trap && !(x_first && jalr_mis) && !br_mis;
 
     // ---- redirects of the fetch from X (one bubble). The fetch and bus
     // addresses are prepared as if no interrupt were taken (the *_n
@@ -400,13 +412,13 @@ module hpm_core #(
     wire csr_row_now = csr_row_wr && rd == 5'd0;
     wire csr_row_2nd = csr_row_wr && rd != 5'd0;
     wire redirect_x = trap_e || xret_fencei;
-    assign redirect_l  = x_go && !trap_e && late_why;
+    assign redirect_l  = (x_go && !trap_e && late_why) || (br_go && !trap_e && mispredict) || br_mis;
     wire csr_row_2nd_n = csr_commit_n && csr_ebr && csr_write && rd != 5'd0;
-    assign redir_t_n   = xret_fencei || csr_row_2nd_n || (x_go && !exc_e_n && mispredict);
+    assign redir_t_n   = xret_fencei || csr_row_2nd_n || (br_go && !exc_e_n && mispredict);
     // mret/sret: xepc arrives on register file port 2 (rs2); a mispredicted
     // branch goes to its target if it was predicted not taken, else to pc+4
     assign target_t    = (is_mret || is_sret) ? rs2 : (is_branch && !x_pred) ? pc_imm : pc4;
-    wire exc_l_n       = x_go && !exc_e_n && exc_l_why;
+    wire exc_l_n       = (x_go && !exc_e_n && exc_l_why) || br_mis;
     assign trap_n      = exc_e_n || exc_l_n || fault_trap;
     // the class's delegation: early, else the access fault (its second
     // cycle), else late (a misaligned jump target or load/store)
@@ -575,7 +587,7 @@ module hpm_core #(
             ev_vec[HPM_EV_TOPDOWN_MACHINE_CLEARS] = clr;
             ev_vec[HPM_EV_TOPDOWN_FETCH_LATENCY]  = fe_bound;
             ev_vec[HPM_EV_TOPDOWN_MEM_BOUND]      = st && (is_load || is_store);
-            ev_vec[HPM_EV_TOPDOWN_CORE_BOUND]     = st && (is_mul || is_div || is_wfi || is_csr);
+            ev_vec[HPM_EV_TOPDOWN_CORE_BOUND]     = st && (is_mul || is_div || is_wfi || is_csr || is_branch);
             ev_vec[HPM_EV_WFI_CYCLES]             = st && is_wfi;
         end
     endfunction
@@ -583,8 +595,9 @@ module hpm_core #(
                                         redirect_x || redirect_l || fault_trap, x_done);   // width checked against EV_W by lint
     // without the interrupt: the *_n signals above
     wire exc_n     = trap_n;
-    wire retire_n  = x_valid && x_cond && !exc_e_n && !fault_trap && !(x_first && (br_mis || jalr_mis));
-    wire flush_n   = exc_e_n || xret_fencei || (x_go && !exc_e_n && late_why) || fault_trap;
+    wire retire_n  = x_valid && x_cond && !exc_e_n && !fault_trap && !(x_first && jalr_mis) && !br_mis;
+    wire flush_n   = exc_e_n || xret_fencei || (x_go && !exc_e_n && late_why) ||
+                     (br_go && !exc_e_n && mispredict) || br_mis || fault_trap;
     wire x_done_n  = x_valid && (exc_e_n || (x_go && !exc_e_n && lsu_misaligned) || fault_trap || x_cond);
     assign events   = ev;
     assign events_n = ev_vec(retire_n, exc_n, exc_n, 1'b0, flush_n, x_done_n);

@@ -20,7 +20,7 @@ localparam [4:0] K_BUB_FE  = 5'd0,  K_BUB_MISP = 5'd1,  K_BUB_TRAP = 5'd2,
                  K_R_JALR  = 5'd16,
                  K_R_MUL   = 5'd17, K_R_DIV    = 5'd18, K_R_CSR    = 5'd19,
                  K_R_FENCE = 5'd20, K_R_FENCEI = 5'd21, K_R_XRET   = 5'd22,
-                 K_SEL_WAIT = 5'd23;   // a selector write waiting for a refill
+                 K_SEL_WAIT = 5'd23;   // core-bound wait: a selector write's refill, a misaligned branch's first cycle
 
 // the event vector of a kind (bit i = catalogue event i; bit 0 is 0)
 function [63:0] kind_ev(input [4:0] k);

@@ -219,6 +219,21 @@
     sw      a3, 0(a4)
     IEND    30, 1 + 17
     EXPECT_TRAP 7
+    /* a conditional branch whose target has bit 1 set takes a second X
+     * cycle (docs/timing.md): not taken it retires there, 2 (+1 if it was
+     * predicted taken); taken it traps there, 2 + redirect */
+    TRAP_CLEAR
+    TSTART
+    .word   0x00001363              /* bne x0, x0, .+6: not taken */
+    TEND    31, 1 + 2
+    TSTART
+    .word   0xfe001de3              /* bne x0, x0, .-6: not taken, predicted taken */
+    TEND    32, 1 + 3
+    EXPECT_NO_TRAP
+    TSTART
+    .word   0x00000363              /* beq x0, x0, .+6: taken, traps */
+    TEND    33, 1 + 3 + 19
+    EXPECT_TRAP 0
     j       pass
     RVTEST_CODE_END
     .data
