@@ -86,7 +86,7 @@ done
 # architecture of the RTL, in lockstep, must print what the model prints
 lcofi_elf=${LCOFI_ELF:-$BUILD/bench/lcofi.elf}
 lcofi_out=$("$BIN/hpm-ref" --elf "$lcofi_elf")
-for sim in hpm-sim hpm-sim-v1 hpm-sim-v3; do
+for sim in hpm-sim hpm-sim-v3; do
     if [ "$("$BIN/$sim" --lockstep --elf "$lcofi_elf")" != "$lcofi_out" ]; then
         echo "bench: lcofi: $sim and hpm-ref disagree" >&2; exit 1
     fi
@@ -96,12 +96,12 @@ cat <<LCO
 ## LCOFI latency
 
 Command: \`build/bin/hpm-ref --elf build/bench/lcofi.elf\` (\`bench/lcofi.c\`;
-\`hpm-sim\`, \`hpm-sim-v1\` and \`hpm-sim-v3 --lockstep\` print the same, which
+\`hpm-sim\` and \`hpm-sim-v3 --lockstep\` print the same, which
 this script checks). \`mhpmcounter3\` counts \`cycles\` and wraps every 256 to
 1279 cycles (pseudo-random) while the speed kernels and a division loop run
 in M-mode; the LCOFI handler's first instruction reads it. Latency = cycles
 from the wrap (the end of cycle c, when OF is set; LCOFIP is set at the end
-of c+1, in every architecture) to the interrupt cycle T, in which the first
+of c+1, in both architectures) to the interrupt cycle T, in which the first
 instruction to enter X in c+2 or later traps instead (docs/hpm.md,
 "Sampling"): 2 when an instruction enters X in c+2, or enters in c+1,
 takes one cycle and does not redirect (it executes: a skid of two
@@ -125,7 +125,6 @@ ref_out=$("$REF_BENCH")
 ref_plain=$(echo "$ref_out" | sed -n 's/^bench-ref: no selector:.*wall [0-9.]* s = \([0-9.]*\) M.*/\1/p')
 ref_hpm=$(echo "$ref_out" | sed -n 's/^bench-ref: 29 counters programmed:.*wall [0-9.]* s = \([0-9.]*\) M.*/\1/p')
 ts0=$(best_cpu "$speed_elf" hpm-sim-0x64)
-ts1=$(best_cpu "$speed_elf" hpm-sim-v1)
 ts3=$(best_cpu "$speed_elf" hpm-sim-v3)
 mcs() { printf '%.2f' "$(echo "$speed_c / $1 / 1000000" | bc -l)"; }
 
@@ -137,7 +136,6 @@ cat <<SPD
 |---|---:|---|
 | simulated board, HPM 29 x 64 | $(mcs "$ts") M cycles/s | \`build/bin/hpm-sim --elf build/bench/speed.elf\` ($speed_c cycles, Verilator, no lockstep, no trace; whole process, CPU time; counting architecture 2, docs/hpm.md) |
 | simulated board, no HPM counters | $(mcs "$ts0") M cycles/s | \`build/bin/hpm-sim-0x64 --elf build/bench/speed.elf\` (same workload, \`HPM_NUM=0\`) |
-| simulated board, HPM 29 x 64, architecture 1 | $(mcs "$ts1") M cycles/s | \`build/bin/hpm-sim-v1 --elf build/bench/speed.elf\` (same workload, \`HPM_ARCH=1\`: one selector and one 64-bit counter per counter) |
 | simulated board, HPM 29 x 64, architecture 3 | $(mcs "$ts3") M cycles/s | \`build/bin/hpm-sim-v3 --elf build/bench/speed.elf\` (same workload, \`HPM_ARCH=3\`: the board's form, table in a synchronous memory) |
 | reference model, runner | $(printf '%.1f' "$(echo "$speed_i / $tr / 1000000" | bc -l)") M instructions/s | \`time build/bin/hpm-ref --elf build/bench/speed.elf\` ($speed_i instructions; whole process) |
 | reference model, library | $ref_plain M instructions/s | \`make bench-ref\` (\`hpmref_step\` on a plain loop, no selector programmed, wall clock) |
@@ -237,9 +235,9 @@ cat <<HPM
 
 Command: \`make synth-hpm\`: \`yosys synth_ice40\` with \`chparam -set HPM_NUM n -set HPM_WIDTH w\`,
 of the HPM unit alone (\`hpm_unit\`) and of core + HPM (\`hpm_cpu\`); \`build/synth/hpm-*.stat\`.
-These are the flip-flop counters of the simulated board (architecture 1); the UP5K has
-5280 LCs, so in this form the full 29 x 64 unit cannot fit beside the core. The board's
-own builds per configuration, with the counters in EBR and DSPs, follow.
+These are counting architecture 3, the board's (\`hpm_unit\`'s default: the table and the
+counters' upper parts in EBR, \`mcycle\` and \`minstret\` in flip-flops here, \`HPM_DSP = 0\`).
+The board's own builds per configuration follow.
 
 | HPM_NUM x HPM_WIDTH | unit LUT4 | unit CARRY | unit FF | core+HPM LUT4 | core+HPM CARRY | core+HPM FF |
 |---|---:|---:|---:|---:|---:|---:|

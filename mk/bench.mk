@@ -40,17 +40,16 @@ bench-fpga: synth synth-hpm $(BUILD)/icebreaker/report.txt sim-gate $(BIN)/hpm-s
 	$(call bench_splice,$(BENCH_BUILD)/fpga.md,FPGA|The board build|HPM area|HPM configurations,FPGA)
 
 # the simulation speed section alone (bench.sh --sim: the simulated boards
-# with and without counters, each counting architecture, and the reference
+# with and without counters, both counting architectures, and the reference
 # model), spliced into docs/BENCHMARKS.md in place of its own
 .PHONY: bench-sim
-bench-sim: $(BIN)/hpm-sim $(BIN)/hpm-sim-0x64 $(BIN)/hpm-sim-v1 $(BIN)/hpm-sim-v3 $(BIN)/hpm-ref $(BENCH_SPEED) $(REF_BENCH_BIN)
+bench-sim: $(BIN)/hpm-sim $(BIN)/hpm-sim-0x64 $(BIN)/hpm-sim-v3 $(BIN)/hpm-ref $(BENCH_SPEED) $(REF_BENCH_BIN)
 	@mkdir -p $(BENCH_BUILD)
 	BUILD=$(BUILD) REF_BENCH=$(REF_BENCH_BIN) bench/bench.sh --sim $(BENCH_SPEED) > $(BENCH_BUILD)/sim.md
 	$(call bench_splice,$(BENCH_BUILD)/sim.md,Simulation speed,Simulation speed)
 
-# the board build per HPM configuration and counting architecture
-# (bench/fpga-configs.sh: LC, FF, LUT4, EBR, DSP, Fmax of 0, 2, 8, 16, 29 x 64
-# under architectures 1 and 3); make bench includes it, make bench-configs
+# the board build per HPM configuration (bench/fpga-configs.sh: LC, FF,
+# LUT4, EBR, DSP, Fmax of 0, 2, 8, 16, 29 x 64); make bench includes it, make bench-configs
 # splices it into docs/BENCHMARKS.md alone (after the HPM area section)
 BENCH_CONFIGS := $(BENCH_BUILD)/configs.md
 $(BENCH_CONFIGS): $(HW_RTL_SRCS) $(HW_HPM_INCS) $(HW_BOARD_SRCS) $(EV_VH) $(BOARD_PCF) bench/fpga-configs.sh

@@ -16,8 +16,7 @@
 #   costs one more nextpnr run, docs/board.md), BOARD_SEED=n (that seed
 #   only), BOARD_HPM=<num>x<width> (another
 #   HPM configuration than the top's default, into build/icebreaker/hpm-<n>x<w>/:
-#   for measurements, docs/board.md), BOARD_ARCH=<1|3> (the counting
-#   architecture, HPM_ARCH; the directory gets a -v<arch> suffix).
+#   for measurements, docs/board.md).
 
 BOARD       ?= icebreaker
 PROG        ?= openfpgaloader
@@ -25,11 +24,10 @@ BOARD_SEEDS ?= 7 1 2 3
 BOARD_SEED  ?=
 board_seeds := $(or $(BOARD_SEED),$(BOARD_SEEDS))
 BOARD_HPM   ?=
-BOARD_ARCH  ?=
 
 BOARD_TOP_V := hw/board/icebreaker_top.v
 BOARD_PCF   := constraints/icebreaker.pcf
-BOARD_DIR   := $(BUILD)/icebreaker$(if $(BOARD_HPM)$(BOARD_ARCH),/hpm-$(BOARD_HPM)$(if $(BOARD_ARCH),-v$(BOARD_ARCH)))
+BOARD_DIR   := $(BUILD)/icebreaker$(if $(BOARD_HPM),/hpm-$(BOARD_HPM))
 BOARD_NAME  := $(BOARD_DIR)/icebreaker
 BOARD_BIN   := $(BOARD_NAME).bin
 BOARD_REPORT := $(BOARD_DIR)/report.txt
@@ -44,8 +42,7 @@ BOARD_MHZ      := $(shell awk 'BEGIN { printf "%g", $(BOARD_CLOCK_HZ) / 1e6 }')
 # bitstream in seconds without re-running yosys and nextpnr.
 BOARD_FW_PH := $(BUILD)/icebreaker/fw-placeholder.hex
 BOARD_CHPARAM_HPM := \
-  $(if $(BOARD_HPM),-set HPM_NUM $(call hw_num,$(BOARD_HPM)) -set HPM_WIDTH $(call hw_width,$(BOARD_HPM))) \
-  $(if $(BOARD_ARCH),-set HPM_ARCH $(BOARD_ARCH))
+  $(if $(BOARD_HPM),-set HPM_NUM $(call hw_num,$(BOARD_HPM)) -set HPM_WIDTH $(call hw_width,$(BOARD_HPM)))
 
 .PHONY: bitstream prog
 

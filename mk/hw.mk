@@ -35,17 +35,17 @@ HW_SYNTH     := $(BUILD)/synth
 # HPM configurations <num>x<width> of the test variants: widths 1, 8, 40 and
 # counts 0, 1, 29 next to the default 29 x 64 (each build costs ~1 min)
 HW_SIM_VARIANTS := 0x64 1x40 29x1 29x8
-HW_SIM_VARIANT_BINS := $(patsubst %,$(BIN)/hpm-sim-%,$(HW_SIM_VARIANTS)) $(BIN)/hpm-sim-v1 \
+HW_SIM_VARIANT_BINS := $(patsubst %,$(BIN)/hpm-sim-%,$(HW_SIM_VARIANTS)) \
   $(BIN)/hpm-sim-v3 $(BIN)/hpm-sim-v3-10x64
 
-# counting architecture of the simulated board and its variants (docs/hpm.md:
-# 2 = cycle classes + one increment table; same semantics as 1). hpm-sim-v1
-# is the 29 x 64 board with architecture 1, hpm-sim-v3 with architecture 3
-# (the iCE40 form of 2), both kept tested (tests/run.sh hpm); hpm-sim-v3-10x64
-# is architecture 3 with 7-bit low parts (used up to 14 counters). Each
-# architecture 3 build reads the refill's event bits as the board does at
-# its size (icebreaker_top): hpm-sim-v3 from the logic decoder (EV_ROM = 0),
-# hpm-sim-v3-10x64 from the ROM.
+# Counting architecture of the simulated board and its variants: 2, not the
+# RTL's default 3 (the board's, hpm_unit): the same semantics, and Verilator
+# runs it about 4 times faster (docs/hpm.md, docs/BENCHMARKS.md). hpm-sim-v3
+# is the 29 x 64 board with architecture 3, kept tested (tests/run.sh hpm);
+# hpm-sim-v3-10x64 is architecture 3 with 7-bit low parts (used up to 14
+# counters). Each architecture 3 build reads the refill's event bits as the
+# board does at its size (icebreaker_top): hpm-sim-v3 from the logic decoder
+# (EV_ROM = 0), hpm-sim-v3-10x64 from the ROM.
 HW_SIM_ARCH := 2
 # The top-down unit (hw/hpm/hpm_topdown.v, docs/hpm.md): on the simulated
 # board and its 29 x 64 / test variants (HPM_TD = 1, and the lockstep model
@@ -114,9 +114,6 @@ $(BIN)/hpm-sim: $(HW_SIM_DEPS)
 $(BIN)/hpm-sim-trace: $(HW_SIM_DEPS)
 	$(call hw_verilate,$@,$(HW_VDIR)-trace,29,64,$(HW_SIM_ARCH),--trace $(HW_SIM_TD))
 
-$(BIN)/hpm-sim-v1: $(HW_SIM_DEPS)
-	$(call hw_verilate,$@,$(HW_VDIR)-v1,29,64,1,$(HW_SIM_TD))
-
 $(BIN)/hpm-sim-v3: $(HW_SIM_DEPS)
 	$(call hw_verilate,$@,$(HW_VDIR)-v3,29,64,3,-GHPM_EV_ROM=0)
 
@@ -128,7 +125,7 @@ $(BIN)/hpm-sim-%: $(HW_SIM_DEPS)
 
 HW_LINT := $(VERILATOR) --lint-only -Wall -I$(GEN) -Ihw/hpm
 lint: $(EV_VH)
-	@set -e; for a in 1 2 3; do \
+	@set -e; for a in 2 3; do \
 	  echo "lint hpm_soc HPM 29x64 arch $$a"; \
 	  $(HW_LINT) --top-module hpm_soc -GHPM_ARCH=$$a $(HW_RTL_SRCS); \
 	  echo "lint hpm_soc HPM 29x64 arch $$a, top-down unit"; \

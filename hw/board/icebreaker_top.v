@@ -29,13 +29,12 @@ module icebreaker_top #(
     // core, the simulated board's configuration (figures: docs/BENCHMARKS.md)
     parameter integer HPM_NUM   = 29,
     parameter integer HPM_WIDTH = 64,
-    // counting architecture (docs/hpm.md): 3 (the increment table in EBR)
-    // fits and meets the clock; 1 (a selector per counter) does neither at
-    // this size (docs/decisions.md, "Counting architecture on the board")
+    // counting architecture (docs/hpm.md): 3, the increment table and the
+    // counters' upper parts in EBR (hpm_unit's default)
     parameter integer HPM_ARCH  = 3,
-    // SB_MAC16 blocks for counters: all 8 but the multiplier's and the two
-    // of the CLINT's mtime
-    parameter integer HPM_DSP   = 5
+    // SB_MAC16 blocks for mcycle and minstret (two each; the programmable
+    // counters are in EBR)
+    parameter integer HPM_DSP   = 4
 ) (
     input  wire       CLK,       // 12 MHz oscillator
     input  wire       BTN_N,     // user button, active low: reset

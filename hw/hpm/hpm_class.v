@@ -1,7 +1,8 @@
-// hpm_class: the cycle-class encoder of counting architecture v2 (docs/hpm.md,
-// "Counting architecture v2"). Names this cycle's event vector and privilege
-// mode with a 7-bit class {priv, kind}; every counter's increment is then a
-// table lookup (hpm_store) instead of a per-counter selector.
+// hpm_class: the cycle-class encoder of both counting architectures
+// (docs/hpm.md, "Counting architecture 2"). Names this cycle's event vector
+// and privilege mode with a 7-bit class {priv, kind}; every counter's
+// increment is then a table lookup (hpm_a2_store, hpm_a3_table) instead of a
+// per-counter selector.
 //
 // The kind is decoded from the few events that tell the cycle types apart,
 // in the order the core's structure gives them: a bubble (its cause), a

@@ -1,6 +1,6 @@
-// hpm_classes.vh: the cycle classes of counting architecture v2 (docs/hpm.md,
-// "Counting architecture v2"). Included inside hpm_class, hpm_store and
-// hpm_ktable, after hpm_events.vh (the HPM_EV_* indexes).
+// hpm_classes.vh: the cycle classes of both counting architectures
+// (docs/hpm.md, "Counting architecture 2"). Included inside hpm_class, hpm_a2_store and
+// hpm_a3_table, after hpm_events.vh (the HPM_EV_* indexes).
 //
 // This core's event vector takes one of 24 values per cycle: the top-down
 // events partition every cycle (a bubble, a stall cycle, a trap cycle or the

@@ -1,7 +1,7 @@
 // The selector's OP combination (docs/hpm.md): OR 000, AND 001, XOR 010,
 // ADD 100 (legal OP fields only; the CSR write makes every other value OR).
-// One copy for every evaluator: architecture 1's selector, the tables of
-// architectures 2 and 3 and their refill evaluators; and the mode filter,
+// One copy for every evaluator: the tables of architectures 2 and 3 and
+// their refill evaluators; and the mode filter,
 // which the cfg registers of mcycle/minstret share.
 function [2:0] combine(input [2:0] o, input [2:0] a, input [2:0] b);
     case (o)

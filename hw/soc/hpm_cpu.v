@@ -5,8 +5,8 @@
 module hpm_cpu #(
     parameter integer HPM_NUM   = 29,        // implemented mhpmcounters (0..29)
     parameter integer HPM_WIDTH = 64,        // their width (1..64)
-    parameter integer HPM_DSP   = 0,         // SB_MAC16 blocks for counters (hpm_unit)
-    parameter integer HPM_ARCH  = 1,         // counting architecture 1, 2 or 3 (hpm_unit)
+    parameter integer HPM_DSP   = 0,         // SB_MAC16 blocks for mcycle, minstret (hpm_unit)
+    parameter integer HPM_ARCH  = 3,         // counting architecture 3 or 2 (hpm_unit)
     parameter integer HPM_EV_ROM = 1,        // architecture 3's refill ROM (hpm_unit)
     parameter integer HPM_TD    = 0          // 1: the top-down unit (hpm_unit)
 ) (

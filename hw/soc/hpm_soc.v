@@ -12,10 +12,10 @@ module hpm_soc #(
     parameter FW_HEX    = "",
     parameter HPM_NUM   = 29,    // implemented mhpmcounters (0..29)
     parameter HPM_WIDTH = 64,    // their width (1..64)
-    parameter HPM_DSP   = 0,     // iCE40: SB_MAC16 blocks the counters may use
+    parameter HPM_DSP   = 0,     // iCE40: SB_MAC16 blocks mcycle and minstret may use
     parameter CLINT_DSP = 0,     // iCE40: 1 keeps mtime in two SB_MAC16 blocks
-    parameter HPM_ARCH  = 1,     // counting architecture 1, 2 or 3 (docs/hpm.md)
-    parameter HPM_EV_ROM = 1,    // architecture 3: the refill's event bits from a ROM (hpm_ktable)
+    parameter HPM_ARCH  = 3,     // counting architecture 3 (the board's) or 2 (docs/hpm.md)
+    parameter HPM_EV_ROM = 1,    // architecture 3: the refill's event bits from a ROM (hpm_a3_table)
     parameter HPM_TD    = 0      // 1: the top-down unit (hpm_topdown; the simulated board)
 ) (
     input  wire        clk,

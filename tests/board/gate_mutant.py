@@ -3,14 +3,14 @@
 with one LUT of the HPM counter store wrong, for the board suite's check that
 validate on the netlist finds a broken bitstream. The LUT is the one that
 makes bit 0 of the first programmable counter's lane (mhpmcounter3's low part
-plus its increment, hw/hpm/hpm_estore.v: md[0]); its INIT bit for both
+plus its increment, hw/hpm/hpm_a3_store.v: md[0]); its INIT bit for both
 inputs 1 is flipped, so 1 + 1 leaves bit 0 set: the counter runs wrong
 whenever it counts an odd increment from an odd value. Prints the cell and
 its INIT before and after."""
 import re
 import sys
 
-NET = r"\\u_soc\.u_cpu\.u_hpm\.genblk2\.g_arch3\.u_store\.md\[0\] "
+NET = r"\\u_soc\.u_cpu\.u_hpm\.\S*g_arch3\.u_bank\.u_store\.md\[0\] "
 CELL = re.compile(r"SB_LUT4 #\(\n\s*\.LUT_INIT\(16'h([0-9a-f]{4})\)\n\s*\) (\S+)\s+\((.*?)\n\s*\);", re.S)
 
 

@@ -1,15 +1,15 @@
-// hpm_selstore: the mhpmevent registers of counting architecture v2
-// (docs/hpm.md, "Counting architecture v2"). The legal selector values live
+// hpm_a2_selstore: the mhpmevent registers of counting architecture 2
+// (docs/hpm.md, "Counting architecture 2"). The legal selector values live
 // in a memory (spare EBR rows on the iCE40), written only by CSR writes; the
 // OF bits, which hardware sets on a wrap, are flip-flops. The increment does
-// not come from here (the table in hpm_store holds every selector's
+// not come from here (the table in hpm_a2_store holds every selector's
 // increment per cycle class), so nothing reads the selectors per cycle.
 //
-// Same register semantics as hpm_selector: a write stores the value after
-// the write (hpm_unit merges the half and legalises it); OF is set on a
-// wrap, which wins over a software write of the high half in that cycle.
-// Architecture 3 keeps its selectors in hpm_estore.
-module hpm_selstore #(
+// A write stores the value after the write (hpm_a2_bank merges the half and
+// legalises it); OF is set on a wrap, which wins over a software write of
+// the high half in that cycle.
+// Architecture 3 keeps its selectors in hpm_a3_store.
+module hpm_a2_selstore #(
     parameter integer N = 29                  // selectors (>= 1)
 ) (
     input  wire         clk,

@@ -1,5 +1,5 @@
-// hpm_store: the increment table and the counters of counting architecture
-// v2 (docs/hpm.md, "Counting architecture v2"): N counters of W bits
+// hpm_a2_store: the increment table and the counters of counting architecture
+// 2 (docs/hpm.md, "Counting architecture 2"): N counters of W bits
 // (1..64) without a selector or a W-bit adder per counter.
 //
 // Table. Row c holds, for every counter n, inc_n = RESULT2 of selector n on
@@ -43,10 +43,10 @@
 // crosses a lane, and the lanes' top bits are the carries, looked at only
 // when one is set.
 //
-// Architecture 3 (the iCE40 form) has its own table and store, hpm_ktable
-// and hpm_estore.
+// Architecture 3 (the board's) has its own table and store, hpm_a3_table
+// and hpm_a3_store.
 `include "hpm_map.vh"
-module hpm_store #(
+module hpm_a2_store #(
     // counters (>= 1). The default is 1 on purpose: yosys elaborates every
     // module it reads with its defaults, and the refill loop at 29 columns
     // (128 x 29 selector evaluations) takes minutes and GBs; hpm_unit
@@ -288,7 +288,7 @@ module hpm_store #(
     // the flush keeps up: no low part carries while its previous carry waits
     always @(posedge clk)
         if (!rst && UW > 0 && (carry & pc[N-1:0]) != {N{1'b0}}) begin
-            $display("hpm_store: a carry while one is pending (pc %h, carry %h)", pc, carry);
+            $display("hpm_a2_store: a carry while one is pending (pc %h, carry %h)", pc, carry);
             $fatal;
         end
 `endif

@@ -1,4 +1,4 @@
-// hpm_estore: the counter and selector store of counting architecture 3, the
+// hpm_a3_store: the counter and selector store of counting architecture 3, the
 // iCE40 form (docs/hpm.md, "Counting architecture 3"). N counters of W bits
 // (1..64) and their mhpmevent values; the counters' upper parts and the
 // selectors live in one memory of 64 rows x 64 bits (four SB_RAM40_4K):
@@ -7,7 +7,7 @@
 // the CSR data, or kept, so one multiplexer per bit serves counter writes,
 // selector writes (legalised by a gate per field) and the flush. Low parts
 // (LW bits: 8, or 7 up to 14 counters), pending carries (pc), full and OF
-// are flip-flops, as in hpm_store (architecture 2).
+// are flip-flops, as in hpm_a2_store (architecture 2).
 //
 // The memory has one synchronous read port and one write port, shared by
 //  - a CSR access (take): hpm_unit reads the row of an access to a
@@ -30,16 +30,16 @@
 // for 7 bits up to N = 14 (checked in simulation, with the read-write
 // collisions the schedule rules out).
 //
-// Increments arrive a cycle late (hpm_ktable): inc is the previous cycle's,
+// Increments arrive a cycle late (hpm_a3_table): inc is the previous cycle's,
 // so the value at the start of a cycle adds it (the lane sums exist), and
 // a carry found in t is the wrap of t-1 (a counter write in t keeps it).
 // Reset clears every row while rst is held (the board holds it for 256
 // cycles; the simulators reset the memory's initial zeros for 4 cycles).
-module hpm_estore #(
+module hpm_a3_store #(
     parameter integer N  = 29,                // counters (1..29)
     parameter integer W  = 64,                // their width (1..64)
     // low part: 8 bits, 7 up to 14 counters (the flush's bound below; do
-    // not override), and its lane width (hpm_store)
+    // not override), and its lane width (hpm_a2_store)
     parameter integer LB = N <= 14 ? 7 : 8,
     parameter integer LL = (W < LB ? W : LB) + (W < 3 ? 4 - W : 1)
 ) (
@@ -401,24 +401,24 @@ module hpm_estore #(
         if (!rst) begin
             for (i = 0; i < N; i = i + 1)
                 if (inc[LL * i +: LL] > 4) begin
-                    $display("hpm_estore: an increment above 4 (lane %0d: %0d)", i, inc[LL * i +: LL]);
+                    $display("hpm_a3_store: an increment above 4 (lane %0d: %0d)", i, inc[LL * i +: LL]);
                     $fatal;
                 end
             if (UW > 0 && (carry & pc) != {N{1'b0}}) begin
-                $display("hpm_estore: a carry while one is pending (pc %h, carry %h)", pc, carry);
+                $display("hpm_a3_store: a carry while one is pending (pc %h, carry %h)", pc, carry);
                 $fatal;
             end
             for (i = 0; i < N; i = i + 1)
                 if (UW > 0 && hq[i / 8] && lq[i % 8] && carry[i] && full[i] != wfull) begin
-                    $display("hpm_estore: counter %0d carries the cycle after a write that changes its full", i);
+                    $display("hpm_a3_store: counter %0d carries the cycle after a write that changes its full", i);
                     $fatal;
                 end
             if (take && tk) begin
-                $display("hpm_estore: two takes in a row");
+                $display("hpm_a3_store: two takes in a row");
                 $fatal;
             end
             if (col && (ctr_wb || fw || (tk && tsel))) begin
-                $display("hpm_estore: a collided read used (row %0d)", waddr);
+                $display("hpm_a3_store: a collided read used (row %0d)", waddr);
                 $fatal;
             end
         end

@@ -1,4 +1,4 @@
-// hpm_ktable: the increment table of counting architecture 3, the iCE40
+// hpm_a3_table: the increment table of counting architecture 3, the iCE40
 // form of architecture 2 (docs/hpm.md, "Architecture 3"). Row {priv, k}
 // holds, for every counter n, RESULT2 of selector n on kind k's event vector
 // (3 bits), 0 where the selector's MINH/SINH/UINH inhibits privilege priv:
@@ -6,7 +6,7 @@
 // filter costs no logic per counter. The rows live in a memory with a
 // synchronous read (SB_RAM40_4K on the iCE40, one per 5 counters): the row
 // of cycle t arrives in t+1, so every increment reaches the counters one
-// cycle late (hpm_estore adds them a cycle later).
+// cycle late (hpm_a3_store adds them a cycle later).
 //
 // The table is kept twice (rows {copy, priv, kind}), so that the row read in
 // a cycle is never the row written then (a read of a row being written
@@ -25,9 +25,9 @@
 // evaluator for that column. Reset clears those rows in cycles 1..144,
 // where every selector is 0 and nothing counts.
 `include "hpm_map.vh"
-module hpm_ktable #(
+module hpm_a3_table #(
     parameter integer N    = 1,               // counters (>= 1)
-    parameter integer LANE = 9,               // hpm_store's lane width (>= 3)
+    parameter integer LANE = 9,               // hpm_a2_store's lane width (>= 3)
     parameter integer EV_W = `HPM_EVENTS_BUS_W,
     parameter integer ROWS = 72,              // rows refilled per copy, 3 per kind (hpm_unit's REFILL / 2)
     // the refill's event bits: 1 from a ROM (4 EBR, the decoder's LUTs saved),
