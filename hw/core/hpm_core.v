@@ -237,8 +237,8 @@ module hpm_core #(
     //   early: an interrupt, a fetch fault, an illegal instruction, ecall,
     //          ebreak, a misaligned jal target (registered state, decode, CSR
     //          checks);
-    //   late:  a misaligned jalr/branch target or load/store address (the low
-    //          bits of the adder, the branch comparison);
+    //   late:  a misaligned jalr target or load/store address (the adder's
+    //          low bits); a branch's (compare registered: its 2nd X cycle);
     //   fault: the load/store access fault (the whole address), registered:
     //          it traps in the load/store's second X cycle.
     // They exclude one another (decode is one-hot; an instruction with a
