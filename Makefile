@@ -14,7 +14,7 @@ DEB_PACKAGES := build-essential pkg-config python3 bc \
   verilator iverilog yosys nextpnr-ice40 fpga-icestorm fpga-icestorm-chipdb openfpgaloader \
   gcc-riscv64-unknown-elf binutils-riscv64-unknown-elf picolibc-riscv64-unknown-elf \
   libusb-1.0-0-dev umockdev libumockdev-dev clang libclang-rt-14-dev llvm \
-  libxml2-utils python3-yaml linux-perf hotspot ser2net python3-labgrid
+  libxml2-utils python3-yaml linux-perf hotspot ser2net python3-labgrid shellcheck
 
 .PHONY: all deps sim fw host lint test test-long bench bitstream prog hil clean
 .DEFAULT_GOAL := all
@@ -62,6 +62,15 @@ lint-style:
 	  xargs -0 grep -n -E '^ +[^ *]|[[:space:]]$$' | head -n 5); \
 	if [ -n "$$bad" ]; then echo "lint-style: indent with tabs, no trailing blanks (.clang-format):"; \
 	  echo "$$bad"; exit 1; fi; echo "lint-style: C sources indented with tabs, no trailing blanks"
+
+# and on shell scripts shellcheck warns about (warnings and errors; the
+# test suites' shared globals are declared in tests/.shellcheckrc)
+SHELL_SCRIPTS := tests/run.sh $(wildcard tests/suites/*.sh bench/*.sh tools/*.sh) \
+                 hw/board/counter_equiv.sh fw/sdk/hpm-cc.in .ci/run
+.PHONY: lint-shell
+lint: lint-shell
+lint-shell:
+	@shellcheck -S warning $(SHELL_SCRIPTS) && echo "lint-shell: $(words $(SHELL_SCRIPTS)) shell scripts without shellcheck warnings"
 
 # hardware-in-the-loop (docs/hil.md): every workload and event on each USB
 # board (BOARDS=all or SERIAL,...), flashed first when its bitstream differs,

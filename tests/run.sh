@@ -17,7 +17,7 @@
 # HPM_VARIANTS ("0x64 1x40 29x1 29x8"), HPM_VARIANT_TESTS ("hpm_width
 # hpm_config"), HPM_RANDOM_SEEDS (10), HPM_LCOFI_SEEDS (40).
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 2
 
 # Started from a make -jN recipe that make did not see as recursive, the
 # jobserver named in MAKEFLAGS is closed here: every nested make would print

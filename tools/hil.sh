@@ -18,7 +18,7 @@
 # instead of --all, comma separated), HIL_FLASH_TIMEOUT (120 s), HIL_FLASH
 # (always: flash every board, e.g. after someone flashed one by hand).
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 2
 
 BUILD=${BUILD:-build}
 HPMCTL=${HPMCTL:-$BUILD/bin/hpmctl}

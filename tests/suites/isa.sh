@@ -4,7 +4,7 @@
 suite_isa() {   # suite_isa [NAME]: directed tests in $BUILD/tests/NAME (isa)
     local S=${1:-isa}
     suite_begin $S
-    local elfs=("$BUILD"/tests/$S/*.elf) e name d
+    local elfs=("$BUILD/tests/$S"/*.elf) e name d
     if [ ! -e "${elfs[0]}" ]; then CHECK=$S; fail "$S: no tests built in $BUILD/tests/$S"; suite_end $S; return; fi
     d=$OUT/$S; mkdir -p "$d"
     for e in "${elfs[@]}"; do
