@@ -3,8 +3,8 @@
 // class (hpm_class) reads one row of an increment table for every counter,
 // and the counters keep their low bits in lanes added a word at a time
 // (hpm_a2_store); the selectors are registers read only by CSR accesses
-// (hpm_a2_selstore). Same port list and semantics as hpm_a3_bank; hpm_unit
-// chooses one. Verilator evaluates every process in every cycle, so the
+// (hpm_a2_selstore). Same ports (hpm_bank_ports.vh) and semantics as
+// hpm_a3_bank; hpm_unit chooses one. Verilator evaluates every process in every cycle, so the
 // values only a CSR access uses are computed only in the cycles that use
 // them (rd) and are 0 in the others (docs/hpm.md, "Simulation cost").
 `include "hpm_map.vh"
@@ -13,30 +13,7 @@ module hpm_a2_bank #(
     parameter integer W    = 64,              // their width (1..64)
     parameter integer EV_W = `HPM_EVENTS_BUS_W
 ) (
-    input  wire            clk,
-    input  wire            rst,
-    input  wire [EV_W-1:0] ev,                // this cycle's events, bit i = event i
-    input  wire [EV_W-1:0] ev_n,              // ... as if no interrupt were taken (the class)
-    input  wire [1:0]      priv,              // this cycle's privilege mode
-    input  wire [N-1:0]    inh,               // counter n's mcountinhibit bit
-    input  wire [7:0]      left,              // the refill window: cycles left (0: closed)
-    // the CSR access to a counter or selector (hpm_unit, docs/timing.md)
-    input  wire [4:0]      idx,               // its index (mhpmcounter/mhpmevent idx, 3..)
-    input  wire            impl,              // idx is implemented (3 .. 2 + N)
-    input  wire            rsel,              // a selector (else a counter)
-    input  wire            sel_hi,            // the selector's high half
-    /* verilator lint_off UNUSEDSIGNAL */ // architecture 3's memory read: these stores read any cycle
-    input  wire            take,              // the cycles before its read and before a write's commit
-    /* verilator lint_on UNUSEDSIGNAL */
-    input  wire            rd,                // its read cycle or its commit
-    input  wire            we_lo,             // a counter write of bits 31:0 (any index)
-    input  wire            we_hi,             // ... of bits 63:32
-    input  wire            sel_we,            // a selector write (any index, either half)
-    input  wire [31:0]     wdata,
-    input  wire [6:0]      wok,               // the written fields are legal (hpm_selgate.vh)
-    output wire [63:0]     value,             // the counter or selector accessed (when rd)
-    output wire [N-1:0]    of_rd,             // OF as read
-    output reg             lcofi              // a counter wrapped with OF clear (mip.LCOFIP)
+`include "hpm_bank_ports.vh"
 );
 `include "hpm_selgate.vh"
     wire [6:0] cls;
@@ -72,6 +49,8 @@ module hpm_a2_bank #(
     );
     assign value = rsel ? cur : ctr;
     // LCOFI in the cycle after the wrap, as architecture 3 finds it
+    reg lcofi_q;
     always @(posedge clk)
-        lcofi <= !rst && (wr & ~of_rd) != {N{1'b0}};
+        lcofi_q <= !rst && (wr & ~of_rd) != {N{1'b0}};
+    assign lcofi = lcofi_q;
 endmodule

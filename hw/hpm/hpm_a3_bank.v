@@ -2,8 +2,8 @@
 // the board's (docs/hpm.md, "Counting architecture 3"): a cycle class
 // (hpm_class) reads one row of an increment table in EBR (hpm_a3_table) for
 // every counter; the counters' upper parts and the selectors share one EBR
-// memory (hpm_a3_store). Same port list and semantics as hpm_a2_bank;
-// hpm_unit chooses one.
+// memory (hpm_a3_store). Same ports (hpm_bank_ports.vh) and semantics as
+// hpm_a2_bank; hpm_unit chooses one.
 //
 // The table's row arrives a cycle late: the store adds the previous cycle's
 // increments, and a wrap seen in t is the wrap of t-1. Its OF is read as
@@ -20,30 +20,7 @@ module hpm_a3_bank #(
     parameter integer ROWS   = 72,            // table rows refilled per copy (hpm_unit's REFILL / 2)
     parameter integer EV_ROM = 1              // the refill's event bits from a ROM (hpm_a3_table)
 ) (
-    input  wire            clk,
-    input  wire            rst,
-    input  wire [EV_W-1:0] ev,                // this cycle's events, bit i = event i
-    input  wire [EV_W-1:0] ev_n,              // ... as if no interrupt were taken (the class)
-    input  wire [1:0]      priv,              // this cycle's privilege mode
-    input  wire [N-1:0]    inh,               // counter n's mcountinhibit bit
-    input  wire [7:0]      left,              // the refill window: cycles left (0: closed)
-    // the CSR access to a counter or selector (hpm_unit, docs/timing.md)
-    input  wire [4:0]      idx,               // its index (mhpmcounter/mhpmevent idx, 3..)
-    input  wire            impl,              // idx is implemented (3 .. 2 + N)
-    input  wire            rsel,              // a selector (else a counter)
-    input  wire            sel_hi,            // the selector's high half
-    input  wire            take,              // the cycles before its read and before a write's commit
-    /* verilator lint_off UNUSEDSIGNAL */ // architecture 2's read strobe: this store reads at take
-    input  wire            rd,                // its read cycle or its commit
-    /* verilator lint_on UNUSEDSIGNAL */
-    input  wire            we_lo,             // a counter write of bits 31:0 (any index)
-    input  wire            we_hi,             // ... of bits 63:32
-    input  wire            sel_we,            // a selector write (any index, either half)
-    input  wire [31:0]     wdata,
-    input  wire [6:0]      wok,               // the written fields are legal (hpm_selgate.vh)
-    output wire [63:0]     value,             // the counter or selector accessed (read cycle, commit)
-    output wire [N-1:0]    of_rd,             // OF as read
-    output wire            lcofi              // a counter wrapped with OF clear (mip.LCOFIP)
+`include "hpm_bank_ports.vh"
 );
 `include "hpm_selgate.vh"
     wire [6:0] cls;
