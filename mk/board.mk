@@ -65,7 +65,7 @@ $(BOARD_FW_PH):
 # the counters into unclocked multipliers (counters that never count on the
 # chip, docs/board.md); the one multiplier is instantiated by hand too
 # (hw/core/core_mul16.v). board_yosys(fw hex, log, write command)
-board_yosys = yosys -q -l $(2) -p "read_verilog -DSYNTHESIS -I$(GEN) -Ihw/hpm $(HW_BOARD_SRCS) $(HW_RTL_SRCS); \
+board_yosys = yosys -q -l $(2) -p "read_verilog -DSYNTHESIS -I$(GEN) -Ihw/hpm -Ihw/core $(HW_BOARD_SRCS) $(HW_RTL_SRCS); \
 	  chparam $(BOARD_CHPARAM_HPM) -set FW_HEX \"$(1)\" icebreaker_top; \
 	  $(HW_SYNTH_ICE40) -top icebreaker_top; $(3)"
 

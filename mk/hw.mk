@@ -22,7 +22,7 @@
 
 HW_CORE_SRCS := $(wildcard hw/core/*.v)
 HW_HPM_SRCS  := $(wildcard hw/hpm/*.v)
-HW_HPM_INCS  := $(wildcard hw/hpm/*.vh)     # `include "hpm_classes.vh" (-Ihw/hpm)
+HW_HPM_INCS  := $(wildcard hw/hpm/*.vh hw/core/*.vh)   # `include "hpm_classes.vh" (-Ihw/hpm -Ihw/core)
 HW_SOC_SRCS  := $(wildcard hw/soc/*.v)
 HW_RTL_SRCS  := $(HW_CORE_SRCS) $(HW_HPM_SRCS) $(HW_SOC_SRCS)
 HW_BOARD_SRCS := hw/board/icebreaker_top.v
@@ -75,7 +75,7 @@ HW_PGO_GEN   := $(if $(HW_SIM_CLANG),-fprofile-instr-generate,-fprofile-generate
 HW_PGO_USE   := $(if $(HW_SIM_CLANG),-fprofile-instr-use=pgo.profdata,-fprofile-use -fprofile-correction -Wno-missing-profile)
 HW_PGO_MERGE := $(if $(HW_SIM_CLANG),llvm-profdata merge -o pgo.profdata pgo.profraw,true)
 HW_VERILATOR_FLAGS := --cc --exe -O3 -fno-inline --x-assign fast --x-initial fast \
-  --top-module hpm_soc -I$(GEN) -Ihw/hpm \
+  --top-module hpm_soc -I$(GEN) -Ihw/hpm -Ihw/core \
   -CFLAGS "-O2 -I$(abspath $(REF_DIR)) -I$(abspath hw/hpm) -I$(abspath $(GEN))" -LDFLAGS "$(abspath $(REF_LIB))"
 
 .PHONY: sim sim-variants lint synth synth-hpm synth-modules alu-equiv counter-equiv
@@ -123,7 +123,7 @@ $(BIN)/hpm-sim-v3-10x64: $(HW_SIM_DEPS)
 $(BIN)/hpm-sim-%: $(HW_SIM_DEPS)
 	$(call hw_verilate,$@,$(HW_VDIR)-$*,$(call hw_num,$*),$(call hw_width,$*),$(HW_SIM_ARCH),$(HW_SIM_TD),$(filter 0x64,$*))
 
-HW_LINT := $(VERILATOR) --lint-only -Wall -I$(GEN) -Ihw/hpm
+HW_LINT := $(VERILATOR) --lint-only -Wall -I$(GEN) -Ihw/hpm -Ihw/core
 lint: $(EV_VH)
 	@set -e; for a in 2 3; do \
 	  echo "lint hpm_soc HPM 29x64 arch $$a"; \
@@ -171,7 +171,7 @@ $(HW_SYNTH)/core.stat: $(HW_CORE_SRCS) $(EV_VH)
 
 $(HW_SYNTH)/soc.json: $(HW_RTL_SRCS) $(HW_HPM_INCS) $(EV_VH) $(HW_BOARD_SRCS) $(HW_FW_HEX)
 	@mkdir -p $(@D)
-	yosys -q -l $(HW_SYNTH)/soc.yosys.log -p "read_verilog -DSYNTHESIS -I$(GEN) -Ihw/hpm $(HW_BOARD_SRCS) \
+	yosys -q -l $(HW_SYNTH)/soc.yosys.log -p "read_verilog -DSYNTHESIS -I$(GEN) -Ihw/hpm -Ihw/core $(HW_BOARD_SRCS) \
 	  $(HW_RTL_SRCS); \
 	  chparam -set FW_HEX \"$(HW_FW_HEX)\" icebreaker_top; \
 	  $(HW_SYNTH_ICE40) -top icebreaker_top -json $@"
@@ -190,14 +190,14 @@ synth-hpm: $(HW_SYNTH)/hpm-area.txt
 
 $(HW_SYNTH)/hpm-unit-%.stat: $(HW_HPM_SRCS) $(HW_HPM_INCS) $(EV_VH)
 	@mkdir -p $(@D)
-	yosys -q -l $(@:.stat=.log) -p "read_verilog -DSYNTHESIS -I$(GEN) -Ihw/hpm $(HW_HPM_SRCS); \
+	yosys -q -l $(@:.stat=.log) -p "read_verilog -DSYNTHESIS -I$(GEN) -Ihw/hpm -Ihw/core $(HW_HPM_SRCS); \
 	  chparam -set HPM_NUM $(call hw_num,$*) -set HPM_WIDTH $(call hw_width,$*) \
 	    -set EV_W $(HW_EV_W) hpm_unit; \
 	  $(HW_SYNTH_ICE40) -top hpm_unit; tee -o $@ stat"
 
 $(HW_SYNTH)/hpm-cpu-%.stat: $(HW_CORE_SRCS) $(HW_HPM_SRCS) $(HW_HPM_INCS) hw/soc/hpm_cpu.v $(EV_VH)
 	@mkdir -p $(@D)
-	yosys -q -l $(@:.stat=.log) -p "read_verilog -DSYNTHESIS -I$(GEN) -Ihw/hpm $(HW_CORE_SRCS) $(HW_HPM_SRCS) \
+	yosys -q -l $(@:.stat=.log) -p "read_verilog -DSYNTHESIS -I$(GEN) -Ihw/hpm -Ihw/core $(HW_CORE_SRCS) $(HW_HPM_SRCS) \
 	  hw/soc/hpm_cpu.v; \
 	  chparam -set HPM_NUM $(call hw_num,$*) -set HPM_WIDTH $(call hw_width,$*) hpm_cpu; \
 	  $(HW_SYNTH_ICE40) -top hpm_cpu; tee -o $@ stat"

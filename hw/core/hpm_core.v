@@ -32,24 +32,6 @@ module hpm_core #(
     input  wire        msip,
     input  wire [63:0] mtime,
 
-    // trace port: one record per instruction reaching X, in its last X cycle
-    output wire        trace_valid,
-    output wire [31:0] trace_pc,
-    output wire [31:0] trace_insn,
-    output wire [1:0]  trace_priv,
-    output wire        trace_trap,
-    output wire [31:0] trace_cause,
-    output wire [31:0] trace_tval,
-    output wire        trace_rd_we,
-    output wire [4:0]  trace_rd,
-    output wire [31:0] trace_rd_val,
-    output wire        trace_csr_we,
-    output wire [11:0] trace_csr_addr,
-    output wire [31:0] trace_csr_val,
-    output wire        trace_mem_we,
-    output wire [31:0] trace_mem_addr,
-    output wire [31:0] trace_mem_wdata,
-    output wire [3:0]  trace_mem_be,
 
     // event bus (hw/hpm/events.def) and the current privilege mode
     output wire [EV_W-1:0] events,
@@ -67,7 +49,9 @@ module hpm_core #(
     output wire        ext_csr_op,      // a CSR instruction is in X ...
     output wire        ext_csr_write,   // ... and it writes the CSR
     output wire [31:0] mcounteren,
-    input  wire        lcofi
+    input  wire        lcofi,
+    // trace port (one record per instruction reaching X, in its last X cycle)
+`include "core_trace_ports.vh"
 );
 /* verilator lint_off UNUSEDPARAM */ // the whole catalogue, not every index is used here
 `include "hpm_events.vh"

@@ -26,23 +26,7 @@ module hpm_cpu #(
     input  wire        msip,
     input  wire [63:0] mtime,
 
-    output wire        trace_valid,
-    output wire [31:0] trace_pc,
-    output wire [31:0] trace_insn,
-    output wire [1:0]  trace_priv,
-    output wire        trace_trap,
-    output wire [31:0] trace_cause,
-    output wire [31:0] trace_tval,
-    output wire        trace_rd_we,
-    output wire [4:0]  trace_rd,
-    output wire [31:0] trace_rd_val,
-    output wire        trace_csr_we,
-    output wire [11:0] trace_csr_addr,
-    output wire [31:0] trace_csr_val,
-    output wire        trace_mem_we,
-    output wire [31:0] trace_mem_addr,
-    output wire [31:0] trace_mem_wdata,
-    output wire [3:0]  trace_mem_be
+`include "core_trace_ports.vh"
 );
 /* verilator lint_off UNUSEDPARAM */ // the whole catalogue, not every index is used here
 `include "hpm_events.vh"
@@ -60,18 +44,12 @@ module hpm_cpu #(
         .bus_daddr(bus_daddr), .bus_region(bus_region),
         .bus_wdata(bus_wdata), .bus_rdata(bus_rdata),
         .mtip(mtip), .msip(msip), .mtime(mtime),
-        .trace_valid(trace_valid), .trace_pc(trace_pc), .trace_insn(trace_insn),
-        .trace_priv(trace_priv), .trace_trap(trace_trap), .trace_cause(trace_cause),
-        .trace_tval(trace_tval), .trace_rd_we(trace_rd_we), .trace_rd(trace_rd),
-        .trace_rd_val(trace_rd_val), .trace_csr_we(trace_csr_we),
-        .trace_csr_addr(trace_csr_addr), .trace_csr_val(trace_csr_val),
-        .trace_mem_we(trace_mem_we), .trace_mem_addr(trace_mem_addr),
-        .trace_mem_wdata(trace_mem_wdata), .trace_mem_be(trace_mem_be),
         .events(events), .events_n(events_n), .priv(priv),
         .ext_csr_addr(csr_addr), .ext_csr_wdata(csr_wdata), .ext_csr_we(csr_we),
         .ext_csr_hit(csr_hit), .ext_csr_rdata(csr_rdata), .ext_csr_wval(csr_wval),
         .ext_csr_wait(csr_wait), .ext_csr_op(csr_op),
-        .ext_csr_write(csr_write), .mcounteren(mcounteren), .lcofi(lcofi)
+        .ext_csr_write(csr_write), .mcounteren(mcounteren), .lcofi(lcofi),
+`include "core_trace_conn.vh"
     );
 
     hpm_unit #(

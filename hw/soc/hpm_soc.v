@@ -26,23 +26,7 @@ module hpm_soc #(
     output wire [4:0]  leds,
     input  wire [2:0]  buttons,
 
-    output wire        trace_valid,
-    output wire [31:0] trace_pc,
-    output wire [31:0] trace_insn,
-    output wire [1:0]  trace_priv,
-    output wire        trace_trap,
-    output wire [31:0] trace_cause,
-    output wire [31:0] trace_tval,
-    output wire        trace_rd_we,
-    output wire [4:0]  trace_rd,
-    output wire [31:0] trace_rd_val,
-    output wire        trace_csr_we,
-    output wire [11:0] trace_csr_addr,
-    output wire [31:0] trace_csr_val,
-    output wire        trace_mem_we,
-    output wire [31:0] trace_mem_addr,
-    output wire [31:0] trace_mem_wdata,
-    output wire [3:0]  trace_mem_be
+`include "core_trace_ports.vh"
 );
     wire        bus_we;
     wire [3:0]  bus_be;
@@ -63,13 +47,7 @@ module hpm_soc #(
         .bus_daddr(bus_daddr), .bus_region(bus_region),
         .bus_wdata(bus_wdata), .bus_rdata(bus_rdata),
         .mtip(mtip), .msip(msip), .mtime(mtime),
-        .trace_valid(trace_valid), .trace_pc(trace_pc), .trace_insn(trace_insn),
-        .trace_priv(trace_priv), .trace_trap(trace_trap), .trace_cause(trace_cause),
-        .trace_tval(trace_tval), .trace_rd_we(trace_rd_we), .trace_rd(trace_rd),
-        .trace_rd_val(trace_rd_val), .trace_csr_we(trace_csr_we),
-        .trace_csr_addr(trace_csr_addr), .trace_csr_val(trace_csr_val),
-        .trace_mem_we(trace_mem_we), .trace_mem_addr(trace_mem_addr),
-        .trace_mem_wdata(trace_mem_wdata), .trace_mem_be(trace_mem_be)
+`include "core_trace_conn.vh"
     );
 
     // ---- address decode. The memories read bus_addr (the fetch or the data
