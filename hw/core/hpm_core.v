@@ -358,10 +358,10 @@ module hpm_core #(
         .ext_hit(ext_csr_hit), .ext_rdata(ext_csr_rdata), .ext_wval(ext_csr_wval)
     );
 
-    // completion of the instruction in X. Every trap but the access fault
-    // happens in the first X cycle, where no load/store completes; the
-    // access fault (a register) traps in the second, where the load/store
-    // would complete, and stops its retire. No late signal decides whether
+    // completion of the instruction in X. A trap happens in the first X
+    // cycle, except two registered ones in the second: the access fault
+    // (where the load/store would complete) and a held branch's (where it
+    // would retire); each stops the retire. No late signal decides whether
     // an instruction retires or frees X.
     wire x_cond = (is_load || is_store) ? x_cnt == 6'd1 :
                   (is_mul || is_div) ? md_last :
@@ -369,8 +369,8 @@ module hpm_core #(
                   is_csr ? !csr_wait :
                   is_branch ? !(br_hold && x_first) : 1'b1;
     // Of the late exceptions only a load/store's (a misaligned address: the
-    // adder's low bits) can come with x_cond clear; a branch or jalr (the
-    // compare, the whole target) has x_cond set. So X's hand-over and the
+    // adder's low bits) can come with x_cond clear; a jalr (the whole
+    // target) has x_cond set, a branch no late one. So X's hand-over and the
     // stall events leave the branch compare out (exact: decode is one-hot).
     wire exc_l_hold = x_go && !trap_e && lsu_misaligned;
     wire x_done = x_valid && (irq_take || exc_e || exc_l_hold || fault_trap || x_cond);
@@ -405,7 +405,7 @@ module hpm_core #(
     wire exc_l_n       = (x_go && !exc_e_n && exc_l_why) || br_mis;
     assign trap_n      = exc_e_n || exc_l_n || fault_trap;
     // the class's delegation: early, else the access fault (its second
-    // cycle), else late (a misaligned jump target or load/store)
+    // cycle), else late (a misaligned jalr/branch target or load/store)
     wire tvec_sel_s    = exc_e_why ? tvec_to_s[0] : fault_trap ? tvec_to_s[2] : tvec_to_s[1];
     wire [31:2] tvec_x = tvec_sel_s ? tvec_s : tvec_m;
 
