@@ -214,7 +214,7 @@ module core_csr #(
                        csr_addr[6:5] == 2'b00;        // 0xC00-0xC1F, 0xC80-0xC9F
     // the top-down unit's user CSRs (0xCC0-0xCC3, the unit claims them)
     // follow bit CY
-    wire is_td_user  = HPM_TD != 0 && (csr_addr >> 2) == (`HPM_CSR_SLOTS >> 2);
+    wire is_td_user  = HPM_TD == 1 && (csr_addr >> 2) == (`HPM_CSR_SLOTS >> 2);
     wire [4:0] cen_i = is_td_user ? 5'd0 : cidx;
     wire counter_ok  = priv == PRV_M ||
                        (mcounteren[cen_i] && (priv == PRV_S || scounteren[cen_i]));

@@ -41,9 +41,45 @@ module hpm_topdown #(
     wire is_m   = csr_addr >= `HPM_CSR_MSLOTS && csr_addr <= `HPM_CSR_MTOPDOWN;
     wire is_u   = csr_addr >= `HPM_CSR_SLOTS && csr_addr <= `HPM_CSR_TDMETRICS2;
     wire is_cnt = csr_addr >= `HPM_CSR_MTDRETIRING && csr_addr <= `HPM_CSR_MTDMEMBOUNDH;
-    assign hit = HPM_TD != 0 && (is_m || is_u || is_cnt);
+    wire hit_d;
+    assign hit = HPM_TD == 2 ? hit_d : HPM_TD != 0 && (is_m || is_u || is_cnt);
 
-    generate if (HPM_TD != 0) begin : g_td
+    generate if (HPM_TD == 2) begin : g_dsp
+        // board form (prototype): two 16-bit counts in one SB_MAC16's two
+        // accumulators, frontend bound (low) and bad speculation (high),
+        // read together at 0xFC0; M-mode code widens and emulates the rest
+        wire [15:0] a = {15'd0, on && ev[HPM_EV_TOPDOWN_BAD_SPEC]};
+        wire [15:0] b = {15'd0, on && ev[HPM_EV_TOPDOWN_FE_BOUND]};
+        wire [31:0] q;
+`ifdef SYNTHESIS
+        SB_MAC16 #(
+            .TOPOUTPUT_SELECT(2'd1), .BOTOUTPUT_SELECT(2'd1),
+            .TOPADDSUB_LOWERINPUT(2'd0), .BOTADDSUB_LOWERINPUT(2'd0),
+            .TOPADDSUB_UPPERINPUT(1'b0), .BOTADDSUB_UPPERINPUT(1'b0),
+            .TOPADDSUB_CARRYSELECT(2'd0), .BOTADDSUB_CARRYSELECT(2'd0)
+        ) u_mac (
+            .CLK(clk), .CE(1'b1), .C(16'd0), .A(a), .B(b), .D(16'd0),
+            .AHOLD(1'b0), .BHOLD(1'b0), .CHOLD(1'b0), .DHOLD(1'b0),
+            .IRSTTOP(1'b0), .IRSTBOT(1'b0), .ORSTTOP(rst), .ORSTBOT(rst),
+            .OLOADTOP(1'b0), .OLOADBOT(1'b0), .ADDSUBTOP(1'b0), .ADDSUBBOT(1'b0),
+            .OHOLDTOP(1'b0), .OHOLDBOT(1'b0), .CI(1'b0), .ACCUMCI(1'b0),
+            .SIGNEXTIN(1'b0), .O(q), .CO(), .ACCUMCO(), .SIGNEXTOUT()
+        );
+`else
+        reg [15:0] qa, qb;
+        always @(posedge clk) begin
+            qa <= rst ? 16'd0 : qa + a;
+            qb <= rst ? 16'd0 : qb + b;
+        end
+        assign q = {qa, qb};
+`endif
+        assign hit_d = csr_addr == `HPM_CSR_MTDRETIRING;
+        always @(*) begin
+            rdata = hit_d ? q : 32'd0;
+            wval  = 32'd0;
+        end
+    end else if (HPM_TD != 0) begin : g_td
+        assign hit_d = 1'b0;
         // cnt[0] SLOTS, then retiring, bad spec, frontend bound, branch
         // mispredicts, memory bound (the order of mtdretiring..mtdmembound)
         reg  [63:0] cnt [0:5];
@@ -118,6 +154,7 @@ module hpm_topdown #(
                 wval = {31'd0, !clear && (of || wrap)};
         end
     end else begin : g_none
+        assign hit_d = 1'b0;
         always @(*) begin
             rdata = 32'd0;
             wval  = 32'd0;
