@@ -73,9 +73,9 @@ module hpm_topdown #(
         end
         assign q = {qa, qb};
 `endif
-        assign hit_d = csr_addr == `HPM_CSR_MTDRETIRING;
+        assign hit_d = csr_addr[11:1] == `HPM_CSR_MTDRETIRING >> 1;
         always @(*) begin
-            rdata = hit_d ? q : 32'd0;
+            rdata = {16'd0, hit_d ? (csr_addr[0] ? q[31:16] : q[15:0]) : 16'd0};
             wval  = 32'd0;
         end
     end else if (HPM_TD != 0) begin : g_td
