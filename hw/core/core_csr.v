@@ -80,7 +80,7 @@ module core_csr #(
     output wire        wfi_wake,     // (mip & mie) != 0
 
     // time(h), and the HPM unit's overflow interrupt
-    input  wire [63:0] mtime,
+    input  wire [31:0] time_word,   // mtime's word csr_addr[7] picks (soc_clint)
     input  wire        lcofi,        // a counter wrapped in the previous cycle: set mip.LCOFIP
     output wire [31:0] mcounteren_out,
 
@@ -168,7 +168,7 @@ module core_csr #(
         wmask      = 32'd0;
         core_rdata = 32'd0;
         if (is_time)
-            core_rdata = csr_addr[7] ? mtime[63:32] : mtime[31:0];
+            core_rdata = time_word;
         else if (!pmp_zero) begin
             case (csr_addr)
                 // supervisor

@@ -30,7 +30,7 @@ module hpm_core #(
     // CLINT
     input  wire        mtip,
     input  wire        msip,
-    input  wire [63:0] mtime,
+    input  wire [31:0] time_word,
 
 
     // event bus (hw/hpm/events.def) and the current privilege mode
@@ -351,7 +351,7 @@ module hpm_core #(
         .vec_i(vec_i), .tvec_m(tvec_m), .tvec_s(tvec_s), .tvec_to_s(tvec_to_s),
         .trap_take(trap_take), .trap_to_s(trap_to_s),
         .mtip(mtip), .msip(msip), .irq_pending(irq_pending), .irq_code(irq_code),
-        .wfi_wake(wfi_wake), .mtime(mtime), .lcofi(lcofi),
+        .wfi_wake(wfi_wake), .time_word(time_word), .lcofi(lcofi),
         .mcounteren_out(mcounteren),
         .priv(priv), .guard_f(guard_f), .guard_d(guard_d),
         .ext_addr(ext_csr_addr), .ext_wdata(ext_csr_wdata), .ext_we(ext_csr_we),

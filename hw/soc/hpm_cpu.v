@@ -24,7 +24,8 @@ module hpm_cpu #(
 
     input  wire        mtip,
     input  wire        msip,
-    input  wire [63:0] mtime,
+    input  wire [31:0] time_word,
+    output wire [1:0]  time_sel,     // {a CSR instruction is in X, its address bit 7}
 
 `include "core_trace_ports.vh"
 );
@@ -43,7 +44,7 @@ module hpm_cpu #(
         .bus_we(bus_we), .bus_be(bus_be), .bus_addr(bus_addr),
         .bus_daddr(bus_daddr), .bus_region(bus_region),
         .bus_wdata(bus_wdata), .bus_rdata(bus_rdata),
-        .mtip(mtip), .msip(msip), .mtime(mtime),
+        .mtip(mtip), .msip(msip), .time_word(time_word),
         .events(events), .events_n(events_n), .priv(priv),
         .ext_csr_addr(csr_addr), .ext_csr_wdata(csr_wdata), .ext_csr_we(csr_we),
         .ext_csr_hit(csr_hit), .ext_csr_rdata(csr_rdata), .ext_csr_wval(csr_wval),
@@ -63,4 +64,5 @@ module hpm_cpu #(
         .csr_wval(csr_wval), .csr_wait(csr_wait), .csr_op(csr_op),
         .csr_write(csr_write), .lcofi(lcofi)
     );
+    assign time_sel = {csr_op, csr_addr[7]};
 endmodule

@@ -38,7 +38,8 @@ module hpm_soc #(
     wire [31:0] bus_wdata;
     reg  [31:0] bus_rdata;
     wire        mtip, msip;
-    wire [63:0] mtime;
+    wire [31:0] time_word;
+    wire [1:0]  time_sel;
 
     hpm_cpu #(.HPM_NUM(HPM_NUM), .HPM_WIDTH(HPM_WIDTH), .HPM_DSP(HPM_DSP),
              .HPM_ARCH(HPM_ARCH), .HPM_EV_ROM(HPM_EV_ROM), .HPM_TD(HPM_TD)) u_cpu (
@@ -46,7 +47,7 @@ module hpm_soc #(
         .bus_we(bus_we), .bus_be(bus_be), .bus_addr(bus_addr),
         .bus_daddr(bus_daddr), .bus_region(bus_region),
         .bus_wdata(bus_wdata), .bus_rdata(bus_rdata),
-        .mtip(mtip), .msip(msip), .mtime(mtime),
+        .mtip(mtip), .msip(msip), .time_word(time_word), .time_sel(time_sel),
 `include "core_trace_conn.vh"
     );
 
@@ -99,7 +100,7 @@ module hpm_soc #(
     soc_clint #(.DSP(CLINT_DSP)) u_clint (
         .clk(clk), .rst(rst), .sel(bus_region[2]), .we(bus_we), .be(bus_be),
         .addr(bus_daddr[15:2]), .wdata(bus_wdata), .rdata(clint_rdata),
-        .mtip(mtip), .msip(msip), .mtime(mtime)
+        .mtip(mtip), .msip(msip), .time_sel(time_sel), .time_word(time_word)
     );
 
     soc_uart #(.DIV(UART_DIV)) u_uart (

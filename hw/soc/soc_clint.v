@@ -25,7 +25,8 @@ module soc_clint #(
     output reg  [31:0] rdata,        // one cycle after the access, else 0
     output wire        mtip,
     output wire        msip,
-    output wire [63:0] mtime
+    input  wire [1:0]  time_sel,     // a CSR instruction in X, its address bit 7 (the time CSRs)
+    output wire [31:0] time_word     // the addressed word of mtime
 );
     reg        msip_q;
     reg        mtip_q;
@@ -46,7 +47,9 @@ module soc_clint #(
     wire rd_msip  = sel && off == 16'h0000;
     // the addressed word of mtime (the read data, and the old bytes of an
     // mtime store) and of mtimecmp
-    wire [31:0] time_word = off[2] ? mtime[63:32] : mtime[31:0];
+    wire [63:0] mtime;
+    wire        word_hi   = time_sel[1] ? time_sel[0] : off[2];
+    assign      time_word = word_hi ? mtime[63:32] : mtime[31:0];
     wire [31:0] cmp_word  = ~(off[2] ? mtimecmp_n[63:32] : mtimecmp_n[31:0]);
     // the byte lanes of mtimecmp a store writes (and reset, which sets it)
     wire [7:0]  cmp_ce = {{4{wr_cmph}} & be, {4{wr_cmp}} & be} | {8{rst}};
