@@ -33,7 +33,8 @@ module hpm_topdown #(
     input  wire [11:0]     csr_addr,
     output wire            hit,        // csr_addr is one of the unit's
     output reg  [31:0]     rdata,      // 0 when not hit
-    output reg  [31:0]     wval        // the value after a write (trace)
+    output reg  [31:0]     wval,       // the value after a write (trace)
+    output wire            half_wrap   // board form: a count's bit 15 changed in the previous cycle
 );
 /* verilator lint_off UNUSEDPARAM */ // the whole catalogue, not every index is used here
 `include "hpm_events.vh"
@@ -73,6 +74,12 @@ module hpm_topdown #(
         end
         assign q = {qa, qb};
 `endif
+        // bit 15 of each count, a cycle late: a change raises LCOFI, so that
+        // M-mode code reads each count at least every 2^15 increments
+        reg  [1:0] msb_q;
+        always @(posedge clk)
+            msb_q <= rst ? 2'd0 : {q[31], q[15]};
+        assign half_wrap = msb_q != {q[31], q[15]};
         assign hit_d = csr_addr[11:1] == `HPM_CSR_MTDRETIRING >> 1;
         always @(*) begin
             rdata = {16'd0, hit_d ? (csr_addr[0] ? q[31:16] : q[15:0]) : 16'd0};
@@ -80,6 +87,7 @@ module hpm_topdown #(
         end
     end else if (HPM_TD != 0) begin : g_td
         assign hit_d = 1'b0;
+        assign half_wrap = 1'b0;
         // cnt[0] SLOTS, then retiring, bad spec, frontend bound, branch
         // mispredicts, memory bound (the order of mtdretiring..mtdmembound)
         reg  [63:0] cnt [0:5];
@@ -155,6 +163,7 @@ module hpm_topdown #(
         end
     end else begin : g_none
         assign hit_d = 1'b0;
+        assign half_wrap = 1'b0;
         always @(*) begin
             rdata = 32'd0;
             wval  = 32'd0;

@@ -82,6 +82,7 @@ module hpm_unit #(
     // (mcountinhibit has no high half).
     wire       td_hit;
     wire [31:0] td_rdata, td_wval;
+    wire        td_half_wrap;
     assign csr_hit = ((ctr_lo || ctr_hi) && idx != 5'd1) || sel_lo || (sel_hi && idx != 5'd0) ||
                      is_ovf || td_hit;
 
@@ -176,7 +177,8 @@ module hpm_unit #(
 
     hpm_topdown #(.HPM_TD(HPM_TD), .EV_W(EV_W)) u_topdown (
         .clk(clk), .rst(rst), .on(cycle_on), .ev(ev), .csr_addr(csr_addr), .csr_wdata(csr_wdata),
-        .csr_we(csr_we), .csr_rd(csr_op), .hit(td_hit), .rdata(td_rdata), .wval(td_wval)
+        .csr_we(csr_we), .csr_rd(csr_op), .hit(td_hit), .rdata(td_rdata), .wval(td_wval),
+        .half_wrap(td_half_wrap)
     );
 
     // -------------------------------------------- mhpmcounter3.. / mhpmevent3..
@@ -236,7 +238,7 @@ module hpm_unit #(
     // the wrap: core_csr sets LCOFIP at the end of that cycle, so it is seen
     // two cycles after the wrap, docs/hpm.md, "Overflow and LCOFI")
     wire [31:0] of_bits = {{(29 - TN){1'b0}}, store_of, 3'b000};
-    assign lcofi = store_lcofi;
+    assign lcofi = store_lcofi || td_half_wrap;
 
     // ------------------------------------------------------------ read mux
     // 0 for an address the unit does not claim.
