@@ -105,7 +105,7 @@ module icebreaker_top #(
         .UART_DIV(UART_DIV), .CLOCK_HZ(CLOCK_HZ), .FW_HEX(FW_HEX),
         .HPM_NUM(HPM_NUM), .HPM_WIDTH(HPM_WIDTH), .HPM_DSP(HPM_DSP),
         .CLINT_DSP(1), .HPM_ARCH(HPM_ARCH), .HPM_EV_ROM(HPM_EV_ROM),
-        .HPM_TD(2)      // no room for the top-down unit yet (docs/hpm.md)
+        .HPM_TD(2)      // the top-down counts; the unit does not fit (docs/hpm.md)
     ) u_soc (
         .clk(clk), .rst(rst), .boot_addr(32'h0000_0000),
         .uart_rx(RX), .uart_tx(TX), .leds(LED), .buttons(BTN),

@@ -28,7 +28,7 @@
 module core_csr #(
     parameter [31:0] MISA    = 32'h4014_1100,   // RV32 I M S U
     parameter integer HPM_NUM = 29,             // implemented mhpmcounters (0..29)
-    parameter integer HPM_TD  = 0               // 1: the top-down unit's CSRs exist (hpm_unit)
+    parameter integer HPM_TD  = 0               // 1: the top-down unit's CSRs exist (hpm_unit); 2: its board form, M-mode only
 ) (
     input  wire        clk,
     input  wire        rst,

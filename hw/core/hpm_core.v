@@ -12,7 +12,7 @@
 module hpm_core #(
     parameter integer EV_W    = `HPM_EVENTS_BUS_W, // event bus width: HPM_EV_BUS_W (hpm_events.vh)
     parameter integer HPM_NUM = 29,                // implemented mhpmcounters (core_csr's counter enables)
-    parameter integer HPM_TD  = 0                  // 1: the top-down unit (core_csr's gating of its user CSRs)
+    parameter integer HPM_TD  = 0                  // 1: the top-down unit (core_csr's gating of its user CSRs); 2: its board form
 ) (
     input  wire        clk,
     input  wire        rst,

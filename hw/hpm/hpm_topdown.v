@@ -1,5 +1,7 @@
 // hpm_topdown: the top-down unit (docs/hpm.md, "Top-down unit"): Ice Lake's
 // fixed SLOTS counter and PERF_METRICS register as RISC-V CSRs.
+//
+// HPM_TD = 1, the simulated board's unit:
 //   mslots(h) 0x7C1/0x7C2, slots(h) 0xCC0/0xCC1   SLOTS (issue width 1)
 //   mtopdown 0x7C3                                 OF; a write of 1 resets the unit
 //   tdmetrics 0xCC2, tdmetrics2 0xCC3              fractions of SLOTS in 1/255
@@ -12,10 +14,17 @@
 // The metrics are combinational from the counts (five 72-by-64-bit
 // dividers), read like mcycle: a read in cycle t sees the counts at the
 // start of t. They are computed only in a CSR instruction's cycles (csr_rd),
-// so the simulated board pays the divisions only at a read. This form is
-// for the simulated board (HPM_TD = 1); the iCE40 board keeps HPM_TD = 0,
-// where the unit is absent and its addresses are not claimed (docs/hpm.md
-// gives its area).
+// so the simulated board pays the divisions only at a read.
+//
+// HPM_TD = 2, the iCE40 board's counts (no room for the unit, docs/hpm.md):
+//   mtdfe16 0xFCA, mtdbad16 0xFCB   topdown-fe-bound, topdown-bad-spec mod 2^16
+// counted in mcycle's cycles in the two 16-bit accumulators of one SB_MAC16.
+// SLOTS is mcycle and retiring minstret, so these two give level 1; M-mode
+// code widens them to 64 bits, exactly because a change of either count's
+// bit 15 raises LCOFI (lcofi, the cycle after the increment, as a counter's
+// wrap): it reads them at least every 2^15 increments. No reset, no write.
+//
+// HPM_TD = 0: no unit; its addresses are not claimed.
 `include "hpm_map.vh"
 module hpm_topdown #(
     parameter integer HPM_TD = 1,                  // 1: the unit exists
@@ -34,7 +43,7 @@ module hpm_topdown #(
     output wire            hit,        // csr_addr is one of the unit's
     output reg  [31:0]     rdata,      // 0 when not hit
     output reg  [31:0]     wval,       // the value after a write (trace)
-    output wire            half_wrap   // board form: a count's bit 15 changed in the previous cycle
+    output wire            lcofi       // HPM_TD = 2: a count's bit 15 changed in the previous cycle
 );
 /* verilator lint_off UNUSEDPARAM */ // the whole catalogue, not every index is used here
 `include "hpm_events.vh"
@@ -46,9 +55,7 @@ module hpm_topdown #(
     assign hit = HPM_TD == 2 ? hit_d : HPM_TD != 0 && (is_m || is_u || is_cnt);
 
     generate if (HPM_TD == 2) begin : g_dsp
-        // board form (prototype): two 16-bit counts in one SB_MAC16's two
-        // accumulators, frontend bound (low) and bad speculation (high),
-        // read together at 0xFC0; M-mode code widens and emulates the rest
+        // fe-bound in the bottom accumulator (B), bad-spec in the top (A)
         wire [15:0] a = {15'd0, on && ev[HPM_EV_TOPDOWN_BAD_SPEC]};
         wire [15:0] b = {15'd0, on && ev[HPM_EV_TOPDOWN_FE_BOUND]};
         wire [31:0] q;
@@ -74,20 +81,20 @@ module hpm_topdown #(
         end
         assign q = {qa, qb};
 `endif
-        // bit 15 of each count, a cycle late: a change raises LCOFI, so that
-        // M-mode code reads each count at least every 2^15 increments
+        // bit 15 of each count, a cycle late
         reg  [1:0] msb_q;
         always @(posedge clk)
             msb_q <= rst ? 2'd0 : {q[31], q[15]};
-        assign half_wrap = msb_q != {q[31], q[15]};
-        assign hit_d = csr_addr[11:1] == `HPM_CSR_MTDRETIRING >> 1;
+        assign lcofi = msb_q != {q[31], q[15]};
+        localparam [11:0] A16 = `HPM_CSR_MTDFE16;       // mtdfe16, mtdbad16 = A16 + 1
+        assign hit_d = csr_addr[11:1] == A16[11:1];
         always @(*) begin
             rdata = {16'd0, hit_d ? (csr_addr[0] ? q[31:16] : q[15:0]) : 16'd0};
             wval  = 32'd0;
         end
     end else if (HPM_TD != 0) begin : g_td
         assign hit_d = 1'b0;
-        assign half_wrap = 1'b0;
+        assign lcofi = 1'b0;
         // cnt[0] SLOTS, then retiring, bad spec, frontend bound, branch
         // mispredicts, memory bound (the order of mtdretiring..mtdmembound)
         reg  [63:0] cnt [0:5];
@@ -163,7 +170,7 @@ module hpm_topdown #(
         end
     end else begin : g_none
         assign hit_d = 1'b0;
-        assign half_wrap = 1'b0;
+        assign lcofi = 1'b0;
         always @(*) begin
             rdata = 32'd0;
             wval  = 32'd0;

@@ -35,7 +35,7 @@ module hpm_unit #(
     // architecture 3: 1 reads the refill's event bits from a ROM (hpm_a3_table
     // EV_ROM: 4 more EBR, the decoder's LUTs fewer), 0 decodes them in logic
     parameter integer EV_ROM     = 1,
-    parameter integer HPM_TD     = 0        // 1: the top-down unit (hpm_topdown)
+    parameter integer HPM_TD     = 0        // 1: the top-down unit, 2: the board's two counts (hpm_topdown)
 ) (
     input  wire            clk,
     input  wire            rst,
@@ -82,7 +82,7 @@ module hpm_unit #(
     // (mcountinhibit has no high half).
     wire       td_hit;
     wire [31:0] td_rdata, td_wval;
-    wire        td_half_wrap;
+    wire        td_lcofi;      // HPM_TD = 2: a top-down count's bit 15 changed
     assign csr_hit = ((ctr_lo || ctr_hi) && idx != 5'd1) || sel_lo || (sel_hi && idx != 5'd0) ||
                      is_ovf || td_hit;
 
@@ -178,7 +178,7 @@ module hpm_unit #(
     hpm_topdown #(.HPM_TD(HPM_TD), .EV_W(EV_W)) u_topdown (
         .clk(clk), .rst(rst), .on(cycle_on), .ev(ev), .csr_addr(csr_addr), .csr_wdata(csr_wdata),
         .csr_we(csr_we), .csr_rd(csr_op), .hit(td_hit), .rdata(td_rdata), .wval(td_wval),
-        .half_wrap(td_half_wrap)
+        .lcofi(td_lcofi)
     );
 
     // -------------------------------------------- mhpmcounter3.. / mhpmevent3..
@@ -238,7 +238,7 @@ module hpm_unit #(
     // the wrap: core_csr sets LCOFIP at the end of that cycle, so it is seen
     // two cycles after the wrap, docs/hpm.md, "Overflow and LCOFI")
     wire [31:0] of_bits = {{(29 - TN){1'b0}}, store_of, 3'b000};
-    assign lcofi = store_lcofi || td_half_wrap;
+    assign lcofi = store_lcofi || td_lcofi;
 
     // ------------------------------------------------------------ read mux
     // 0 for an address the unit does not claim.

@@ -8,7 +8,7 @@ module hpm_cpu #(
     parameter integer HPM_DSP   = 0,         // SB_MAC16 blocks for mcycle, minstret (hpm_unit)
     parameter integer HPM_ARCH  = 3,         // counting architecture 3 or 2 (hpm_unit)
     parameter integer HPM_EV_ROM = 1,        // architecture 3's refill ROM (hpm_unit)
-    parameter integer HPM_TD    = 0          // 1: the top-down unit (hpm_unit)
+    parameter integer HPM_TD    = 0          // 1: the top-down unit, 2: the board's counts (hpm_topdown)
 ) (
     input  wire        clk,
     input  wire        rst,

@@ -16,7 +16,7 @@ module hpm_soc #(
     parameter CLINT_DSP = 0,     // iCE40: 1 keeps mtime in two SB_MAC16 blocks
     parameter HPM_ARCH  = 3,     // counting architecture 3 (the board's) or 2 (docs/hpm.md)
     parameter HPM_EV_ROM = 1,    // architecture 3: the refill's event bits from a ROM (hpm_a3_table)
-    parameter HPM_TD    = 0      // 1: the top-down unit (hpm_topdown; the simulated board)
+    parameter HPM_TD    = 0      // 1: the top-down unit (the simulated board), 2: the iCE40 board's counts (hpm_topdown)
 ) (
     input  wire        clk,
     input  wire        rst,          // synchronous, active high
