@@ -49,9 +49,11 @@ HW_SIM_VARIANT_BINS := $(patsubst %,$(BIN)/hpm-sim-%,$(HW_SIM_VARIANTS)) \
 HW_SIM_ARCH := 2
 # The top-down unit (hw/hpm/hpm_topdown.v, docs/hpm.md): on the simulated
 # board and its 29 x 64 / test variants (HPM_TD = 1, and the lockstep model
-# with it); the iCE40 board, its gate-level board and hpm-sim-v3 (the
-# board's form) are built without it (hpm_soc's default HPM_TD = 0).
+# with it). The iCE40 board, its gate-level board and hpm-sim-v3 (the
+# board's form) have the board's two top-down counts instead (HPM_TD = 2);
+# hpm-sim-v3-10x64 has neither (hpm_soc's default HPM_TD = 0).
 HW_SIM_TD := -GHPM_TD=1 -CFLAGS -DHPM_TD=1
+HW_BOARD_TD := -GHPM_TD=2 -CFLAGS -DHPM_TD=2
 
 hw_num   = $(word 1,$(subst x, ,$(1)))
 hw_width = $(word 2,$(subst x, ,$(1)))
@@ -115,7 +117,7 @@ $(BIN)/hpm-sim-trace: $(HW_SIM_DEPS)
 	$(call hw_verilate,$@,$(HW_VDIR)-trace,29,64,$(HW_SIM_ARCH),--trace $(HW_SIM_TD))
 
 $(BIN)/hpm-sim-v3: $(HW_SIM_DEPS)
-	$(call hw_verilate,$@,$(HW_VDIR)-v3,29,64,3,-GHPM_EV_ROM=0)
+	$(call hw_verilate,$@,$(HW_VDIR)-v3,29,64,3,-GHPM_EV_ROM=0 $(HW_BOARD_TD))
 
 $(BIN)/hpm-sim-v3-10x64: $(HW_SIM_DEPS)
 	$(call hw_verilate,$@,$(HW_VDIR)-v3-10x64,10,64,3)
@@ -130,6 +132,8 @@ lint: $(EV_VH)
 	  $(HW_LINT) --top-module hpm_soc -GHPM_ARCH=$$a $(HW_RTL_SRCS); \
 	  echo "lint hpm_soc HPM 29x64 arch $$a, top-down unit"; \
 	  $(HW_LINT) --top-module hpm_soc -GHPM_ARCH=$$a -GHPM_TD=1 $(HW_RTL_SRCS); \
+	  echo "lint hpm_soc HPM 29x64 arch $$a, the board's top-down counts"; \
+	  $(HW_LINT) --top-module hpm_soc -GHPM_ARCH=$$a -GHPM_TD=2 $(HW_RTL_SRCS); \
 	  for v in $(HW_SIM_VARIANTS); do \
 	    echo "lint hpm_soc HPM $$v arch $$a"; \
 	    $(HW_LINT) --top-module hpm_soc -GHPM_NUM=$${v%x*} -GHPM_WIDTH=$${v#*x} -GHPM_ARCH=$$a $(HW_RTL_SRCS); \

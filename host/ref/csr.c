@@ -33,11 +33,12 @@ static int counter_enable_bit(unsigned a)
 }
 
 /* Returns 1 when the CSR exists (is implemented, possibly as read-0): the
- * addresses of the CSR catalogue, the top-down unit's only with it. */
+ * addresses of the CSR catalogue, the top-down unit's only with it (or
+ * the board's two counts with the board's form). */
 static int csr_exists(const hpmref *m, unsigned a)
 {
 	if (ref_hpm_td_csr(a))
-		return m->hpm.td;
+		return ref_hpm_td_exists(m, a);
 #define HPM_CSR(name, addr, count, wmask, brief) \
 	if (a - (addr) < (count)) return 1;
 #include "csr.def"

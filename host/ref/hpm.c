@@ -19,7 +19,10 @@
  *
  * The top-down unit (docs/hpm.md, "Top-down unit") is six more counters in
  * the same arrays (TD_SLOTS..): mcycle's filters, 64 bits, no selector, no
- * LCOFI; a SLOTS wrap sets td_of. Its metrics are computed at the read. */
+ * LCOFI; a SLOTS wrap sets td_of. Its metrics are computed at the read.
+ * The board's form (td = 2) keeps two of them, bad-spec and fe-bound, mod
+ * 2^16; a change of bit 15 (a 15-bit wrap) raises LCOFI as a counter's
+ * wrap does, without OF. */
 #include "hpmref_int.h"
 #include "hpm_events.h"
 
@@ -139,7 +142,23 @@ static void refresh(hpm_unit *h, unsigned n)
 
 static uint64_t ctr_mask(const hpm_unit *h, unsigned n)
 {
-	return n < 3 || n >= TD_SLOTS ? ~0ull : h->mask;
+	return n < 3 ? ~0ull : n >= TD_SLOTS ? (h->td == 2 ? 0xFFFFull : ~0ull) : h->mask;
+}
+
+/* the board's counts (td = 2): a 15-bit wrap raises LCOFI */
+#define TD16_HALF 0x8000ull
+static int td16(const hpm_unit *h, unsigned n)
+{
+	return h->td == 2 && n >= TD_SLOTS;
+}
+
+/* whether counter n is there: mcycle, minstret, the implemented
+ * mhpmcounters, the top-down unit's or the board's two counts */
+static int counter_present(const hpm_unit *h, unsigned n)
+{
+	if (n < TD_SLOTS)
+		return n != 1 && (n < 3 || implemented(h, n));
+	return h->td == 1 || (h->td == 2 && (n == TD_BAD_SPEC || n == TD_FE_BOUND));
 }
 
 /* Cycles from the last flush in which no counter can wrap. */
@@ -148,7 +167,8 @@ static void rebudget(hpm_unit *h)
 	uint64_t b = ~0ull;
 	for (unsigned a = 0; a < h->nact; a++) {
 		const unsigned n = h->act[a];
-		uint64_t room = (ctr_mask(h, n) - h->ctr[n]) / h->maxinc[n];
+		uint64_t room = td16(h, n) ? (TD16_HALF - 1u - (h->ctr[n] & (TD16_HALF - 1u))) / h->maxinc[n]
+					   : (ctr_mask(h, n) - h->ctr[n]) / h->maxinc[n];
 		if (room < b)
 			b = room;
 	}
@@ -167,7 +187,7 @@ static void rebuild_active(hpm_unit *h)
 	int hpm_any = 0;
 	for (unsigned n = 0; n < HPM_NCTR; n++) {
 		h->maxinc[n] = 0;
-		if (n == 1 || (n >= 3 && n < TD_SLOTS && !implemented(h, n)) || (n >= TD_SLOTS && !h->td))
+		if (!counter_present(h, n))
 			continue;
 		if (((h->inhibit >> inhibit_bit(n)) & 1u) || (h->lag_n && n == h->lag_n))
 			continue;
@@ -211,7 +231,7 @@ void ref_hpm_init(hpmref *m)
 	h->width = width;
 	h->mask = width == 64 ? ~0ull : (1ull << width) - 1;
 	h->ev_max = HPM_EVENT_MAX_INDEX;
-	h->td = !m->cfg.no_topdown;
+	h->td = m->cfg.td_board ? 2 : !m->cfg.no_topdown;
 
 	const uint64_t C = EV(CYCLES), R = C | EV(INSTRUCTIONS) | EV(TOPDOWN_RETIRING), FL = EV(FLUSHES),
 		       BUB = C | EV(FETCH_STALL_CYCLES),
@@ -285,7 +305,18 @@ static unsigned __int128 ctr_sum(const hpm_unit *h, unsigned n)
  * wrap is in cycle end-1; the others wrapped by end-2, so their LCOFIP is
  * seen from `end` on, and no mip/sip write lies between their set and
  * `end` (cycles of the same step), so it goes straight into mip_sw. */
+static void overflow_td(hpmref *m, uint32_t wrapped, uint32_t late, uint32_t td_wrapped,
+			uint32_t td_late, uint64_t end);
+
 static void overflow(hpmref *m, uint32_t wrapped, uint32_t late, uint64_t end)
+{
+	overflow_td(m, wrapped, late, 0, 0, end);
+}
+
+/* overflow() with the board's counts: td_wrapped/td_late have bit n -
+ * TD_SLOTS of a count whose bit 15 changed (LCOFIP without OF) */
+static void overflow_td(hpmref *m, uint32_t wrapped, uint32_t late, uint32_t td_wrapped,
+			uint32_t td_late, uint64_t end)
 {
 	hpm_unit *h = &m->hpm;
 	h->wrapped = wrapped;
@@ -296,22 +327,29 @@ static void overflow(hpmref *m, uint32_t wrapped, uint32_t late, uint64_t end)
 				lcof |= 1u << n;
 			h->sel[n] |= SEL_OF;
 		}
-	if (lcof & ~late)
+	if ((lcof & ~late) || (td_wrapped & ~td_late))
 		m->mip_sw |= 1u << IRQ_LCOF;
-	else if (lcof && (!m->lcof_at || m->lcof_at > end + 1))
+	else if ((lcof || td_wrapped) && (!m->lcof_at || m->lcof_at > end + 1))
 		m->lcof_at = end + 1;
 }
 
 void ref_hpm_flush(hpmref *m, uint64_t end)
 {
 	hpm_unit *h = &m->hpm;
-	uint32_t wrapped = 0, late = 0;
+	uint32_t wrapped = 0, late = 0, td_wrapped = 0, td_late = 0;
 	if (h->pending) {
 		for (unsigned a = 0; a < h->nact; a++) {
 			const unsigned n = h->act[a];
 			const unsigned w = n < 3 || n >= TD_SLOTS ? 64 : h->width;
 			unsigned __int128 v = ctr_sum(h, n);
-			if (n >= TD_SLOTS) { /* no LCOFI; a SLOTS wrap sets OF */
+			if (td16(h, n)) {
+				const uint64_t c = h->ctr[n] >> 15;
+				if ((uint64_t)(v >> 15) != c) {
+					td_wrapped |= 1u << (n - TD_SLOTS);
+					if ((uint64_t)((v - h->incp[h->last_p][h->last_k][n]) >> 15) == c)
+						td_late |= 1u << (n - TD_SLOTS);
+				}
+			} else if (n >= TD_SLOTS) { /* no LCOFI; a SLOTS wrap sets OF */
 				if (n == TD_SLOTS && (v >> 64))
 					h->td_of = 1;
 			} else if (v >> w) {
@@ -325,7 +363,7 @@ void ref_hpm_flush(hpmref *m, uint64_t end)
 		memset(h->hist, 0, sizeof h->hist);
 		h->pending = 0;
 	}
-	overflow(m, wrapped, late, end);
+	overflow_td(m, wrapped, late, td_wrapped, td_late, end);
 	if (h->lag_n && !h->lag_left) { /* the window is over: counted as usual */
 		h->lag_n = 0;
 		rebuild_active(h);
@@ -381,7 +419,7 @@ void ref_hpm_lag_step(hpmref *m, unsigned sk, uint64_t stall, unsigned lk, unsig
 static void count_cycle(hpmref *m, unsigned kind, uint64_t skip, uint64_t t)
 {
 	hpm_unit *h = &m->hpm;
-	uint32_t wrapped = 0;
+	uint32_t wrapped = 0, td_wrapped = 0;
 	if (h->lag_n)
 		wrapped = lag_count(h, kind, 1, m->priv, (skip >> h->lag_n) & 1u);
 	for (unsigned a = 0; a < h->nact; a++) {
@@ -391,13 +429,15 @@ static void count_cycle(hpmref *m, unsigned kind, uint64_t skip, uint64_t t)
 			continue;
 		const uint64_t mask = ctr_mask(h, n);
 		uint64_t v = h->ctr[n] + d; /* ctr <= mask, d <= 4: no 64-bit wrap unless mask = ~0 */
-		if (n >= TD_SLOTS)
+		if (td16(h, n))
+			td_wrapped |= (uint32_t)((v ^ h->ctr[n]) >> 15 & 1u) << (n - TD_SLOTS);
+		else if (n >= TD_SLOTS)
 			h->td_of |= n == TD_SLOTS && v < d;
 		else if (v < d || v > mask)
 			wrapped |= 1u << n;
 		h->ctr[n] = v & mask;
 	}
-	overflow(m, wrapped, wrapped, t + 1);
+	overflow_td(m, wrapped, wrapped, td_wrapped, td_wrapped, t + 1);
 }
 
 uint64_t ref_hpm_wfi_wake(hpmref *m, uint64_t t, uint64_t w0, unsigned priv)
@@ -511,7 +551,20 @@ int ref_hpm_owns(unsigned a)
 int ref_hpm_td_csr(unsigned a)
 {
 	return (a >= CSR_MSLOTS && a <= CSR_MTOPDOWN) || (a >= CSR_SLOTS && a <= CSR_TDMETRICS2) ||
-	       (a >= CSR_MTDRETIRING && a <= CSR_MTDMEMBOUNDH);
+	       (a >= CSR_MTDRETIRING && a <= CSR_MTDBAD16);
+}
+
+/* the board's counts' CSRs (td = 2) */
+static int td_board_csr(unsigned a)
+{
+	return a == CSR_MTDFE16 || a == CSR_MTDBAD16;
+}
+
+/* whether top-down CSR a exists: the unit's with the unit, the board's
+ * two with the board's form */
+int ref_hpm_td_exists(const hpmref *m, unsigned a)
+{
+	return m->hpm.td == 2 ? td_board_csr(a) : m->hpm.td && !td_board_csr(a);
 }
 
 /* q(x) = floor(255 * x / S), 0 when S = 0, at most 255 (docs/hpm.md) */
@@ -559,6 +612,8 @@ static uint32_t td_read(const hpm_unit *h, unsigned a)
 	case CSR_TDMETRICS2: return td_metrics(h, 1);
 	case CSR_SLOTS: case CSR_MSLOTS: v = (uint64_t)ctr_sum(h, TD_SLOTS); return (uint32_t)v;
 	case CSR_SLOTSH: case CSR_MSLOTSH: v = (uint64_t)ctr_sum(h, TD_SLOTS); return (uint32_t)(v >> 32);
+	case CSR_MTDFE16: return (uint32_t)((uint64_t)ctr_sum(h, TD_FE_BOUND) & 0xFFFFu);
+	case CSR_MTDBAD16: return (uint32_t)((uint64_t)ctr_sum(h, TD_BAD_SPEC) & 0xFFFFu);
 	default: /* mtdretiring(h)..: a count per pair */
 		v = (uint64_t)ctr_sum(h, TD_RETIRING + ((a - CSR_MTDRETIRING) >> 1));
 		return (uint32_t)((a - CSR_MTDRETIRING) & 1u ? v >> 32 : v);

@@ -27,7 +27,7 @@ static const struct {
 
 static const char usage_text[] =
 	"usage: hpm-ref --elf FILE [options]\n"
-	"       hpm-ref [--fw FILE] [--hpm-num N] [--hpm-width W] [--no-topdown]\n"
+	"       hpm-ref [--fw FILE] [--hpm-num N] [--hpm-width W] [--no-topdown | --td-board]\n"
 	"Runs a RV32IM program on the reference model of the hpm-overlay core.\n"
 	"Without --elf it is the reference board: it boots the firmware monitor\n"
 	"and serves the link protocol on stdin/stdout, like hpm-sim, until stdin\n"
@@ -44,8 +44,10 @@ static const char usage_text[] =
 	"  --hpm-num N        implemented mhpmcounters, 0..29 (default 29), as the\n"
 	"                     hpm-sim build's HPM_NUM\n"
 	"  --hpm-width W      their width in bits, 1..64 (default 64), HPM_WIDTH\n"
-	"  --no-topdown       no top-down unit (its CSRs trap), as the iCE40 board\n"
-	"                     and hpm-sim-v3 (HPM_TD = 0)\n"
+	"  --no-topdown       no top-down unit (its CSRs trap), as hpm-sim-v3\n"
+	"                     (HPM_TD = 0)\n"
+	"  --td-board         the iCE40 board's top-down counts instead of the unit\n"
+	"                     (HPM_TD = 2: mtdfe16, mtdbad16)\n"
 	"  --stats            print 'hpm-stats: cycles=C instret=I' on stderr\n"
 	"  --trace-log FILE   write one line per instruction\n"
 	"  --help             this text\n"
@@ -157,7 +159,7 @@ int main(int argc, char **argv)
 	uint64_t max_cycles = 100000000ull;
 	int max_cycles_set = 0;
 	char fw_buf[4096];
-	int memmap = 0, events = 0, stats = 0, no_topdown = 0;
+	int memmap = 0, events = 0, stats = 0, no_topdown = 0, td_board = 0;
 	unsigned hpm_num = HPMREF_HPM_NUM_DEFAULT, hpm_width = HPMREF_HPM_WIDTH_DEFAULT;
 
 	for (int i = 1; i < argc; i++) {
@@ -225,6 +227,8 @@ int main(int argc, char **argv)
 			stats = 1;
 		} else if (!strcmp(a, "--no-topdown")) {
 			no_topdown = 1;
+		} else if (!strcmp(a, "--td-board")) {
+			td_board = 1;
 		} else {
 			return usage_error("unknown option '%s'", argv[i]);
 		}
@@ -246,7 +250,7 @@ int main(int argc, char **argv)
 			max_cycles = UINT64_MAX;
 	}
 
-	hpmref_config cfg = { .boot_addr = 0, .uart_div = HPM_UART_DIV_DEFAULT, .fault = HPMREF_FAULT_NONE, .hpm_num = hpm_num, .hpm_width = hpm_width, .no_topdown = (unsigned)no_topdown };
+	hpmref_config cfg = { .boot_addr = 0, .uart_div = HPM_UART_DIV_DEFAULT, .fault = HPMREF_FAULT_NONE, .hpm_num = hpm_num, .hpm_width = hpm_width, .no_topdown = (unsigned)no_topdown, .td_board = (unsigned)td_board };
 	hpmref *m = hpmref_new(&cfg);
 	if (!m) {
 		fprintf(stderr, "hpm-ref: out of memory\n");

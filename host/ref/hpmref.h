@@ -70,8 +70,11 @@ typedef struct hpmref_config {
 			     board's default 29 x 64; hpm_width = 0 with
 			     hpm_num != 0 means 64. Larger values are clamped
 			     to 29 / 64. */
-	unsigned no_topdown; /* 1: no top-down unit (the iCE40 board, HPM_TD = 0);
+	unsigned no_topdown; /* 1: no top-down unit (HPM_TD = 0);
 			      0: present, as on the simulated board */
+	unsigned td_board;   /* 1: instead of the unit, the iCE40 board's two
+			      16-bit top-down counts (HPM_TD = 2: mtdfe16,
+			      mtdbad16, LCOFI at a change of bit 15) */
 } hpmref_config;
 
 #define HPMREF_HPM_NUM_DEFAULT 29u

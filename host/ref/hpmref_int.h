@@ -117,7 +117,8 @@ typedef struct hpm_unit {
 	unsigned lag_n;    /* that counter (0: none) */
 	uint64_t lag_left; /* cycles of its window not yet counted */
 	unsigned lag_f;    /* its increment of the last cycle counted, added in the next */
-	int td;            /* the top-down unit is present */
+	int td;            /* 0: no top-down unit, 1: the unit, 2: the board's
+			      counts (TD_BAD_SPEC, TD_FE_BOUND mod 2^16 only) */
 	int td_of;         /* its OF: SLOTS wrapped since the last reset */
 	unsigned nact;     /* counters that may count, in act[] */
 	uint8_t act[HPM_NCTR];
@@ -231,6 +232,7 @@ void ref_hpm_init(hpmref *m);
 int ref_hpm_owns(unsigned addr);
 /* 1 if addr is one of the top-down unit's CSRs (they exist only with it). */
 int ref_hpm_td_csr(unsigned addr);
+int ref_hpm_td_exists(const hpmref *m, unsigned addr);
 /* The counters that exist, by index: mcycle, time, minstret (bits 0..2) and
  * mhpmcounter3..2+HPM_NUM. mcountinhibit and x counteren keep bits of these
  * only (the WARL rules of docs/hpm.md). */

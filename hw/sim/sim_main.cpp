@@ -241,6 +241,7 @@ int main(int argc, char **argv)
 		cfg.hpm_num = HPM_NUM; // this build's hpm_soc parameters
 		cfg.hpm_width = HPM_WIDTH;
 		cfg.no_topdown = !HPM_TD;
+		cfg.td_board = HPM_TD == 2;
 		model = hpmref_new(&cfg);
 		if (!model || hpm_elf_load(elf, model_write, model, &info, err, sizeof err)) {
 			fprintf(stderr, "hpm-sim: %s\n", model ? err : "out of memory");

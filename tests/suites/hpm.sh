@@ -74,15 +74,16 @@ suite_hpm() {
     # counting architecture 3 (hpm-sim-v3, 29 x 64, the board's; the other
     # builds are architecture 2, docs/hpm.md): every directed HPM test and
     # the random HPM programs in lockstep, so both architectures stay exact.
-    # hpm-sim-v3 is the board's form, without the top-down unit: its
-    # reference model too (hpm_topdown checks that every CSR of it traps)
+    # hpm-sim-v3 is the board's form, with the board's top-down counts
+    # instead of the unit: its reference model too (hpm_topdown checks that
+    # every CSR of the unit traps, hpm_td_board the counts)
     if [ -n "$HPM_VARIANTS" ]; then
         vsim=$BUILD/bin/hpm-sim-v3
         CHECK="hpm architecture 3"
         if [ ! -x "$vsim" ]; then fail "hpm architecture 3: missing $vsim (run make sim-variants)"
         else
             for e in "$BUILD"/tests/hpm/*.elf; do
-                hpm_lockstep_sig "$(basename "$e" .elf)" v3 "$vsim" "$e" --no-topdown
+                hpm_lockstep_sig "$(basename "$e" .elf)" v3 "$vsim" "$e" --td-board
             done
             hpm_random_batch v3 "$vsim" "$HPM_RANDOM_SEEDS"
         fi
