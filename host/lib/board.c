@@ -88,6 +88,8 @@ static int open_link(hpm_board *b, const char *link, char *err, size_t errlen)
 			snprintf(num[1], sizeof num[1], "%u", b->opts.hpm_width ? b->opts.hpm_width : 64);
 			args[0] = "--hpm-num"; args[1] = num[0];
 			args[2] = "--hpm-width"; args[3] = num[1];
+			if (b->opts.td_board)
+				args[4] = "--td-board";
 		}
 		if (hpm_link_spawn_open(ref ? HPM_LINK_REF : HPM_LINK_SIM,
 					ref ? b->ref_path : b->sim_path, args, &b->link, err, errlen))

@@ -70,6 +70,8 @@ typedef struct hpm_open_opts {
 	                         = $HPM_REF, else next to the program */
 	unsigned hpm_num;     /* "ref" link only: configuration to model */
 	unsigned hpm_width;   /*   (0, 0 = the simulated board's 29 x 64) */
+	int td_board;         /* "ref" link only: 1 = the iCE40 board's two top-down
+	                         counts instead of the unit (hpm-ref --td-board) */
 	int verbose;          /* 1: say on stderr which link "auto" picked */
 	unsigned timeout_ms;  /* reply timeout per attempt, 0 = $HPM_TIMEOUT_MS or
 	                         the protocol's (docs/protocol.md section 2); raise

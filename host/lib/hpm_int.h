@@ -60,6 +60,7 @@ struct hpm_board {
 	unsigned repeat_depth;     /* repeats nest: a stat refill repeats hpm_run */
 	int heard_any;             /* a byte came back in this session */
 	int td_probed, td_present; /* the top-down unit (topdown.c) */
+	int tdb_probed, tdb_present; /* the board's top-down counts (topdown.c) */
 };
 
 #define HPM_GIVEUP_MS 60000      /* default give-up time-out of one exchange */
@@ -74,6 +75,7 @@ int hpm_fail(hpm_board *b, int err, const char *fmt, ...)
  * checksum of the monitor the build made, else HPM_E_CONFIG: the monitor
  * was modified, no count from it may be used. */
 int hpm_check_monitor(hpm_board *b, uint32_t sum);
+int hpm_td_board_present(hpm_board *b, int *present);
 
 /* One request/reply exchange with retries (docs/protocol.md section 2).
  * On HPM_OK the reply body is in rbody (cap HPM_MAX_BODY) with *rlen. */

@@ -654,6 +654,8 @@ int hpm_validate_run(hpm_board *b, const hpm_program *p, const hpm_evlist *l,
 	ro.hpm_num = b->info.hpm_num;
 	ro.hpm_width = b->info.hpm_width;
 	ro.verbose = 0;
+	if ((rc = hpm_td_board_present(b, &ro.td_board)))
+		return rc;
 	rc = hpm_open(&rb, "ref", &ro, err, sizeof err);
 	if (rc)
 		return hpm_fail(b, rc, "reference: %s", err);

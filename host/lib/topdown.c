@@ -21,6 +21,26 @@ int hpm_topdown_present(hpm_board *b, int *present)
 	return HPM_OK;
 }
 
+/* whether the board has the iCE40 board's two top-down counts instead of
+ * the unit (mtdfe16 reads without a trap), so that its reference board
+ * models them (they raise LCOFI, docs/hpm.md) */
+int hpm_td_board_present(hpm_board *b, int *present)
+{
+	if (!b->tdb_probed) {
+		uint32_t v;
+		int rc = hpm_csr_read(b, CSR_MTDFE16, &v);
+		if (rc == HPM_E_BOARD && b->err_code == HPM_ERR_CSR_TRAP)
+			b->tdb_present = 0;
+		else if (rc)
+			return rc;
+		else
+			b->tdb_present = 1;
+		b->tdb_probed = 1;
+	}
+	*present = b->tdb_present;
+	return HPM_OK;
+}
+
 static int need_unit(hpm_board *b)
 {
 	int present;

@@ -3,7 +3,7 @@
  * on a board through its firmware monitor, as hpm-sim --elf runs it from
  * reset (docs/testing.md, "Directed tests through the monitor"):
  *
- *   elfrun [--link L] [--ref-hpm NxW] --elf FILE [--signature FILE] [--stats]
+ *   elfrun [--link L] [--ref-hpm NxW] [--ref-td-board] --elf FILE [--signature FILE] [--stats]
  *
  * It reads the monitor's trap entry (CSR mtvec) and hands it to the program
  * in its fromhost word (a patched copy of the ELF), uploads it with MEM
@@ -114,10 +114,11 @@ out:
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"usage: elfrun [--link L] [--ref-hpm NxW] --elf FILE [--signature FILE] [--stats]\n"
+		"usage: elfrun [--link L] [--ref-hpm NxW] [--ref-td-board] --elf FILE [--signature FILE] [--stats]\n"
 		"  --link L          the board (libhpm link name: sim, ref, tty:..., usb; default sim,\n"
 		"                    the board HPM_SIM names: build/bin/hpm-sim-gate for the netlist)\n"
 		"  --ref-hpm NxW     the ref link models N counters of W bits (default 29x64)\n"
+		"  --ref-td-board    the ref link models the iCE40 board's top-down counts\n"
 		"  --elf FILE        the program (fw/common/ram.ld: tohost, fromhost, signature)\n"
 		"  --signature FILE  write begin_signature..end_signature words after the run\n"
 		"  --stats           print 'hpm-stats: cycles=C instret=I' (the RUN's window) to stderr\n"
@@ -141,7 +142,9 @@ int main(int argc, char **argv)
 				fprintf(stderr, "elfrun: bad --ref-hpm '%s' (NxW)\n", argv[i]);
 				return EXIT_USAGE;
 			}
-		} else if (!strcmp(argv[i], "--elf") && i + 1 < argc)
+		} else if (!strcmp(argv[i], "--ref-td-board"))
+			oo.td_board = 1;
+		else if (!strcmp(argv[i], "--elf") && i + 1 < argc)
 			elf = argv[++i];
 		else if (!strcmp(argv[i], "--signature") && i + 1 < argc)
 			sig = argv[++i];

@@ -69,19 +69,20 @@ board_gate() {
 # directed tests on the gate-level board through its monitor
 # (tests/link/elfrun.c, docs/testing.md "Directed tests on the netlist"):
 # each program of GATE_ELF_TESTS runs on the reference board (hpm-ref
-# serving the same monitor) and on hpm-sim-gate; both pass (tohost = 1) with
+# serving the same monitor, with the board's top-down counts: hpm_td_board
+# reads them and takes their LCOFIs) and on hpm-sim-gate; both pass (tohost = 1) with
 # the same signature and the same cycles/instret of the RUN's window. Then
 # the comparison on a board that differs (the reference board at 29 x 32
 # against the gate's 29 x 64, hpm_width) must fail. GATE_ELF_TESTS is a
 # sample that fits the board suite's time (docs/testing.md lists the tests
 # that need a reset start; GATE_ELF_TESTS="isa/alu ..." runs others).
-GATE_ELF_TESTS=${GATE_ELF_TESTS-isa/branch isa/deleg isa/fetch_fault isa/forward isa/priv isa/trap_misaligned isa/vec_irq hpm/hpm_identities hpm/hpm_width}
+GATE_ELF_TESTS=${GATE_ELF_TESTS-isa/branch isa/deleg isa/fetch_fault isa/forward isa/priv isa/trap_misaligned isa/vec_irq hpm/hpm_identities hpm/hpm_width hpm/hpm_td_board}
 # elfrun_pair BASE ELF GATE: the program on the reference board and on
 # GATE; 0 when both pass with the same signature and stats, else WHY says
 # how they differ
 elfrun_pair() {
     local base=$1 e=$2 gate=$3 rr rg sr sg
-    env HPM_REF="$REF" timeout 600 "$BUILD/tests/elfrun" --link ref --elf "$e" --signature "$base.ref.sig" \
+    env HPM_REF="$REF" timeout 600 "$BUILD/tests/elfrun" --link ref --ref-td-board --elf "$e" --signature "$base.ref.sig" \
         --stats > "$base.ref.out" 2> "$base.ref.err"; rr=$?
     env HPM_SIM="$gate" HPM_TIMEOUT_MS=30000 timeout 1200 "$BUILD/tests/elfrun" --link sim --elf "$e" \
         --signature "$base.gate.sig" --stats > "$base.gate.out" 2> "$base.gate.err"; rg=$?
@@ -116,6 +117,16 @@ board_elfrun() {
     if [ $rr -ne 0 ]; then fail "board: hpm_width on a 29 x 32 reference board: exit $rr: $(first_lines "$d/differs.err")"
     elif cmp -s "$g" "$r"; then fail "board: hpm_width on a 29 x 32 reference board = the gate-level board: the comparison cannot fail"
     else pass "board: a board that differs is detected: hpm_width's signature on a 29 x 32 reference board: $(diff "$r" "$g" | head -n 4 | tr '\n' ' ')"; fi
+    # the gate's hpm_td_board signature against a reference board with the
+    # simulated board's top-down unit instead of the board's counts
+    CHECK="board gate td differs"; e=$BUILD/tests/hpm/hpm_td_board.elf
+    g=$d/hpm_td_board.gate.sig r=$d/td-differs.ref.sig
+    if [ ! -s "$g" ]; then fail "board: no gate-level hpm_td_board signature (hpm/hpm_td_board not in GATE_ELF_TESTS)"; return 0; fi
+    env HPM_REF="$REF" timeout 600 "$BUILD/tests/elfrun" --link ref --elf "$e" --signature "$r" \
+        > "$d/td-differs.out" 2> "$d/td-differs.err"; rr=$?
+    if [ $rr -ne 0 ]; then fail "board: hpm_td_board on a reference board with the unit: exit $rr: $(first_lines "$d/td-differs.err")"
+    elif cmp -s "$g" "$r"; then fail "board: hpm_td_board with the unit = the gate-level board: the comparison cannot fail"
+    else pass "board: the board's top-down counts are the gate-level board's: hpm_td_board's signature differs on a reference board with the unit ($(wc -l < "$g") against $(wc -l < "$r") words)"; fi
 }
 
 # the whole validation on the gate-level board (docs/board.md): validate
