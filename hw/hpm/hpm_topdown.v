@@ -22,7 +22,11 @@
 // SLOTS is mcycle and retiring minstret, so these two give level 1; M-mode
 // code widens them to 64 bits, exactly because a change of either count's
 // bit 15 raises LCOFI (lcofi, the cycle after the increment, as a counter's
-// wrap): it reads them at least every 2^15 increments. No reset, no write.
+// wrap): it reads them at least every 2^15 increments. SLOTS being mcycle,
+// a write of mcycle's low half resets both with it (mcycle's write rule:
+// it replaces that cycle's increment; no LCOFI): the monitor writes mcycle
+// at every run's start, so a run's LCOFIs do not depend on what the board
+// ran before.
 //
 // HPM_TD = 0: no unit; its addresses are not claimed.
 `include "hpm_map.vh"
@@ -34,6 +38,7 @@ module hpm_topdown #(
     input  wire            clk,
     input  wire            rst,
     input  wire            on,         // mcycle counts this cycle
+    input  wire            mcycle_we,  // mcycle's low half is written (HPM_TD = 2: the reset)
     input  wire [EV_W-1:0] ev,
     input  wire [31:0]     csr_wdata,
     input  wire            csr_we,     // commit strobe
@@ -58,6 +63,7 @@ module hpm_topdown #(
         // fe-bound in the bottom accumulator (B), bad-spec in the top (A)
         wire [15:0] a = {15'd0, on && ev[HPM_EV_TOPDOWN_BAD_SPEC]};
         wire [15:0] b = {15'd0, on && ev[HPM_EV_TOPDOWN_FE_BOUND]};
+        wire        clear = mcycle_we;
         wire [31:0] q;
 `ifdef SYNTHESIS
         SB_MAC16 #(
@@ -69,22 +75,22 @@ module hpm_topdown #(
             .CLK(clk), .CE(1'b1), .C(16'd0), .A(a), .B(b), .D(16'd0),
             .AHOLD(1'b0), .BHOLD(1'b0), .CHOLD(1'b0), .DHOLD(1'b0),
             .IRSTTOP(1'b0), .IRSTBOT(1'b0), .ORSTTOP(rst), .ORSTBOT(rst),
-            .OLOADTOP(1'b0), .OLOADBOT(1'b0), .ADDSUBTOP(1'b0), .ADDSUBBOT(1'b0),
+            .OLOADTOP(clear), .OLOADBOT(clear), .ADDSUBTOP(1'b0), .ADDSUBBOT(1'b0),
             .OHOLDTOP(1'b0), .OHOLDBOT(1'b0), .CI(1'b0), .ACCUMCI(1'b0),
             .SIGNEXTIN(1'b0), .O(q), .CO(), .ACCUMCO(), .SIGNEXTOUT()
         );
 `else
         reg [15:0] qa, qb;
         always @(posedge clk) begin
-            qa <= rst ? 16'd0 : qa + a;
-            qb <= rst ? 16'd0 : qb + b;
+            qa <= rst || clear ? 16'd0 : qa + a;
+            qb <= rst || clear ? 16'd0 : qb + b;
         end
         assign q = {qa, qb};
 `endif
-        // bit 15 of each count, a cycle late
+        // bit 15 of each count, a cycle late (0 with the clear: no LCOFI)
         reg  [1:0] msb_q;
         always @(posedge clk)
-            msb_q <= rst ? 2'd0 : {q[31], q[15]};
+            msb_q <= rst || clear ? 2'd0 : {q[31], q[15]};
         assign lcofi = msb_q != {q[31], q[15]};
         localparam [11:0] A16 = `HPM_CSR_MTDFE16;       // mtdfe16, mtdbad16 = A16 + 1
         assign hit_d = csr_addr[11:1] == A16[11:1];

@@ -164,9 +164,10 @@ module hpm_unit #(
     wire        cycle_on   = !inhibit[0] && !mode_inhibited(cycle_inh, priv);
     wire        instret_on = !inhibit[2] && !mode_inhibited(instret_inh, priv);
 
+    wire        mcycle_we = ctr_we_lo && idx == 5'd0;   // also the board's top-down reset
     hpm_counter #(.WIDTH(64), .DSP(DSP_BUDGET >= 2 ? 1 : 0)) u_mcycle (
         .clk(clk), .rst(rst), .inc({2'b00, cycle_on}),
-        .we_lo(ctr_we_lo && idx == 5'd0), .we_hi(ctr_we_hi && idx == 5'd0),
+        .we_lo(mcycle_we), .we_hi(ctr_we_hi && idx == 5'd0),
         .wdata(csr_wdata), .value(mcycle), .wrap(mcycle_wrap)
     );
     hpm_counter #(.WIDTH(64), .DSP(DSP_BUDGET >= 4 ? 1 : 0)) u_minstret (
@@ -176,7 +177,8 @@ module hpm_unit #(
     );
 
     hpm_topdown #(.HPM_TD(HPM_TD), .EV_W(EV_W)) u_topdown (
-        .clk(clk), .rst(rst), .on(cycle_on), .ev(ev), .csr_addr(csr_addr), .csr_wdata(csr_wdata),
+        .clk(clk), .rst(rst), .on(cycle_on), .mcycle_we(mcycle_we),
+        .ev(ev), .csr_addr(csr_addr), .csr_wdata(csr_wdata),
         .csr_we(csr_we), .csr_rd(csr_op), .hit(td_hit), .rdata(td_rdata), .wval(td_wval),
         .lcofi(td_lcofi)
     );
