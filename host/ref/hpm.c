@@ -22,7 +22,7 @@
  * LCOFI; a SLOTS wrap sets td_of. Its metrics are computed at the read.
  * The board's form (td = 2) keeps two of them, bad-spec and fe-bound, mod
  * 2^16; a change of bit 15 (a 15-bit wrap) raises LCOFI as a counter's
- * wrap does, without OF. */
+ * wrap does, without OF; a write of mcycle (SLOTS) clears them. */
 #include "hpmref_int.h"
 #include "hpm_events.h"
 
@@ -659,8 +659,10 @@ uint32_t ref_hpm_write(hpmref *m, unsigned a, uint32_t v, uint64_t t)
 	const int td = ref_hpm_td_csr(a); /* mslots(h), mtopdown: the unit is present */
 	/* the top-down counters a write replaces: SLOTS, or all of them */
 	const uint64_t td_all = ((1ull << HPM_NCTR) - 1u) & ~((1ull << TD_SLOTS) - 1u);
-	const uint64_t td_skip = !td ? 0 : a == CSR_MTOPDOWN ? ((v & MTOPDOWN_OF) ? td_all : 0)
-							     : 1ull << TD_SLOTS;
+	/* the board's counts (td = 2): a write of mcycle (SLOTS) clears them */
+	const int td_clear = h->td == 2 && a == CSR_MCYCLE;
+	const uint64_t td_skip = td_clear ? td_all : !td ? 0 :
+				 a == CSR_MTOPDOWN ? ((v & MTOPDOWN_OF) ? td_all : 0) : 1ull << TD_SLOTS;
 
 	/* cycle t: the CSR instruction's last (only) X cycle, old settings; a
      * written counter keeps the written value (its increment is dropped) */
@@ -674,6 +676,8 @@ uint32_t ref_hpm_write(hpmref *m, unsigned a, uint32_t v, uint64_t t)
 		ref_hpm_flush(m, t);
 		count_cycle(m, HK_R_CSR, (live ? 1ull << n : 0) | td_skip, t);
 	}
+	if (td_clear)
+		memset(&h->ctr[TD_SLOTS], 0, sizeof h->ctr[0] * (HPM_NCTR - TD_SLOTS));
 
 	if (td) {
 		if (a == CSR_MTOPDOWN) {

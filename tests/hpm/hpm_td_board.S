@@ -10,7 +10,8 @@
  *   - every change of either count's bit 15 raises LCOFI (no OF bit): a loop
  *     of 40,000 rounds (two frontend bubbles and one mispredict each) takes
  *     one interrupt per change, and at each the counts still equal the
- *     mhpmcounters' low 16 bits.
+ *     mhpmcounters' low 16 bits;
+ *   - a write of mcycle (SLOTS) clears both, raising no LCOFI.
  * The lockstep compares the interrupts' cycles with the reference model's;
  * the signature has the values read. */
 #include "test_macros.h"
@@ -113,6 +114,34 @@
     bltu    s9, t0, fail
     TD16    CSR_MTDFE16, a3, 3
     TD16    CSR_MTDBAD16, a4, 4
+
+    TEST 6                  /* a write of mcycle clears both, without an LCOFI */
+    csrr    a0, CSR_MTDFE16
+    csrr    a1, CSR_MTDBAD16
+    or      a0, a0, a1
+    li      t0, 0x8000
+    and     a0, a0, t0
+    beqz    a0, fail                /* a bit 15 is set before the clear */
+    li      t0, MIP_LCOF
+    csrw    mie, t0
+    csrsi   mstatus, MSTATUS_MIE
+    TRAP_CLEAR
+    csrw    mcountinhibit, zero
+    csrw    mcycle, zero
+    csrr    a0, CSR_MTDFE16
+    csrr    a1, CSR_MTDBAD16
+    nop
+    nop
+    csrw    mcountinhibit, s1
+    csrci   mstatus, MSTATUS_MIE
+    csrw    mie, zero
+    CHECK   s9, 0
+    SIGCHK  a0, 0
+    SIGCHK  a1, 0
+    csrr    a0, mip
+    li      t0, MIP_LCOF
+    and     a0, a0, t0
+    CHECK   a0, 0
     j       pass
 
 /* in the loop: an LCOFI was taken (cause checked); the counts so far,
