@@ -59,8 +59,9 @@ struct hpm_board {
 	int64_t repeat_lost0;      /* lost_ms when it started */
 	unsigned repeat_depth;     /* repeats nest: a stat refill repeats hpm_run */
 	int heard_any;             /* a byte came back in this session */
-	int td_probed, td_present; /* the top-down unit (topdown.c) */
-	int tdb_probed, tdb_present; /* the board's top-down counts (topdown.c) */
+	/* probed CSRs (topdown.c): 0 not asked, 1 absent, 2 present */
+	int td_unit;    /* the top-down unit (slots) */
+	int td_counts;  /* the iCE40 board's top-down counts (mtdfe16) */
 };
 
 #define HPM_GIVEUP_MS 60000      /* default give-up time-out of one exchange */

@@ -4,41 +4,34 @@
 #include "hpm_int.h"
 #include "hpm_map.h"
 
-int hpm_topdown_present(hpm_board *b, int *present)
+/* whether CSR csr reads without a trap, asked once (*state, hpm_int.h) */
+static int probe_csr(hpm_board *b, unsigned csr, int *state, int *present)
 {
-	if (!b->td_probed) {
+	if (!*state) {
 		uint32_t v;
-		int rc = hpm_csr_read(b, CSR_SLOTS, &v);
+		int rc = hpm_csr_read(b, csr, &v);
 		if (rc == HPM_E_BOARD && b->err_code == HPM_ERR_CSR_TRAP)
-			b->td_present = 0;
+			*state = 1;
 		else if (rc)
 			return rc;
 		else
-			b->td_present = 1;
-		b->td_probed = 1;
+			*state = 2;
 	}
-	*present = b->td_present;
+	*present = *state == 2;
 	return HPM_OK;
 }
 
+int hpm_topdown_present(hpm_board *b, int *present)
+{
+	return probe_csr(b, CSR_SLOTS, &b->td_unit, present);
+}
+
 /* whether the board has the iCE40 board's two top-down counts instead of
- * the unit (mtdfe16 reads without a trap), so that its reference board
- * models them (they raise LCOFI, docs/hpm.md) */
+ * the unit, so that its reference board models them (they raise LCOFI,
+ * docs/hpm.md) */
 int hpm_td_board_present(hpm_board *b, int *present)
 {
-	if (!b->tdb_probed) {
-		uint32_t v;
-		int rc = hpm_csr_read(b, CSR_MTDFE16, &v);
-		if (rc == HPM_E_BOARD && b->err_code == HPM_ERR_CSR_TRAP)
-			b->tdb_present = 0;
-		else if (rc)
-			return rc;
-		else
-			b->tdb_present = 1;
-		b->tdb_probed = 1;
-	}
-	*present = b->tdb_present;
-	return HPM_OK;
+	return probe_csr(b, CSR_MTDFE16, &b->td_counts, present);
 }
 
 static int need_unit(hpm_board *b)

@@ -142,4 +142,38 @@ flush_sled_end:
 	csrc    mip, t0
 .endm
 
+/* the top-down tests (hpm_topdown.S, hpm_td_board.S): TD_MIX_MU counts
+ * the subroutine `mix` (TD_MIX, s0: data, s2: 7) in M, an ebreak, `mix`
+ * in U, started and stopped by mcountinhibit (s1 = -1), mcyclecfgh back
+ * to 0 after: two traps */
+.macro TD_MIX_MU
+	TRAP_CLEAR
+	csrw    mcountinhibit, zero     /* all start in the next cycle */
+	jal     ra, mix
+	ebreak                          /* machine clears */
+	ENTER_MODE PRV_U
+	jal     ra, mix
+	ENTER_M
+	csrw    mcountinhibit, s1       /* all stop after this cycle */
+	csrw    CSR_MCYCLECFGH, zero
+	CHECK   s9, 2
+.endm
+/* every kind of top-down cycle: a load and a store, mul, div, a loop whose
+ * exit mispredicts, a forward taken branch, a jalr */
+.macro TD_MIX
+mix:
+	lw      t1, 0(s0)
+	sw      t1, 4(s0)
+	mul     t2, t1, t1
+	div     t2, t2, s2
+	li      t3, 4
+1:	addi    t3, t3, -1
+	bnez    t3, 1b                  /* exit mispredicted */
+	beq     x0, x0, 2f              /* forward taken: mispredicted */
+2:	la      t4, 3f
+	jalr    x0, 0(t4)               /* frontend bound */
+3:	lw      t1, 4(s0)
+	ret
+.endm
+
 #endif

@@ -170,7 +170,7 @@ absent:
  * mcycle the same filter); over `mix` in M, an ebreak, `mix` in U, the
  * deltas of mtdfe16/mtdbad16 equal them mod 2^16 */
 block:
-    mv      s2, ra
+    mv      a6, ra
     csrw    mcountinhibit, s1
     csrw    CSR_MCYCLECFGH, a5
     li      t0, HPM_EV_TOPDOWN_FE_BOUND
@@ -187,23 +187,15 @@ block:
     csrr    a3, CSR_MTDFE16
     csrr    a4, CSR_MTDBAD16
     la      s0, tdata
-    TRAP_CLEAR
-    csrw    mcountinhibit, zero     /* all start in the next cycle */
-    jal     ra, mix
-    ebreak                          /* machine clears */
-    ENTER_MODE PRV_U
-    jal     ra, mix
-    ENTER_M
-    csrw    mcountinhibit, s1       /* all stop after this cycle */
-    csrw    CSR_MCYCLECFGH, zero
-    CHECK   s9, 2
+    li      s2, 7
+    TD_MIX_MU
     csrr    a0, mhpmcounter3
     beqz    a0, fail                /* the block has frontend bubbles */
     csrr    a0, mhpmcounter4
     beqz    a0, fail
     TD16    CSR_MTDFE16, a3, 3
     TD16    CSR_MTDBAD16, a4, 4
-    jr      s2
+    jr      a6
 
 /* past the last selector write's refill window */
 refill_wait:
@@ -212,21 +204,7 @@ refill_wait:
     bnez    t0, 1b
     ret
 
-/* a block with every kind of top-down cycle */
-mix:
-    lw      t1, 0(s0)
-    sw      t1, 4(s0)
-    mul     t2, t1, t1
-    li      t3, 7
-    div     t2, t2, t3
-    li      t3, 4
-1:  addi    t3, t3, -1
-    bnez    t3, 1b                  /* exit mispredicted */
-    beq     x0, x0, 2f              /* forward taken: mispredicted */
-2:  la      t4, 3f
-    jalr    x0, 0(t4)               /* frontend bound */
-3:  lw      t1, 4(s0)
-    ret
+    TD_MIX
     RVTEST_CODE_END
 
     .data

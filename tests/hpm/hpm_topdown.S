@@ -84,16 +84,7 @@
     bnez    t0, 1b
     la      s0, tdata
     li      s2, 7
-    TRAP_CLEAR
-    csrw    mcountinhibit, zero     /* all start in the next cycle */
-    jal     ra, mix
-    ebreak                          /* machine clears */
-    ENTER_MODE PRV_U
-    jal     ra, mix
-    ENTER_M
-    csrw    mcountinhibit, s1       /* all stop after this cycle */
-    csrw    CSR_MCYCLECFGH, zero
-    CHECK   s9, 2
+    TD_MIX_MU
     csrr    a0, CSR_MSLOTS
     csrr    a1, mhpmcounter3
     CHECKR  a0, a1
@@ -287,20 +278,7 @@ absent:
     SIG     s9
     j       pass
 
-/* a block with every kind of top-down cycle (s0: data, s2: 7) */
-mix:
-    lw      t1, 0(s0)
-    sw      t1, 4(s0)
-    mul     t2, t1, t1
-    div     t2, t2, s2
-    li      t3, 4
-1:  addi    t3, t3, -1
-    bnez    t3, 1b                  /* exit mispredicted */
-    beq     x0, x0, 2f              /* forward taken: mispredicted */
-2:  la      t4, 3f
-    jalr    x0, 0(t4)               /* frontend bound */
-3:  lw      t1, 4(s0)
-    ret
+    TD_MIX
 
 /* M, counting stopped: tdmetrics and tdmetrics2 (but OF) equal the rounding
  * rule applied to the counts (low halves, the high ones 0; counts < 2^24):
