@@ -260,32 +260,21 @@ size_t hpm_decoder_push(struct hpm_decoder *d, const uint8_t *buf, size_t len,
 #define RSV(n)        (uint16_t)(16 | (n))   /* n reserved bytes, written 0 */
 #define NFIELDS(t)    (sizeof(t) / sizeof((t)[0]))
 
+/* byte k, in wire (little-endian) order, of a member of size bytes: no
+ * shifts, and no 64-bit ones */
+#define LE_BYTE(k, size) (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__ ? (size) - 1u - (k) : (k))
+
 static size_t put_fields(uint8_t *b, const void *s, const uint16_t *desc, size_t n)
 {
 	const uint8_t *base = s;
 	uint8_t *p = b;
 
 	for (size_t i = 0; i < n; i++) {
-		const void *m = base + (desc[i] >> 5);
+		const uint8_t *m = base + (desc[i] >> 5);
 		unsigned size = desc[i] & 15;
-		uint32_t w[2] = { 0, 0 };
 
-		if (desc[i] & 16)
-			;				/* reserved: zeros */
-		else if (size == 1)
-			w[0] = *(const uint8_t *)m;
-		else if (size == 2)
-			w[0] = *(const uint16_t *)m;
-		else if (size == 4)
-			w[0] = *(const uint32_t *)m;
-		else {
-			uint64_t v = *(const uint64_t *)m;
-
-			w[0] = (uint32_t)v;
-			w[1] = (uint32_t)(v >> 32);
-		}
-		for (unsigned k = 0; k < size; k++)
-			*p++ = (uint8_t)(w[k >> 2] >> (8 * (k & 3)));
+		for (unsigned k = 0; k < size; k++)	/* reserved: zeros */
+			*p++ = desc[i] & 16 ? 0 : m[LE_BYTE(k, size)];
 	}
 	return (size_t)(p - b);
 }
@@ -295,22 +284,12 @@ static void get_fields(const uint8_t *b, void *s, const uint16_t *desc, size_t n
 	uint8_t *base = s;
 
 	for (size_t i = 0; i < n; i++) {
-		void *m = base + (desc[i] >> 5);
+		uint8_t *m = base + (desc[i] >> 5);
 		unsigned size = desc[i] & 15;
-		uint32_t w[2] = { 0, 0 };
 
-		for (unsigned k = 0; k < size; k++)
-			w[k >> 2] |= (uint32_t)*b++ << (8 * (k & 3));
-		if (desc[i] & 16)
-			continue;
-		if (size == 1)
-			*(uint8_t *)m = (uint8_t)w[0];
-		else if (size == 2)
-			*(uint16_t *)m = (uint16_t)w[0];
-		else if (size == 4)
-			*(uint32_t *)m = w[0];
-		else
-			*(uint64_t *)m = (uint64_t)w[1] << 32 | w[0];
+		for (unsigned k = 0; k < size; k++, b++)	/* reserved: skipped */
+			if (!(desc[i] & 16))
+				m[LE_BYTE(k, size)] = *b;
 	}
 }
 
