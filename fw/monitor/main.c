@@ -296,9 +296,7 @@ int main(void)
 		if (st == HPM_PROTO_FRAME) {
 			dispatch();
 		} else if (st == HPM_PROTO_E_BAD_CRC) {
-			struct hpm_msg_error e = { HPM_ERR_BAD_CRC, req.type, 0 };
-			uint8_t eb[HPM_ERROR_LEN];
-			send_frame(HPM_T_ERROR, req.seq, eb, hpm_pack_error(eb, &e));
+			send_error(req.seq, HPM_ERR_BAD_CRC, req.type);
 		}
 	}
 }
