@@ -260,57 +260,53 @@ size_t hpm_decoder_push(struct hpm_decoder *d, const uint8_t *buf, size_t len,
 #define RSV(n)        (uint16_t)(16 | (n))   /* n reserved bytes, written 0 */
 #define NFIELDS(t)    (sizeof(t) / sizeof((t)[0]))
 
+/* n members of size bytes each (an array, or one member) to and from the
+ * wire, byte by byte in little-endian order: no shifts, no 64-bit ones */
+#define LE_BYTE(k, size) (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__ ? \
+			  (k) - (k) % (size) + (size) - 1u - (k) % (size) : (k))
+
+static void put_le(uint8_t *b, const void *v, unsigned size, unsigned n)
+{
+	const uint8_t *m = v;
+
+	for (unsigned k = 0; k < size * n; k++)
+		b[k] = m[LE_BYTE(k, size)];
+}
+
+static void get_le(const uint8_t *b, void *v, unsigned size, unsigned n)
+{
+	uint8_t *m = v;
+
+	for (unsigned k = 0; k < size * n; k++)
+		m[LE_BYTE(k, size)] = b[k];
+}
+
 static size_t put_fields(uint8_t *b, const void *s, const uint16_t *desc, size_t n)
 {
-	const uint8_t *base = s;
 	uint8_t *p = b;
 
 	for (size_t i = 0; i < n; i++) {
-		const void *m = base + (desc[i] >> 5);
 		unsigned size = desc[i] & 15;
-		uint32_t w[2] = { 0, 0 };
 
-		if (desc[i] & 16)
-			;				/* reserved: zeros */
-		else if (size == 1)
-			w[0] = *(const uint8_t *)m;
-		else if (size == 2)
-			w[0] = *(const uint16_t *)m;
-		else if (size == 4)
-			w[0] = *(const uint32_t *)m;
-		else {
-			uint64_t v = *(const uint64_t *)m;
-
-			w[0] = (uint32_t)v;
-			w[1] = (uint32_t)(v >> 32);
+		if (desc[i] & 16) {		/* reserved: zeros */
+			for (unsigned k = 0; k < size; k++)
+				p[k] = 0;
+		} else {
+			put_le(p, (const uint8_t *)s + (desc[i] >> 5), size, 1);
 		}
-		for (unsigned k = 0; k < size; k++)
-			*p++ = (uint8_t)(w[k >> 2] >> (8 * (k & 3)));
+		p += size;
 	}
 	return (size_t)(p - b);
 }
 
 static void get_fields(const uint8_t *b, void *s, const uint16_t *desc, size_t n)
 {
-	uint8_t *base = s;
-
 	for (size_t i = 0; i < n; i++) {
-		void *m = base + (desc[i] >> 5);
 		unsigned size = desc[i] & 15;
-		uint32_t w[2] = { 0, 0 };
 
-		for (unsigned k = 0; k < size; k++)
-			w[k >> 2] |= (uint32_t)*b++ << (8 * (k & 3));
-		if (desc[i] & 16)
-			continue;
-		if (size == 1)
-			*(uint8_t *)m = (uint8_t)w[0];
-		else if (size == 2)
-			*(uint16_t *)m = (uint16_t)w[0];
-		else if (size == 4)
-			*(uint32_t *)m = w[0];
-		else
-			*(uint64_t *)m = (uint64_t)w[1] << 32 | w[0];
+		if (!(desc[i] & 16))		/* reserved: skipped */
+			get_le(b, (uint8_t *)s + (desc[i] >> 5), size, 1);
+		b += size;
 	}
 }
 
@@ -363,19 +359,6 @@ FIXED_BODY(boot, HPM_BOOT_LEN, FLD(boot, proto_version), FLD(boot, fw_version))
 FIXED_BODY(error, HPM_ERROR_LEN,
 	   FLD(error, code), FLD(error, req_type), RSV(2), FLD(error, arg))
 
-/* arrays of u64 / u32: little-endian, element by element */
-static void put_array64(uint8_t *b, const uint64_t *v, unsigned n)
-{
-	for (unsigned i = 0; i < n; i++)
-		hpm_put64(b + 8 * i, v[i]);
-}
-
-static void get_array64(const uint8_t *b, uint64_t *v, unsigned n)
-{
-	for (unsigned i = 0; i < n; i++)
-		v[i] = hpm_get64(b + 8 * i);
-}
-
 /* RUN: 64-byte header, then n_events selectors */
 static const uint16_t run_desc[] = {
 	FLD(run, entry), FLD(run, mode), FLD(run, flags), FLD(run, n_events), RSV(1),
@@ -390,10 +373,10 @@ size_t hpm_pack_run(uint8_t *b, const struct hpm_msg_run *s)
 
 	put_fields(b, s, run_desc, NFIELDS(run_desc));
 	b[6] = (uint8_t)n;
-	put_array64(b + HPM_RUN_HDR_LEN, s->mhpmevent, n);
+	put_le(b + HPM_RUN_HDR_LEN, s->mhpmevent, 8, n);
 	if (!(s->flags & HPM_RUN_PROFILE))
 		return HPM_RUN_LEN(n);
-	put_array64(b + HPM_RUN_LEN(n), s->period, n);
+	put_le(b + HPM_RUN_LEN(n), s->period, 8, n);
 	return HPM_RUN_PROFILE_LEN(n);
 }
 
@@ -409,9 +392,9 @@ int hpm_unpack_run(const uint8_t *b, size_t len, struct hpm_msg_run *s)
 	get_fields(b, s, run_desc, NFIELDS(run_desc));
 	for (unsigned i = 0; i < HPM_NHPM; i++)
 		s->mhpmevent[i] = s->period[i] = 0;
-	get_array64(b + HPM_RUN_HDR_LEN, s->mhpmevent, n);
+	get_le(b + HPM_RUN_HDR_LEN, s->mhpmevent, 8, n);
 	if (b[5] & HPM_RUN_PROFILE)
-		get_array64(b + HPM_RUN_LEN(n), s->period, n);
+		get_le(b + HPM_RUN_LEN(n), s->period, 8, n);
 	return HPM_PROTO_OK;
 }
 
@@ -420,9 +403,8 @@ size_t hpm_pack_snapshot(uint8_t *b, const struct hpm_msg_snapshot *s)
 {
 	hpm_put32(b, s->present);
 	hpm_put32(b + 4, s->overflowed);
-	put_array64(b + 8, s->value, HPM_NCOUNTERS);
-	for (unsigned i = 0; i < HPM_NHPM; i++)
-		hpm_put32(b + 264 + 4 * i, s->wraps[i]);
+	put_le(b + 8, s->value, 8, HPM_NCOUNTERS);
+	put_le(b + 264, s->wraps, 4, HPM_NHPM);
 	return HPM_SNAPSHOT_LEN;
 }
 
@@ -432,9 +414,8 @@ int hpm_unpack_snapshot(const uint8_t *b, size_t len, struct hpm_msg_snapshot *s
 		return HPM_PROTO_E_LENGTH;
 	s->present = hpm_get32(b);
 	s->overflowed = hpm_get32(b + 4);
-	get_array64(b + 8, s->value, HPM_NCOUNTERS);
-	for (unsigned i = 0; i < HPM_NHPM; i++)
-		s->wraps[i] = hpm_get32(b + 264 + 4 * i);
+	get_le(b + 8, s->value, 8, HPM_NCOUNTERS);
+	get_le(b + 264, s->wraps, 4, HPM_NHPM);
 	return HPM_PROTO_OK;
 }
 

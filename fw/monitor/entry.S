@@ -6,7 +6,9 @@
  * wl_regs[0..31] hold the workload's x0..x31 while the monitor runs;
  * wl_regs[32] carries the run's mcountinhibit into the resume sequence.
  * mon_regs hold the monitor's ra, sp, s0..s11 while a workload runs, so a
- * trap "returns" from enter_workload().
+ * trap "returns" from enter_workload(); gp, which the monitor's code uses
+ * to reach its .bss (fw/common/fw.ld), is set again from the linker script.
+ * in_workload holds wl_regs' address while a workload runs, else 0.
  */
 #include "hpm_map.h"
     /* offsets into .bss.entry (checked at its end) */
@@ -20,11 +22,13 @@
 trap_vector:
     csrrw   t0, mscratch, t0        /* E1: t0 = 0xFFFFFFFF, mscratch = t0 */
     csrw    mcountinhibit, t0       /* E2: every counter stops */
+    /* gp is the workload's until restored below: absolute addresses */
+    .option push
+    .option norelax
     la      t0, in_workload
-    lw      t0, 0(t0)
+    lw      t0, 0(t0)               /* wl_regs while a workload runs */
     beqz    t0, monitor_trap
 
-    la      t0, wl_regs
     sw      x1, 4(t0)
     sw      x2, 8(t0)
     sw      x3, 12(t0)
@@ -59,6 +63,8 @@ trap_vector:
     csrrw   t1, mscratch, t1        /* workload t0; mscratch back to -1 */
     sw      t1, 20(t0)
     sw      zero, IN_WORKLOAD_OFF(t0)
+    la      gp, __global_pointer$   /* the monitor's (fw/common/fw.ld) */
+    .option pop
 
     la      t0, mon_regs            /* return from enter_workload() */
     lw      ra, 0(t0)
@@ -117,8 +123,7 @@ enter_workload:
     sw      s10, 48(t0)
     sw      s11, 52(t0)
     la      t0, wl_regs
-    li      t1, 1
-    sw      t1, IN_WORKLOAD_OFF(t0)
+    sw      t0, IN_WORKLOAD_OFF(t0)
     sw      a0, 128(t0)
     lw      t1, 20(t0)
     csrw    mscratch, t1

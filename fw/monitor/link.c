@@ -29,6 +29,14 @@ void send_frame(uint8_t type, uint8_t seq, const void *body, size_t len)
 	hpm_frame_emit(type, seq, body, len, uart_put, 0);
 }
 
+void send_error(uint8_t seq, uint8_t code, uint8_t req_type)
+{
+	struct hpm_msg_error e = { .code = code, .req_type = req_type, .arg = 0 };
+	uint8_t eb[HPM_ERROR_LEN];
+
+	send_frame(HPM_T_ERROR, seq, eb, hpm_pack_error(eb, &e));
+}
+
 uint8_t run_flags;
 
 void send_record(uint8_t type, uint8_t seq, const void *body, size_t len)

@@ -18,21 +18,27 @@
 static uint8_t reply[HPM_MAX_BODY];  /* the reply cache (section 2) */
 static uint16_t reply_len;
 static uint8_t reply_type, reply_seq;   /* reply_type 0: no reply cached */
+static struct hpm_frame req;         /* the request being served */
 
-/* ---- replies ---- */
+/* ---- replies (to req) ---- */
 
-static void reply_send(uint8_t type, uint8_t seq, size_t len)
+static void reply_send(uint8_t type, size_t len)
 {
 	reply_type = type;
-	reply_seq = seq;
+	reply_seq = req.seq;
 	reply_len = (uint16_t)len;
-	send_frame(type, seq, reply, len);
+	send_frame(type, req.seq, reply, len);
 }
 
-static void reply_error(uint8_t seq, uint8_t req_type, uint8_t code, uint32_t arg)
+static void reply_ok(size_t len)
 {
-	struct hpm_msg_error e = { .code = code, .req_type = req_type, .arg = arg };
-	reply_send(HPM_T_ERROR, seq, hpm_pack_error(reply, &e));
+	reply_send(req.type | HPM_T_REPLY, len);
+}
+
+static void reply_error(uint8_t code, uint32_t arg)
+{
+	struct hpm_msg_error e = { .code = code, .req_type = req.type, .arg = arg };
+	reply_send(HPM_T_ERROR, hpm_pack_error(reply, &e));
 }
 
 /* ---- commands ---- */
@@ -42,15 +48,15 @@ static int range_ok(uint32_t addr, uint32_t len, uint32_t base, uint32_t size)
 	return addr >= base && addr - base <= size && len <= size - (addr - base);
 }
 
-static void cmd_hello(const struct hpm_frame *f)
+static void cmd_hello(void)
 {
 	struct hpm_msg_hello h;
-	if (hpm_unpack_hello(f->body, f->len, &h) != HPM_PROTO_OK) {
-		reply_error(f->seq, f->type, HPM_ERR_BAD_LENGTH, HPM_HELLO_LEN);
+	if (hpm_unpack_hello(req.body, req.len, &h) != HPM_PROTO_OK) {
+		reply_error(HPM_ERR_BAD_LENGTH, HPM_HELLO_LEN);
 		return;
 	}
 	if (h.ver_min > HPM_PROTO_VERSION || h.ver_max < HPM_PROTO_VERSION) {
-		reply_error(f->seq, f->type, HPM_ERR_BAD_VERSION, HPM_PROTO_VERSION);
+		reply_error(HPM_ERR_BAD_VERSION, HPM_PROTO_VERSION);
 		return;
 	}
 	struct hpm_msg_info in = {
@@ -65,212 +71,212 @@ static void cmd_hello(const struct hpm_frame *f)
 		.min_interval = MIN_INTERVAL, .features = 0,
 		.monitor_sum = monitor_sum(),
 	};
-	reply_send(HPM_T_INFO, f->seq, hpm_pack_info(reply, &in));
+	reply_send(HPM_T_INFO, hpm_pack_info(reply, &in));
 }
 
-static void cmd_csr_read(const struct hpm_frame *f)
+static void cmd_csr_read(void)
 {
 	struct hpm_msg_csr_read r;
 	struct hpm_msg_csr_value v;
-	if (hpm_unpack_csr_read(f->body, f->len, &r) != HPM_PROTO_OK) {
-		reply_error(f->seq, f->type, HPM_ERR_BAD_LENGTH, HPM_CSR_READ_LEN);
+	if (hpm_unpack_csr_read(req.body, req.len, &r) != HPM_PROTO_OK) {
+		reply_error(HPM_ERR_BAD_LENGTH, HPM_CSR_READ_LEN);
 		return;
 	}
 	if (r.csr > 0xfffu) {     /* 12 bits: 0x1305 must not become mtvec */
-		reply_error(f->seq, f->type, HPM_ERR_BAD_ARG, 0);
+		reply_error(HPM_ERR_BAD_ARG, 0);
 		return;
 	}
 	if (csr_access(CSR_OP_READ, r.csr, 0, &v.value) < 0) {
-		reply_error(f->seq, f->type, HPM_ERR_CSR_TRAP, r.csr);
+		reply_error(HPM_ERR_CSR_TRAP, r.csr);
 		return;
 	}
 	v.csr = r.csr;
-	reply_send(f->type | HPM_T_REPLY, f->seq, hpm_pack_csr_value(reply, &v));
+	reply_ok(hpm_pack_csr_value(reply, &v));
 }
 
-static void cmd_csr_write(const struct hpm_frame *f)
+static void cmd_csr_write(void)
 {
 	static const uint8_t funct3[] = { CSR_OP_WRITE, CSR_OP_SET, CSR_OP_CLEAR };
 	struct hpm_msg_csr_write w;
 	struct hpm_msg_csr_written r;
 	uint32_t after;
 
-	if (hpm_unpack_csr_write(f->body, f->len, &w) != HPM_PROTO_OK) {
-		reply_error(f->seq, f->type, HPM_ERR_BAD_LENGTH, HPM_CSR_WRITE_LEN);
+	if (hpm_unpack_csr_write(req.body, req.len, &w) != HPM_PROTO_OK) {
+		reply_error(HPM_ERR_BAD_LENGTH, HPM_CSR_WRITE_LEN);
 		return;
 	}
 	if (w.csr > 0xfffu || w.op > HPM_CSR_CLEAR) {   /* arg: the field's offset */
-		reply_error(f->seq, f->type, HPM_ERR_BAD_ARG, w.csr > 0xfffu ? 0 : 2);
+		reply_error(HPM_ERR_BAD_ARG, w.csr > 0xfffu ? 0 : 2);
 		return;
 	}
 	if (csr_access(CSR_OP_READ, w.csr, 0, &r.old_value) < 0) {
-		reply_error(f->seq, f->type, HPM_ERR_CSR_TRAP, w.csr);
+		reply_error(HPM_ERR_CSR_TRAP, w.csr);
 		return;
 	}
 	after = w.op == HPM_CSR_WRITE ? w.value :
 		w.op == HPM_CSR_SET ? r.old_value | w.value : r.old_value & ~w.value;
 	if (hpm_csr_write_forbidden(w.csr, r.old_value, after)) {
-		reply_error(f->seq, f->type, HPM_ERR_FORBIDDEN, w.csr);
+		reply_error(HPM_ERR_FORBIDDEN, w.csr);
 		return;
 	}
 	if (csr_access(funct3[w.op], w.csr, w.value, &r.old_value) < 0) {
-		reply_error(f->seq, f->type, HPM_ERR_CSR_TRAP, w.csr);
+		reply_error(HPM_ERR_CSR_TRAP, w.csr);
 		return;
 	}
 	csr_access(CSR_OP_READ, w.csr, 0, &r.new_value);
 	counter_written(w.csr);
 	r.csr = w.csr;
-	reply_send(f->type | HPM_T_REPLY, f->seq, hpm_pack_csr_written(reply, &r));
+	reply_ok(hpm_pack_csr_written(reply, &r));
 }
 
-static void cmd_mem_read(const struct hpm_frame *f)
+static void cmd_mem_read(void)
 {
 	struct hpm_msg_mem_read r;
-	if (hpm_unpack_mem_read(f->body, f->len, &r) != HPM_PROTO_OK) {
-		reply_error(f->seq, f->type, HPM_ERR_BAD_LENGTH, HPM_MEM_READ_LEN);
+	if (hpm_unpack_mem_read(req.body, req.len, &r) != HPM_PROTO_OK) {
+		reply_error(HPM_ERR_BAD_LENGTH, HPM_MEM_READ_LEN);
 		return;
 	}
 	if (r.len < 1 || r.len > HPM_MEM_MAX_DATA) {
-		reply_error(f->seq, f->type, HPM_ERR_BAD_ARG, 4);
+		reply_error(HPM_ERR_BAD_ARG, 4);
 		return;
 	}
 	if (!range_ok(r.addr, r.len, HPM_RAM_BASE, WL_RAM_SIZE) &&
 	    !range_ok(r.addr, r.len, HPM_FW_BASE, HPM_FW_SIZE)) {
-		reply_error(f->seq, f->type, HPM_ERR_BAD_ADDRESS, r.addr);
+		reply_error(HPM_ERR_BAD_ADDRESS, r.addr);
 		return;
 	}
 	hpm_put32(reply, r.addr);
 	const volatile uint8_t *src = (const volatile uint8_t *)(uintptr_t)r.addr;
 	for (uint32_t i = 0; i < r.len; i++)
 		reply[HPM_MEM_HDR_LEN + i] = src[i];
-	reply_send(f->type | HPM_T_REPLY, f->seq, HPM_MEM_HDR_LEN + r.len);
+	reply_ok(HPM_MEM_HDR_LEN + r.len);
 }
 
-static void cmd_mem_write(const struct hpm_frame *f)
+static void cmd_mem_write(void)
 {
 	struct hpm_msg_mem_written w;
-	if (f->len <= HPM_MEM_HDR_LEN) {
-		reply_error(f->seq, f->type, HPM_ERR_BAD_LENGTH, 0);
+	if (req.len <= HPM_MEM_HDR_LEN) {
+		reply_error(HPM_ERR_BAD_LENGTH, 0);
 		return;
 	}
-	w.addr = hpm_get32(f->body);
-	w.len = f->len - HPM_MEM_HDR_LEN;
+	w.addr = hpm_get32(req.body);
+	w.len = req.len - HPM_MEM_HDR_LEN;
 	if (!range_ok(w.addr, w.len, HPM_RAM_BASE, WL_RAM_SIZE)) {
-		reply_error(f->seq, f->type, HPM_ERR_BAD_ADDRESS, w.addr);
+		reply_error(HPM_ERR_BAD_ADDRESS, w.addr);
 		return;
 	}
 	volatile uint8_t *dst = (volatile uint8_t *)(uintptr_t)w.addr;
 	for (uint32_t i = 0; i < w.len; i++)
-		dst[i] = f->body[HPM_MEM_HDR_LEN + i];
+		dst[i] = req.body[HPM_MEM_HDR_LEN + i];
 	w.crc = hpm_crc32(0, (const void *)(uintptr_t)w.addr, w.len);
-	reply_send(f->type | HPM_T_REPLY, f->seq, hpm_pack_mem_written(reply, &w));
+	reply_ok(hpm_pack_mem_written(reply, &w));
 }
 
-static void cmd_snapshot(const struct hpm_frame *f)
+static void cmd_snapshot(void)
 {
 	struct hpm_msg_snapshot s;
-	if (f->len) {
-		reply_error(f->seq, f->type, HPM_ERR_BAD_LENGTH, 0);
+	if (req.len) {
+		reply_error(HPM_ERR_BAD_LENGTH, 0);
 		return;
 	}
 	take_snapshot(&s);
-	reply_send(f->type | HPM_T_REPLY, f->seq, hpm_pack_snapshot(reply, &s));
+	reply_ok(hpm_pack_snapshot(reply, &s));
 }
 
-static void cmd_stream(const struct hpm_frame *f)
+static void cmd_stream(void)
 {
 	struct hpm_msg_stream s;
-	if (f->type == HPM_T_STREAM_STOP) {
-		if (f->len) {
-			reply_error(f->seq, f->type, HPM_ERR_BAD_LENGTH, 0);
+	if (req.type == HPM_T_STREAM_STOP) {
+		if (req.len) {
+			reply_error(HPM_ERR_BAD_LENGTH, 0);
 			return;
 		}
 		stream.armed = 0;
-		reply_send(f->type | HPM_T_REPLY, f->seq, 0);
+		reply_ok(0);
 		return;
 	}
-	if (hpm_unpack_stream(f->body, f->len, &s) != HPM_PROTO_OK) {
-		reply_error(f->seq, f->type, HPM_ERR_BAD_LENGTH, HPM_STREAM_LEN);
+	if (hpm_unpack_stream(req.body, req.len, &s) != HPM_PROTO_OK) {
+		reply_error(HPM_ERR_BAD_LENGTH, HPM_STREAM_LEN);
 		return;
 	}
 	if (s.interval < MIN_INTERVAL) {
-		reply_error(f->seq, f->type, HPM_ERR_BAD_ARG, 0);
+		reply_error(HPM_ERR_BAD_ARG, 0);
 		return;
 	}
 	if (!s.mask || (s.mask & ~board.present)) {
-		reply_error(f->seq, f->type, HPM_ERR_BAD_ARG, 8);
+		reply_error(HPM_ERR_BAD_ARG, 8);
 		return;
 	}
 	if (s.flags & ~HPM_STREAM_SILENT) {
-		reply_error(f->seq, f->type, HPM_ERR_BAD_ARG, 12);
+		reply_error(HPM_ERR_BAD_ARG, 12);
 		return;
 	}
 	stream.armed = 1;
 	stream.interval = s.interval;
 	stream.mask = s.mask;
 	stream.silent = s.flags & HPM_STREAM_SILENT;
-	reply_send(f->type | HPM_T_REPLY, f->seq, 0);
+	reply_ok(0);
 }
 
-static void cmd_reset(const struct hpm_frame *f)
+static void cmd_reset(void)
 {
-	if (f->len != HPM_RESET_LEN) {
-		reply_error(f->seq, f->type, HPM_ERR_BAD_LENGTH, HPM_RESET_LEN);
+	if (req.len != HPM_RESET_LEN) {
+		reply_error(HPM_ERR_BAD_LENGTH, HPM_RESET_LEN);
 		return;
 	}
-	if (hpm_get32(f->body) != HPM_RESET_MAGIC) {
-		reply_error(f->seq, f->type, HPM_ERR_BAD_ARG, 0);
+	if (hpm_get32(req.body) != HPM_RESET_MAGIC) {
+		reply_error(HPM_ERR_BAD_ARG, 0);
 		return;
 	}
-	reply_send(f->type | HPM_T_REPLY, f->seq, 0);
+	reply_ok(0);
 	uart_flush();
 	__asm__ volatile("j _start");
 	__builtin_unreachable();
 }
 
-static void dispatch(const struct hpm_frame *f)
+static void dispatch(void)
 {
 	/* FETCH (body: u8 seq, u8 off / 4, u8 len) sends a slice of the cached
 	 * reply with FETCH's own seq, empty if seq is not the cached one; it is
 	 * never cached. A retransmission sends the whole cached reply. */
 	uint32_t off = 0, n = reply_len;
-	if (f->type == HPM_T_FETCH) {
-		off = (uint32_t)f->body[1] << 2;
-		n = f->body[2];
-		if (off > reply_len || f->body[0] != reply_seq)
+	if (req.type == HPM_T_FETCH) {
+		off = (uint32_t)req.body[1] << 2;
+		n = req.body[2];
+		if (off > reply_len || req.body[0] != reply_seq)
 			off = reply_len;
-	} else if (f->type == HPM_T_HELLO || !reply_type || f->seq != reply_seq) {
+	} else if (req.type == HPM_T_HELLO || !reply_type || req.seq != reply_seq) {
 		goto execute;
 	}
-	send_frame(reply_type, f->seq, reply + off, n < reply_len - off ? n : reply_len - off);
+	send_frame(reply_type, req.seq, reply + off, n < reply_len - off ? n : reply_len - off);
 	return;
 execute:
-	switch (f->type) {
-	case HPM_T_HELLO:       cmd_hello(f); break;
+	switch (req.type) {
+	case HPM_T_HELLO:       cmd_hello(); break;
 	case HPM_T_PING:
-		for (unsigned i = 0; i < f->len; i++)
-			reply[i] = f->body[i];
-		reply_send(HPM_T_PING | HPM_T_REPLY, f->seq, f->len);
+		for (unsigned i = 0; i < req.len; i++)
+			reply[i] = req.body[i];
+		reply_ok(req.len);
 		break;
-	case HPM_T_CSR_READ:    cmd_csr_read(f); break;
-	case HPM_T_CSR_WRITE:   cmd_csr_write(f); break;
-	case HPM_T_MEM_READ:    cmd_mem_read(f); break;
-	case HPM_T_MEM_WRITE:   cmd_mem_write(f); break;
+	case HPM_T_CSR_READ:    cmd_csr_read(); break;
+	case HPM_T_CSR_WRITE:   cmd_csr_write(); break;
+	case HPM_T_MEM_READ:    cmd_mem_read(); break;
+	case HPM_T_MEM_WRITE:   cmd_mem_write(); break;
 	case HPM_T_RUN: {
 		uint32_t err_arg;
-		int err = run_workload(f, reply, &err_arg);
+		int err = run_workload(&req, reply, &err_arg);
 		if (err)
-			reply_error(f->seq, f->type, (uint8_t)err, err_arg);
+			reply_error((uint8_t)err, err_arg);
 		else
-			reply_send(HPM_T_RUN | HPM_T_REPLY, f->seq, HPM_RUN_RESULT_LEN);
+			reply_ok(HPM_RUN_RESULT_LEN);
 		break;
 	}
-	case HPM_T_SNAPSHOT:    cmd_snapshot(f); break;
+	case HPM_T_SNAPSHOT:    cmd_snapshot(); break;
 	case HPM_T_STREAM:
-	case HPM_T_STREAM_STOP: cmd_stream(f); break;
-	case HPM_T_RESET:       cmd_reset(f); break;
+	case HPM_T_STREAM_STOP: cmd_stream(); break;
+	case HPM_T_RESET:       cmd_reset(); break;
 	default:
-		reply_error(f->seq, f->type, HPM_ERR_UNKNOWN_CMD, f->type);
+		reply_error(HPM_ERR_UNKNOWN_CMD, req.type);
 		break;
 	}
 }
@@ -281,19 +287,16 @@ int main(void)
 	static const uint8_t boot[HPM_BOOT_LEN] = {
 		HPM_PROTO_VERSION & 0xff, HPM_PROTO_VERSION >> 8, FW_VERSION & 0xff, FW_VERSION >> 8,
 	};
-	struct hpm_frame f;
 
 	hpm_init();
 	link_init();
 	send_frame(HPM_T_BOOT, 0, boot, HPM_BOOT_LEN);
 	for (;;) {
-		int st = link_receive(&f);
+		int st = link_receive(&req);
 		if (st == HPM_PROTO_FRAME) {
-			dispatch(&f);
+			dispatch();
 		} else if (st == HPM_PROTO_E_BAD_CRC) {
-			struct hpm_msg_error e = { HPM_ERR_BAD_CRC, f.type, 0 };
-			uint8_t eb[HPM_ERROR_LEN];
-			send_frame(HPM_T_ERROR, f.seq, eb, hpm_pack_error(eb, &e));
+			send_error(req.seq, HPM_ERR_BAD_CRC, req.type);
 		}
 	}
 }

@@ -16,6 +16,8 @@ enum { CSR_OP_READ = 0, CSR_OP_WRITE = 1, CSR_OP_SET = 2, CSR_OP_CLEAR = 3 };
 /* link.c: frames over the UART (docs/protocol.md section 1) */
 void link_init(void);            /* resets the decoder, sends a delimiter */
 void send_frame(uint8_t type, uint8_t seq, const void *body, size_t len);
+/* An ERROR frame (arg 0) that is no reply to cache: BAD_CRC, BUSY */
+void send_error(uint8_t seq, uint8_t code, uint8_t req_type);
 /* A record of the running workload (SAMPLE, PROFILE, REGION): sent twice
  * while the RUN's flags have HPM_RUN_TWICE */
 void send_record(uint8_t type, uint8_t seq, const void *body, size_t len);

@@ -204,9 +204,7 @@ int run_workload(const struct hpm_frame *f, uint8_t *out, uint32_t *arg)
 					res.reason = HPM_EXIT_ABORTED;
 					break;
 				}
-				struct hpm_msg_error e = { HPM_ERR_BUSY, 0, 0 };
-				uint8_t eb[HPM_ERROR_LEN];
-				send_frame(HPM_T_ERROR, f->seq, eb, hpm_pack_error(eb, &e));
+				send_error(f->seq, HPM_ERR_BUSY, 0);
 			}
 			if (!remaining) {
 				res.reason = HPM_EXIT_BUDGET;
