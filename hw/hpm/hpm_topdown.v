@@ -31,7 +31,7 @@
 // HPM_TD = 0: no unit; its addresses are not claimed.
 `include "hpm_map.vh"
 module hpm_topdown #(
-    parameter integer HPM_TD = 1,                  // 1: the unit exists
+    parameter integer HPM_TD = 1,                  // 1: the unit, 2: the board's two counts, 0: none
     parameter integer EV_W   = `HPM_EVENTS_BUS_W   // event bus width
 ) (
     /* verilator lint_off UNUSEDSIGNAL */ // HPM_TD = 0: none; else the top-down events
