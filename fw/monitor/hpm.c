@@ -94,8 +94,7 @@ void hpm_init(void)
 		csr_put(CSR_MHPMCOUNTER(n), 1);
 		if (csr_get(CSR_MHPMCOUNTER(n)))
 			board.hpm_num++;
-		csr_put(CSR_MHPMCOUNTER(n), 0);
-		csr_put(CSR_MHPMCOUNTERH(n), 0);
+		write_counter(n, 0);
 	}
 	board.hpm_width = 64;
 	if (board.hpm_num) {
@@ -107,6 +106,8 @@ void hpm_init(void)
 			csr_put(c, 0);
 		}
 	}
+	csr_get(CSR_MTDFE16);
+	board.td_counts = !csr_trapped;
 	board.present = 0x7u | ((1u << board.hpm_num) - 1u) << 3;
 	board.clock_hz = GPIO_CLOCK_HZ_REG ? GPIO_CLOCK_HZ_REG : CLOCK_HZ_DEFAULT;
 }

@@ -86,7 +86,7 @@ static void cmd_csr_read(void)
 		reply_error(HPM_ERR_BAD_ARG, 0);
 		return;
 	}
-	if (csr_access(CSR_OP_READ, r.csr, 0, &v.value) < 0) {
+	if (td_emulate(r.csr, &v.value) < 0 && csr_access(CSR_OP_READ, r.csr, 0, &v.value) < 0) {
 		reply_error(HPM_ERR_CSR_TRAP, r.csr);
 		return;
 	}

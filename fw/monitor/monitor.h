@@ -34,6 +34,7 @@ struct board {
 	uint32_t present;      /* value[] bits that exist: 0..2 and 3..2+hpm_num */
 	uint32_t clock_hz;
 	uint8_t hpm_num, hpm_width;
+	uint8_t td_counts;     /* the iCE40 board's two top-down counts (HPM_TD = 2) */
 };
 extern struct board board;
 
@@ -50,6 +51,12 @@ extern uint32_t records;     /* profile samples + region markers this run */
 /* the wrap counts (live.wraps[n]), and the values of the frame being sent */
 extern struct hpm_msg_sample live;
 extern uint32_t final_of;
+
+/* topdown.c: the top-down unit's level 1 from the board's counts */
+void td_run_start(void);         /* after the run's mcycle write */
+void td_widen(void);             /* at every entry from a run */
+int  td_emulate(unsigned csr, uint32_t *out);   /* -1: not emulated */
+int  td_trap(void);               /* an illegal instruction: 1 if emulated */
 
 /* run.c: executes a RUN request; returns 0 with the 420-byte reply in out,
  * or an HPM_ERR_* code with its arg. stream: set by STREAM (main.c). */

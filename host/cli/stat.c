@@ -514,11 +514,13 @@ static void print_notes(const struct stat_out *o, const hpm_run_result *r, int s
 /* --topdown on counters (human output): which and why, in one line */
 static void print_td_note(const struct stat_out *o, hpm_board *b, int on_unit, const char *why)
 {
-	int present = 0;
+	int levels = 0;
 	if (!o->ntd || on_unit || o->json || o->csv_sep)
 		return;
-	if (hpm_topdown_present(b, &present) != HPM_OK || !present)
+	if (hpm_topdown_present(b, &levels) != HPM_OK || !levels)
 		why = "the board has no top-down unit";
+	else if (levels == 1 && !*why)
+		why = "the board's top-down unit has level 1 only";
 	fprintf(o->f, "%s Top-down on %zu programmable counters, slots = cycles: %s.\n\n", o->interval ? "\n" : "",
 		o->ntd - 1, why);
 }

@@ -122,7 +122,8 @@ int cmd_topdown(const struct cli *c, int argc, char **argv)
 		rc = fail("%s", hpm_errmsg(b));
 		goto out;
 	}
-	if ((rc = parse_events(unit ? events_unit : events_counters, &l)))
+	/* the tree needs level 2: a board with level 1 only counts it all on counters */
+	if ((rc = parse_events(unit == 2 ? events_unit : events_counters, &l)))
 		goto out;
 	progress_begin(&pg, "topdown %s", t.name);
 	/* Ctrl-C stops the run at its next tick: the tree of the counts so far */

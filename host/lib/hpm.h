@@ -324,12 +324,15 @@ enum hpm_td_value {
 typedef struct hpm_topdown {
 	uint64_t value[HPM_TD_N];  /* by enum hpm_td_value; level 1 sums to SLOTS */
 	int overflow;              /* SLOTS wrapped since the reset (mtopdown OF) */
+	int levels;                /* 2; 1 on the iCE40 board: level 2 values are 0 */
 } hpm_topdown;
 
-/* *present = 1 if the board has the unit (a CSR_READ of `slots` does not
- * trap); probed once per handle. */
-int hpm_topdown_present(hpm_board *b, int *present);
+/* *levels: the levels of the unit the board has, probed once per handle:
+ * 0 none (a CSR_READ of `slots` traps), 1 on the iCE40 board (its monitor
+ * emulates level 1 from two counts, docs/hpm.md), 2 the whole unit. */
+int hpm_topdown_present(hpm_board *b, int *levels);
 /* Resets SLOTS, every count and OF together (mtopdown = 1); outside a run.
+ * With level 1 only nothing: the monitor starts every run from zero.
  * HPM_E_CONFIG on a board without the unit. */
 int hpm_topdown_reset(hpm_board *b);
 /* Reads SLOTS and the five counts the unit keeps (retiring, bad speculation,

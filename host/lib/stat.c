@@ -45,8 +45,9 @@ struct plan {
 	                                   HPM_NUM_VALUES + enum hpm_td_value */
 };
 
-/* Why the top-down group cannot use the unit (hpm_stat_interval, regions). */
-enum td_use { TD_UNIT, TD_NO_INTERVAL, TD_NO_REGIONS };
+/* Why the top-down group cannot use the unit (hpm_stat_interval, regions,
+ * level 2 on a board with level 1 only). */
+enum td_use { TD_UNIT, TD_NO_INTERVAL, TD_NO_REGIONS, TD_LEVEL1 };
 
 int hpm_check_out(hpm_board *b, size_t n, size_t cap)
 {
@@ -65,23 +66,27 @@ static int plan_topdown(hpm_board *b, const hpm_evlist *l, enum td_use use, stru
 		"the board has no top-down unit",
 		"interval samples carry no top-down unit counts",
 		"region markers carry no top-down unit counts",
+		"the board's top-down unit has level 1 only",
 	};
 	size_t n = hpm_evlist_len(l);
 	unsigned need = 0, td = 0;
-	int present = 0, rc;
+	int levels = 0, rc;
 
 	for (size_t i = 0; i < n; i++) {
+		unsigned t = hpm_evlist_at(l, i)->topdown;
 		need += hpm_evlist_at(l, i)->fixed < 0;
-		td |= hpm_evlist_at(l, i)->topdown != HPM_TD_NONE;
+		td |= t == HPM_TD_NONE ? 0 : t > HPM_TD_BE_BOUND ? 2 : 1;
 	}
 	if (!td)
 		return HPM_OK;
-	if (use == TD_UNIT && (rc = hpm_topdown_present(b, &present)))
+	if (use == TD_UNIT && (rc = hpm_topdown_present(b, &levels)))
 		return rc;
-	if (present) {
+	if (levels >= (td & 2 ? 2 : 1)) {
 		pl->unit = 1;
 		return HPM_OK;
 	}
+	if (levels)
+		use = TD_LEVEL1;
 	if (need > b->info.hpm_num)
 		return hpm_fail(b, HPM_E_EVENT, "topdown: %s: its events take programmable counters, and with the other events the run needs %u of the board's %u (no replay: count fewer events)",
 				why[use], need, b->info.hpm_num);

@@ -3,7 +3,8 @@
  * memory-bound loop, then a branchy one. It resets nothing (hpmctl resets
  * the unit before a run); it reads three points and prints them, then each
  * phase's slots per metric (the delta of two points, topdown.txt's way).
- * Needs a board with the unit (the simulated board).
+ * Needs a board with the unit (the simulated board) or the iCE40 board,
+ * whose monitor emulates level 1 (there it prints no level 2).
  *
  *   hpm-cc -O2 -o topdown_phases.elf topdown_phases.c && hpmctl run topdown_phases.elf */
 #include <stdio.h>
@@ -62,6 +63,12 @@ static void phase(const char *name, const hpm_td_point *a, const hpm_td_point *b
 	pct("bad-spec", d.bad_spec, d.slots);
 	pct("fe-bound", d.fe_bound, d.slots);
 	pct("be-bound", d.be_bound, d.slots);
+	hpm_td_fields f;
+	hpm_td_decode(b, &f);
+	if (!f.level2) {
+		printf("\n%s: level 2 not kept on this board\n", name);
+		return;
+	}
 	printf("\n%s: level 2", name);
 	pct("br-mispredict", d.br_mispredict, d.slots);
 	pct("machine-clears", d.machine_clears, d.slots);

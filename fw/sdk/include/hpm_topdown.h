@@ -20,9 +20,12 @@
  * mispredicts, core bound = backend bound - memory bound, fetch latency =
  * frontend bound.
  *
- * Only on a board with the unit (the simulated board, HPM_TD = 1): elsewhere
- * the reads are illegal instructions. The monitor lets a run read it (bit CY
- * of mcounteren/scounteren, as for cycle). */
+ * On a board with the unit (the simulated board, HPM_TD = 1) and on the
+ * iCE40 board, whose monitor emulates level 1 from two counts (docs/hpm.md,
+ * "Top-down on the board"; every run starts from zero there): tdmetrics2
+ * then reads only its NA bit (fields.level2 = 0, the level 2 slots 0).
+ * Elsewhere the reads are illegal instructions. The monitor lets a run read
+ * them (bit CY of mcounteren/scounteren, as for cycle). */
 #ifndef HPM_TOPDOWN_H
 #define HPM_TOPDOWN_H
 
@@ -68,6 +71,7 @@ typedef struct hpm_td_fields {
 	uint8_t retiring, bad_spec, fe_bound, be_bound; /* sum 255 */
 	uint8_t br_mispredict, fetch_lat, mem_bound;
 	uint8_t of; /* SLOTS wrapped since the reset: the point is useless */
+	uint8_t level2; /* 0: level 2 is not kept (tdmetrics2 bit 30, NA) */
 } hpm_td_fields;
 
 static inline void hpm_td_decode(const hpm_td_point *p, hpm_td_fields *f)
@@ -80,6 +84,7 @@ static inline void hpm_td_decode(const hpm_td_point *p, hpm_td_fields *f)
 	f->fetch_lat = (uint8_t)(p->metrics2 >> 8);
 	f->mem_bound = (uint8_t)(p->metrics2 >> 16);
 	f->of = (uint8_t)(p->metrics2 >> 31);
+	f->level2 = !(p->metrics2 >> 30 & 1u);
 }
 
 /* slots per metric, at a point or between two */
@@ -105,10 +110,10 @@ static inline void hpm_td_at(const hpm_td_point *p, hpm_td_slots *s)
 	s->fe_bound = hpm_td_scale(f.fe_bound, p->slots);
 	s->be_bound = hpm_td_scale(f.be_bound, p->slots);
 	s->br_mispredict = hpm_td_scale(f.br_mispredict, p->slots);
-	s->machine_clears = s->bad_spec - s->br_mispredict;
+	s->machine_clears = f.level2 ? s->bad_spec - s->br_mispredict : 0;
 	s->fetch_lat = hpm_td_scale(f.fetch_lat, p->slots);
 	s->mem_bound = hpm_td_scale(f.mem_bound, p->slots);
-	s->core_bound = s->be_bound - s->mem_bound;
+	s->core_bound = f.level2 ? s->be_bound - s->mem_bound : 0;
 }
 
 /* d = b - a, metric by metric (a before b, no reset between) */
