@@ -52,9 +52,9 @@ $(BIN)/hpm-ref-asan: $(REF_ASAN_OBJS)
 
 # Unit tests (hand-encoded programs, cycle counts from docs/timing.md, ELF
 # loader rejections), built with ASan/UBSan against the library sources.
-$(REF_TEST_BIN): $(REF_TEST_DIR)/test_ref.c $(REF_LIB_SRCS) $(wildcard $(REF_DIR)/*.h)
+$(REF_TEST_BIN): $(REF_TEST_DIR)/test_ref.c $(REF_LIB_SRCS) $(wildcard $(REF_DIR)/*.h) fw/monitor/td_rule.h
 	@mkdir -p $(@D)
-	$(HOST_CC) $(HOST_CFLAGS) -O1 $(REF_ASAN_FLAGS) -I$(REF_DIR) $(MAP_INC) -o $@ \
+	$(HOST_CC) $(HOST_CFLAGS) -O1 $(REF_ASAN_FLAGS) -I$(REF_DIR) -Ifw/monitor $(MAP_INC) -o $@ \
 	  $(REF_TEST_DIR)/test_ref.c $(REF_LIB_SRCS)
 
 # Speed of hpmref_step on a plain loop (reported, never asserted).

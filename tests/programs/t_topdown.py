@@ -1,9 +1,12 @@
 """stat --topdown (issue 33): perf's slots and topdown-* rows, exact, equal
 to hpmctl topdown's level 1 for every workload on the simulated board (its
-top-down unit) and on the reference board; with the unit beside 29 other
-events in one run; without it (hpm-sim-v3, the iCE40 form, and hpm-ref
---no-topdown) the same numbers on programmable counters, and 29 other
-events refused in one line; perf's group and sampling rules; -x, -j, -I."""
+top-down unit), on the reference board and on the iCE40 board's form
+(hpm-sim-v3: level 1 emulated by its monitor, while hpmctl topdown counts
+on programmable counters); with the unit or the emulation beside 29 other
+events in one run; level 2 on hpm-sim-v3 and everything without the unit
+(hpm-ref --no-topdown) the same numbers on programmable counters, and 29
+other events refused in one line without it; perf's group and sampling
+rules; -x, -j, -I."""
 import csv
 import io
 import json
@@ -78,15 +81,29 @@ def no_unit_ref(h):
     return path
 
 
+def td_board_ref(h):
+    """An hpm-ref that models the iCE40 board's top-down counts."""
+    path = os.path.join(h.out, "hpm-ref-td-board")
+    with open(path, "w") as f:
+        f.write("#!/bin/sh\nexec '%s' --td-board \"$@\"\n" % h.bin("hpm-ref"))
+    os.chmod(path, os.stat(path).st_mode | st.S_IEXEC)
+    return path
+
+
 def tests(h):
     wl = workloads(h)
+    v3 = os.path.join(h.build, "bin", "hpm-sim-v3")
+    nounit = {"HPM_SIM": v3}
+    board_ref = {"HPM_REF": td_board_ref(h)}
 
     # ---- stat --topdown = hpmctl topdown's level 1, every workload, both boards ----
-    for link, name in ((SIM, "sim"), (REF, "ref")):
+    # (on hpm-sim-v3 the first is the monitor's emulation from the widened
+    # 16-bit counts, the second four programmable counters)
+    for link, name, env in ((SIM, "sim", None), (REF, "ref", None), (SIM, "sim, hpm-sim-v3", nounit)):
         bad = []
         for w in wl:
-            rc, out, err = h.run(link + ["stat", "--topdown", "-x", ",", w])
-            rc2, out2, err2 = h.run(link + ["topdown", "-x", ",", w])
+            rc, out, err = h.run(link + ["stat", "--topdown", "-x", ",", w], env=env)
+            rc2, out2, err2 = h.run(link + ["topdown", "-x", ",", w], env=env)
             s, t = stat_rows(err), topdown_rows(err2)
             if rc or rc2 or list(s) != ["slots"] + LEVEL1:
                 bad.append("%s: rc %s/%s %s" % (w, rc, rc2, short(err + err2)))
@@ -97,14 +114,32 @@ def tests(h):
                  "and percentages) for all %d workloads of list --workloads (--link %s), slots = their sum"
                  % (len(wl), name), "; ".join(bad[:3]) or repr(wl))
 
+    # ---- the iCE40 board's form: level 1 emulated, exact over many wraps ----
+    # of its 16-bit counts (branchy --size 20000: 119,517 bad-speculation
+    # slots), equal to the same events on programmable counters and to the
+    # reference board with the board's counts
+    big = ["--size", "20000", "branchy"]
+    rc, out, err = h.run(SIM + ["stat", "--topdown", "-x", ",", "-e", "interrupts"] + big, env=nounit)
+    rc2, out2, err2 = h.run(SIM + ["stat", "-x", ",", "-e", "cycles,instructions,topdown-bad-spec,topdown-fe-bound"]
+                            + big, env=nounit)
+    rc3, out3, err3 = h.run(REF + ["stat", "--topdown", "-x", ",", "-e", "interrupts"] + big, env=board_ref)
+    s, c = stat_rows(err), stat_rows(err2)
+    h.report(rc == 0 and rc2 == 0 and rc3 == 0 and list(s) == ["slots"] + LEVEL1 + ["interrupts"]
+             and s["topdown-bad-spec"][0] > 3 * 65536 // 2 and s["interrupts"][0] > 0
+             and (s["slots"][0], s["topdown-retiring"][0], s["topdown-bad-spec"][0], s["topdown-fe-bound"][0])
+             == (c["cycles"][0], c["instructions"][0], c["topdown-bad-spec"][0], c["topdown-fe-bound"][0])
+             and stat_rows(err3) == s,
+             "topdown: hpm-sim-v3 stat --topdown branchy --size 20000: the monitor's widened counts (%s bad "
+             "speculation, %s LCOFIs) equal programmable counters' and the reference board's (--td-board)"
+             % (s.get("topdown-bad-spec", ("?",))[0], s.get("interrupts", ("?",))[0]),
+             "%s | %s | %s" % (short(err), short(err2), short(err3)))
+
     # ---- the board without the unit gives the same numbers ----
-    v3 = os.path.join(h.build, "bin", "hpm-sim-v3")
     zero = {"HPM_SIM": os.path.join(h.build, "bin", "hpm-sim-0x64")}
-    nounit = {"HPM_SIM": v3}
     noref = {"HPM_REF": no_unit_ref(h)}
     rc, out, err = h.run(SIM + ["stat", "--topdown", "--td-level", "2", "-x", ",", "-e", "loads", "sort"])
     unit = stat_rows(err)
-    for env, link, what in ((nounit, SIM, "hpm-sim-v3 (no unit)"), (noref, REF, "hpm-ref --no-topdown")):
+    for env, link, what in ((nounit, SIM, "hpm-sim-v3 (level 1 only)"), (noref, REF, "hpm-ref --no-topdown")):
         if not os.path.exists(v3) and env is nounit:
             h.report(False, "topdown: %s exists (make sim-variants)" % v3)
             continue
@@ -120,6 +155,13 @@ def tests(h):
         h.report(rc3 == 0 and rc4 == 0 and err3 == err4 and "Level 2" in err4,
                  "topdown: hpmctl topdown matmul: %s (counters) prints byte for byte the table of the unit on a "
                  "board with 0 counters (hpm-sim-0x64)" % what, "%s | %s" % (short(err3), short(err4)))
+        rc7, out7, err7 = h.run(link + ["stat", "--topdown", "--td-level", "2", "matmul"], env=env)
+        why = "the board's top-down unit has level 1 only" if env is nounit else "the board has no top-down unit"
+        h.report(rc7 == 0 and "Top-down on 9 programmable counters, slots = cycles: %s." % why in err7,
+                 "topdown: %s: stat --topdown --td-level 2 says in one line that top-down took 9 counters, and why"
+                 % what, short(err7))
+        if env is nounit:
+            continue
         rc5, out5, err5 = h.run(link + ["stat", "--topdown", "-e", ",".join(OTHERS), "crc"], env=env)
         lines = err5.strip().splitlines()
         h.report(rc5 not in (0, None) and len(lines) == 1 and "no top-down unit" in err5 and "no replay" in err5,
@@ -142,13 +184,23 @@ def tests(h):
              "topdown: stat --topdown --td-level 2 on 0 counters (hpm-sim-0x64): the unit's 10 rows, as on 29",
              short(err))
 
-    # ---- with the unit: 29 other events beside it, one run ----
-    rc, out, err = h.run(SIM + ["stat", "--topdown", "-x", ",", "-e", ",".join(OTHERS), "crc"])
-    s = stat_rows(err)
-    h.report(rc == 0 and list(s) == ["slots"] + LEVEL1 + OTHERS and s["slots"][0] == s["cycles"][0]
-             and split_ok(s, LEVEL1),
-             "topdown: stat --topdown -e <29 events> crc: 35 rows, slots = cycles, the split exact",
-             short(err))
+    # ---- with the unit or the board's emulation: 29 other events beside it, one run ----
+    for env, link, what in ((None, SIM, "the unit"), (nounit, SIM, "hpm-sim-v3's emulation"),
+                            (board_ref, REF, "hpm-ref --td-board")):
+        rc, out, err = h.run(link + ["stat", "--topdown", "-x", ",", "-e", ",".join(OTHERS), "crc"], env=env)
+        s = stat_rows(err)
+        h.report(rc == 0 and list(s) == ["slots"] + LEVEL1 + OTHERS and s["slots"][0] == s["cycles"][0]
+                 and split_ok(s, LEVEL1),
+                 "topdown: stat --topdown -e <29 events> crc on %s: 35 rows, slots = cycles, the split exact" % what,
+                 short(err))
+        if env is nounit:
+            v3_29 = s
+        if env is board_ref:
+            h.report(s == v3_29, "topdown: stat --topdown -e <29 events> crc: hpm-sim-v3 = the reference board "
+                     "with the board's counts, every row", "%s | %s" % (v3_29, s))
+    rc, out, err = h.run(SIM + ["stat", "--topdown", "matmul"], env=nounit)
+    h.report(rc == 0 and "slots" in err and "% retiring" in err and "Top-down on" not in err,
+             "topdown: hpm-sim-v3 stat --topdown matmul (human): perf's rows, no counter note", short(err))
     forever = h.cc("stop_forever.c")
     if forever:
         # stopped by --timeout in its first run: with a replay the second

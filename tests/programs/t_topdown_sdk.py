@@ -5,8 +5,12 @@ points around two phases and prints them and each phase's slots per metric.
 It prints the same on the simulated board and on the reference board; every
 point's level 1 fields sum to 0xff; the phase lines are topdown.txt's delta
 of the printed points (each metric's slots = field * SLOTS / 255 at both
-points, subtracted), recomputed here; on a board without the unit
-(hpm-ref --no-topdown) its first read is an illegal instruction."""
+points, subtracted), recomputed here. On the iCE40 board's form
+(hpm-sim-v3, whose monitor emulates level 1 from the board's two counts) it
+prints the same as the reference board with those counts (hpm-ref
+--td-board): level 1 sums to 0xff, tdmetrics2 reads only its NA bit, and
+each phase's level 1 is the delta of its points; on a board without the
+unit (hpm-ref --no-topdown) its first read is an illegal instruction."""
 import os
 import re
 
@@ -37,11 +41,50 @@ def pct(x, slots):
     return "%s%d.%d%%" % ("-" if p < 0 else "", abs(p) // 10, abs(p) % 10)
 
 
-def expected_phase(name, a, b):
+def expected_phase(name, a, b, level2=True):
     d = {k: b[k] - a[k] for k in a}
     l1 = "%s: slots %d" % (name, d["slots"]) + "".join(" %s %d (%s)" % (n, d[n], pct(d[n], d["slots"])) for n in L1)
     l2 = "%s: level 2" % name + "".join(" %s %d (%s)" % (n, d[n], pct(d[n], d["slots"])) for n in L2)
-    return [l1, l2], d
+    return [l1, l2 if level2 else "%s: level 2 not kept on this board" % name], d
+
+
+def board_form(h, elf):
+    """hpm-sim-v3 against hpm-ref --td-board"""
+    v3 = os.path.join(h.build, "bin", "hpm-sim-v3")
+    wrap = os.path.join(h.work, "hpm-ref-td-board")
+    with open(wrap, "w") as f:
+        f.write('#!/bin/sh\nexec "%s" --td-board "$@"\n' % h.bin("hpm-ref"))
+    os.chmod(wrap, 0o755)
+    outs = {}
+    for link in ("sim", "ref"):
+        rc, out, err = h.run(["--link", link, "run", "--", elf], env={"HPM_SIM": v3, "HPM_REF": wrap})
+        h.report(rc == 0 and "exit code:       0" in err,
+                 "topdown_phases on the iCE40 board's form (--link %s): runs, exit 0" % link,
+                 "exit %s: %s" % (rc, short(out + err)))
+        outs[link] = out
+    h.report(outs["sim"] != "" and outs["sim"] == outs["ref"],
+             "topdown_phases: hpm-sim-v3 (level 1 emulated by its monitor) and hpm-ref --td-board print the same",
+             "sim %r ref %r" % (short(outs["sim"]), short(outs["ref"])))
+    lines = outs["sim"].splitlines()
+    pts, bad = [], []
+    for line in lines[:3]:
+        m = POINT.match(line)
+        if not m:
+            bad.append("not a point line: %r" % line)
+            continue
+        slots, m1, m2 = int(m.group(2)), int(m.group(3), 16), int(m.group(4), 16)
+        if sum((m1 >> (8 * i)) & 0xff for i in range(4)) != 0xff:
+            bad.append("point %s: tdmetrics 0x%08x does not sum to 0xff" % (m.group(1), m1))
+        if m2 != 1 << 30:
+            bad.append("point %s: tdmetrics2 0x%08x, not NA alone" % (m.group(1), m2))
+        pts.append(at(slots, m1, 0))
+    h.report(len(pts) == 3 and not bad and pts[0]["slots"] < pts[1]["slots"] < pts[2]["slots"],
+             "topdown_phases on hpm-sim-v3: three points, SLOTS growing, level 1 sums to 0xff, tdmetrics2 = NA",
+             "; ".join(bad) or short(outs["sim"]))
+    if len(pts) == 3:
+        want = expected_phase("memory", pts[0], pts[1], False)[0] + expected_phase("branchy", pts[1], pts[2], False)[0]
+        h.report(lines[3:] == want, "topdown_phases on hpm-sim-v3: each phase's level 1 = the delta of its points, "
+                 "level 2 not kept", "printed %r, want %r" % (lines[3:], want))
 
 
 def tests(h):
@@ -84,6 +127,8 @@ def tests(h):
              and dm["br-mispredict"] == 0,
              "topdown_phases: the memory phase is memory bound (%d of %d slots), the branchy one mispredicts (%d)"
              % (dm["mem-bound"], dm["slots"], db["br-mispredict"]), short(outs["sim"]))
+
+    board_form(h, elf)
 
     # a board without the unit: the first read traps
     wrap = os.path.join(h.work, "hpm-ref-notd")

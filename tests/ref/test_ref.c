@@ -4,6 +4,7 @@
  * entry + occupancy + redirect). Usage: test_ref [TMPDIR] */
 #include "hpmref.h"
 #include "hpm_events.h"
+#include "td_rule.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1586,6 +1587,58 @@ static void test_hpm_warl(void)
 	hpmref_free(m);
 }
 
+/* The monitor's emulation of tdmetrics on the iCE40 board
+ * (fw/monitor/td_rule.h, 32-bit arithmetic) against the unit's rule in
+ * docs/hpm.md "Metrics", computed here with 128-bit products: random
+ * counts of every magnitude, counts above SLOTS, SLOTS 0 and near 2^64. */
+static uint32_t td_rule_128(const uint64_t *c)
+{
+	unsigned f[3], left = 255, v = 0;
+	for (unsigned i = 0; i < 3; i++) {
+		unsigned __int128 q = c[0] ? (unsigned __int128)255u * c[1 + i] / c[0] : 0;
+		f[i] = q < left ? (unsigned)q : left;
+		left -= f[i];
+		v |= (uint32_t)f[i] << 8 * i;
+	}
+	return v | (uint32_t)left << 24;
+}
+
+static void test_td_rule(void)
+{
+	uint64_t seed = 0x9e3779b97f4a7c15ull;
+	unsigned wrong = 0, sums = 0;
+	for (unsigned n = 0; n < 2000000; n++) {
+		uint64_t c[4];
+		for (unsigned i = 0; i < 4; i++) {
+			seed ^= seed << 13;
+			seed ^= seed >> 7;
+			seed ^= seed << 17;
+			c[i] = seed >> (seed % 64);          /* every magnitude */
+		}
+		switch (n % 8) {
+		case 0: c[0] = 0; break;                          /* nothing counted yet */
+		case 1: c[0] = ~0ull - (seed & 7); break;         /* 2r overflows 64 bits */
+		case 2: c[1] = c[0]; c[2] = c[0] - (c[0] > 0); break;
+		case 3: c[1] = c[0] / 255 * (seed & 0xff) + (seed >> 8 & 3); break;  /* near a step */
+		case 4: c[1] %= c[0] + 1; c[2] %= c[0] - c[1] + 1; c[3] = c[0] - c[1] - c[2]; break;
+		default: break;                                   /* counts above SLOTS too */
+		}
+		uint32_t got = td_metrics(c), want = td_rule_128(c);
+		wrong += got != want;
+		sums += ((got & 0xff) + (got >> 8 & 0xff) + (got >> 16 & 0xff) + (got >> 24)) != 255;
+		if (got != want && wrong < 4)
+			fprintf(stderr, "td_metrics(%llu, %llu, %llu, %llu) = 0x%08x, the rule gives 0x%08x\n",
+				(unsigned long long)c[0], (unsigned long long)c[1], (unsigned long long)c[2],
+				(unsigned long long)c[3], got, want);
+	}
+	CHECK_EQ(wrong, 0);
+	CHECK_EQ(sums, 0);
+	/* a few by hand: 1/3 of 300 slots is 85/255; 254.99.. rounds down */
+	CHECK_EQ(td_metrics((const uint64_t[]){ 300, 100, 100, 100 }), 0x00555555u | 0u << 24);
+	CHECK_EQ(td_metrics((const uint64_t[]){ 256, 255, 1, 0 }), 0x00000000u | 254u | 0u << 8 | 1u << 24);
+	CHECK_EQ(td_metrics((const uint64_t[]){ 0, 5, 5, 5 }), 0xff000000u);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1)
@@ -1614,6 +1667,7 @@ int main(int argc, char **argv)
 	test_hpm_overflow();
 	test_hpm_lcofi_s();
 	test_hpm_warl();
+	test_td_rule();
 	printf("ref: %d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
 }
