@@ -130,6 +130,21 @@ def tests(h):
 
     board_form(h, elf)
 
+    # the counter enables: a U-mode read of slots with scounteren.CY clear is
+    # an illegal instruction, with the unit and with the board's emulation
+    en = h.cc("td_enable.c")
+    v3 = os.path.join(h.build, "bin", "hpm-sim-v3")
+    for env, what in (({}, "the unit (hpm-sim)"), ({"HPM_SIM": v3}, "the emulation (hpm-sim-v3)")):
+        if not en:
+            break
+        rc0, out0, err0 = h.run(["--link", "sim", "run", "--mode", "s", "--", en, "0"], env=env)
+        rc1, out1, err1 = h.run(["--link", "sim", "run", "--mode", "s", "--", en, "1"], env=env)
+        h.report(rc0 == 1 and "S: slots counting, scounteren 0" in out0
+                 and re.search(r"trap:\s+illegal instruction 0xcc002573", err0) and "mode at exit:    U" in err0
+                 and rc1 == 7 and "exit code:       7" in err1,
+                 "topdown: slots from S reads (mcounteren.CY); from U with scounteren.CY clear an illegal "
+                 "instruction, with it set read: %s" % what, "%s | %s" % (short(out0 + err0), short(out1 + err1)))
+
     # a board without the unit: the first read traps
     wrap = os.path.join(h.work, "hpm-ref-notd")
     with open(wrap, "w") as f:

@@ -187,6 +187,29 @@ board_gate_runs() {
     if [ $rc -eq 0 ] && [ "$n" -ge 100 ] && cmp -s "$d/regions-gate.counts" "$d/regions-ref.counts"; then
         pass "board: gate-level board: stat --regions regions: $n region counts ($(echo "$ev" | tr , '\n' | wc -l) events) equal the reference board's"
     else fail "board: gate-level board regions: exit $rc: $(diff "$d/regions-gate.counts" "$d/regions-ref.counts" | head -n 4 | tr '\n' '|')"; fi
+    # top-down (issue 33): the board's monitor emulates the unit's level 1
+    # from its two 16-bit counts, widened at every entry; stat --topdown over
+    # 3 of their bit-15 LCOFIs, and the SDK's topdown_phases reading slots
+    # and tdmetrics from U-mode, equal to the reference board with the
+    # board's counts (hpm-ref --td-board); run times (field 4) aside
+    CHECK="board gate topdown"
+    printf '#!/bin/sh\nexec "%s" --td-board "$@"\n' "$BIN_DIR/hpm-ref" > "$d/hpm-ref-td-board"
+    chmod +x "$d/hpm-ref-td-board"
+    for l in gate ref; do
+        if [ $l = gate ]; then set -- "${hpm[@]}"; else set -- env HPM_REF="$d/hpm-ref-td-board" "$BIN_DIR/hpmctl" --link ref; fi
+        "$@" stat --topdown -x, -e interrupts --size 20000 branchy > "$d/td-$l.out" 2> "$d/td-$l.csv"
+        echo $? > "$d/td-$l.rc"
+        "$@" run -- "$BUILD/sdk-examples/topdown_phases.elf" > "$d/tdp-$l.out" 2> "$d/tdp-$l.err"
+        echo $? >> "$d/td-$l.rc"
+        awk -F, -v OFS=, '{ $4 = ""; print }' "$d/td-$l.csv" > "$d/td-$l.counts"
+    done
+    n=$(awk -F, '$3 == "topdown-bad-spec" { print $1 }' "$d/td-gate.csv")
+    if [ "$(cat "$d/td-gate.rc" "$d/td-ref.rc" | tr -d '\n')" = 0000 ] && [ "${n:-0}" -gt 98304 ] &&
+       [ "$(cut -d, -f3 "$d/td-gate.csv" | paste -sd' ')" = "slots topdown-retiring topdown-bad-spec topdown-fe-bound topdown-be-bound interrupts" ] &&
+       cmp -s "$d/td-gate.counts" "$d/td-ref.counts" && grep -q '^point 2: slots [0-9]* tdmetrics 0x' "$d/tdp-gate.out" &&
+       grep -q 'level 2 not kept on this board' "$d/tdp-gate.out" && cmp -s "$d/tdp-gate.out" "$d/tdp-ref.out"; then
+        pass "board: gate-level board: stat --topdown branchy ($n bad-speculation slots, the monitor's widened counts) and topdown_phases' U-mode reads equal the reference board's"
+    else fail "board: gate-level board top-down: exit $(cat "$d/td-gate.rc" "$d/td-ref.rc" | tr '\n' /) $(diff "$d/td-gate.counts" "$d/td-ref.counts" | head -n 4 | tr '\n' '|') $(diff "$d/tdp-gate.out" "$d/tdp-ref.out" | head -n 4 | tr '\n' '|') $(head -c 200 "$d/tdp-gate.err")"; fi
     # a broken netlist (one LUT INIT bit of the counter store flipped) fails validate
     CHECK="board gate mutant"
     mkdir -p "$m"
