@@ -12,7 +12,7 @@
 #include "hpm_events.h"
 #include "monitor.h"
 
-#define FW_VERSION 0x0105u           /* 1.1: sampling, region markers, write call; 1.2: FETCH; 1.3: RUN flag TWICE; 1.4: protocol 2, the monitor's checksum; 1.5: sample times, RUN flag STACK */
+#define FW_VERSION 0x0106u           /* 1.1: sampling, region markers, write call; 1.2: FETCH; 1.3: RUN flag TWICE; 1.4: protocol 2, the monitor's checksum; 1.5: sample times, RUN flag STACK; 1.6: the top-down unit's level 1 emulated on the iCE40 board */
 #define MIN_INTERVAL 1000u           /* cycles; a sample takes longer to send */
 
 static uint8_t reply[HPM_MAX_BODY];  /* the reply cache (section 2) */
