@@ -207,7 +207,11 @@ def main():
 
     out = []
     out.append("board       icebreaker (iCE40UP5K-SG48), top %s" % a.top)
-    out.append("hpm         HPM_NUM %s x HPM_WIDTH %s" % (num, width))
+    td = re.search(r"\.HPM_TD\((\d)\)", top)
+    out.append("hpm         HPM_NUM %s x HPM_WIDTH %s, top-down %s" % (num, width, {
+        "1": "unit (levels 1 and 2)",
+        "2": "level 1 (HPM_TD 2: two 16-bit counts in an SB_MAC16, the unit's level 1 emulated by the monitor)",
+    }.get(td.group(1) if td else "0", "none")))
     out.append("clock       %g MHz (PLL DIVR %s DIVF %s DIVQ %s FILTER_RANGE %s%s), "
                "UART %d baud (UART_DIV %d)" % (
                    target, top_param(top, "PLL_DIVR"), top_param(top, "PLL_DIVF"),
