@@ -3,9 +3,10 @@
  * mcycle, retiring minstret, and the monitor widens the frontend-bound and
  * bad-speculation counts to 64 bits at every entry from a run (each change
  * of their bit 15 raises LCOFI, so no entry misses a wrap). A run's read of
- * slots, slotsh or tdmetrics traps as an illegal instruction and gets the
- * unit's value here; the host reads the same CSRs and the exact counts
- * (mtdretiring..mtdfeboundh) through CSR_READ. */
+ * slots, slotsh, tdmetrics or tdmetrics2 (NA: level 2 is not kept) traps as
+ * an illegal instruction and gets the unit's value here; the host reads the
+ * same CSRs and the exact counts (mtdretiring..mtdfeboundh) through
+ * CSR_READ. */
 #include "hpm_soc.h"
 #include "monitor.h"
 #include "td_rule.h"
@@ -56,9 +57,9 @@ int td_emulate(unsigned csr, uint32_t *out)
 	return 0;
 }
 
-/* A run's illegal instruction (mtval) that reads slots, slotsh or
- * tdmetrics (csrrs/csrrc with rs1 = x0, or their immediate forms with 0)
- * with the unit's permission: bit CY of mcounteren below M, and of
+/* A run's illegal instruction (mtval) that reads slots, slotsh, tdmetrics
+ * or tdmetrics2 (csrrs/csrrc with rs1 = x0, or their immediate forms with
+ * 0) with the unit's permission: bit CY of mcounteren below M, and of
  * scounteren in U. Writes rd; 1 if it did. */
 int td_trap(void)
 {
@@ -66,8 +67,8 @@ int td_trap(void)
 	uint32_t mpp = csr_read(mstatus) & MSTATUS_MPP;      /* U 0, S 1, M 3 */
 	uint32_t en = mpp == MSTATUS_MPP ? MCOUNTEREN_CY :
 		csr_read(mcounteren) & (mpp ? MCOUNTEREN_CY : csr_read(scounteren));
-	/* csr 0xCC0..0xCC3 (td_emulate refuses tdmetrics2), funct3 x1x, rs1 0,
-	 * SYSTEM; wl_regs[0] is never loaded */
+	/* csr 0xCC0..0xCC3, funct3 x1x, rs1 0, SYSTEM; wl_regs[0] is never
+	 * loaded */
 	uint32_t d = insn ^ ((uint32_t)CSR_SLOTS << 20 | 0x2073u), v;
 	if ((d & 0xffcfa07fu) || !(en & MCOUNTEREN_CY) || td_emulate(insn >> 20, &v) < 0)
 		return 0;

@@ -60,6 +60,14 @@ class Harness:
     def bin(self, name):
         return os.path.join(self.prefix, "bin", name)
 
+    def ref_with(self, flag):
+        """An hpm-ref that always gets FLAG (--td-board, --no-topdown), for HPM_REF."""
+        path = os.path.join(self.work, "hpm-ref" + flag)
+        with open(path, "w") as f:
+            f.write('#!/bin/sh\nexec "%s" %s "$@"\n' % (self.bin("hpm-ref"), flag))
+        os.chmod(path, 0o755)
+        return path
+
     def cc(self, src, out=None, flags=("-O2",)):
         """Builds tests/programs/src/SRC with the installed hpm-cc into the
         work directory; returns the ELF's path, or None after a FAIL."""

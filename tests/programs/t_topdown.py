@@ -11,7 +11,6 @@ import csv
 import io
 import json
 import os
-import stat as st
 
 SIM = ["--link", "sim"]
 REF = ["--link", "ref"]
@@ -72,29 +71,11 @@ def workloads(h):
     return [l.split()[0] for l in out.splitlines() if l.startswith("  ")] if rc == 0 else []
 
 
-def no_unit_ref(h):
-    """An hpm-ref that models the board without the top-down unit."""
-    path = os.path.join(h.out, "hpm-ref-no-topdown")
-    with open(path, "w") as f:
-        f.write("#!/bin/sh\nexec '%s' --no-topdown \"$@\"\n" % h.bin("hpm-ref"))
-    os.chmod(path, os.stat(path).st_mode | st.S_IEXEC)
-    return path
-
-
-def td_board_ref(h):
-    """An hpm-ref that models the iCE40 board's top-down counts."""
-    path = os.path.join(h.out, "hpm-ref-td-board")
-    with open(path, "w") as f:
-        f.write("#!/bin/sh\nexec '%s' --td-board \"$@\"\n" % h.bin("hpm-ref"))
-    os.chmod(path, os.stat(path).st_mode | st.S_IEXEC)
-    return path
-
-
 def tests(h):
     wl = workloads(h)
     v3 = os.path.join(h.build, "bin", "hpm-sim-v3")
     nounit = {"HPM_SIM": v3}
-    board_ref = {"HPM_REF": td_board_ref(h)}
+    board_ref = {"HPM_REF": h.ref_with("--td-board")}
 
     # ---- stat --topdown = hpmctl topdown's level 1, every workload, both boards ----
     # (on hpm-sim-v3 the first is the monitor's emulation from the widened
@@ -136,7 +117,7 @@ def tests(h):
 
     # ---- the board without the unit gives the same numbers ----
     zero = {"HPM_SIM": os.path.join(h.build, "bin", "hpm-sim-0x64")}
-    noref = {"HPM_REF": no_unit_ref(h)}
+    noref = {"HPM_REF": h.ref_with("--no-topdown")}
     rc, out, err = h.run(SIM + ["stat", "--topdown", "--td-level", "2", "-x", ",", "-e", "loads", "sort"])
     unit = stat_rows(err)
     for env, link, what in ((nounit, SIM, "hpm-sim-v3 (level 1 only)"), (noref, REF, "hpm-ref --no-topdown")):

@@ -48,24 +48,23 @@ def expected_phase(name, a, b, level2=True):
     return [l1, l2 if level2 else "%s: level 2 not kept on this board" % name], d
 
 
-def board_form(h, elf):
-    """hpm-sim-v3 against hpm-ref --td-board"""
-    v3 = os.path.join(h.build, "bin", "hpm-sim-v3")
-    wrap = os.path.join(h.work, "hpm-ref-td-board")
-    with open(wrap, "w") as f:
-        f.write('#!/bin/sh\nexec "%s" --td-board "$@"\n' % h.bin("hpm-ref"))
-    os.chmod(wrap, 0o755)
+def run_both(h, elf, what, env=None):
+    """topdown_phases on sim and ref: their output, the same on both"""
     outs = {}
     for link in ("sim", "ref"):
-        rc, out, err = h.run(["--link", link, "run", "--", elf], env={"HPM_SIM": v3, "HPM_REF": wrap})
-        h.report(rc == 0 and "exit code:       0" in err,
-                 "topdown_phases on the iCE40 board's form (--link %s): runs, exit 0" % link,
-                 "exit %s: %s" % (rc, short(out + err)))
+        rc, out, err = h.run(["--link", link, "run", "--", elf], env=env)
+        h.report(rc == 0 and "exit code:       0" in err, "topdown_phases on %s (--link %s): runs, exit 0"
+                 % (what, link), "exit %s: %s" % (rc, short(out + err)))
         outs[link] = out
     h.report(outs["sim"] != "" and outs["sim"] == outs["ref"],
-             "topdown_phases: hpm-sim-v3 (level 1 emulated by its monitor) and hpm-ref --td-board print the same",
+             "topdown_phases on %s: the simulated board and the reference board print the same" % what,
              "sim %r ref %r" % (short(outs["sim"]), short(outs["ref"])))
-    lines = outs["sim"].splitlines()
+    return outs["sim"].splitlines()
+
+
+def points(h, lines, what, m2_ok, m2_says):
+    """the three point lines: each metric's slots, level 1 summing to 0xff,
+    tdmetrics2 as m2_ok allows"""
     pts, bad = [], []
     for line in lines[:3]:
         m = POINT.match(line)
@@ -75,13 +74,23 @@ def board_form(h, elf):
         slots, m1, m2 = int(m.group(2)), int(m.group(3), 16), int(m.group(4), 16)
         if sum((m1 >> (8 * i)) & 0xff for i in range(4)) != 0xff:
             bad.append("point %s: tdmetrics 0x%08x does not sum to 0xff" % (m.group(1), m1))
-        if m2 != 1 << 30:
-            bad.append("point %s: tdmetrics2 0x%08x, not NA alone" % (m.group(1), m2))
-        pts.append(at(slots, m1, 0))
+        if not m2_ok(m2):
+            bad.append("point %s: tdmetrics2 0x%08x: not %s" % (m.group(1), m2, m2_says))
+        pts.append(at(slots, m1, m2 & 0xffffff))
     h.report(len(pts) == 3 and not bad and pts[0]["slots"] < pts[1]["slots"] < pts[2]["slots"],
-             "topdown_phases on hpm-sim-v3: three points, SLOTS growing, level 1 sums to 0xff, tdmetrics2 = NA",
-             "; ".join(bad) or short(outs["sim"]))
-    if len(pts) == 3:
+             "topdown_phases on %s: three points, SLOTS growing, level 1 sums to 0xff, tdmetrics2 %s"
+             % (what, m2_says), "; ".join(bad) or short("\n".join(lines)))
+    return pts if len(pts) == 3 else None
+
+
+def board_form(h, elf):
+    """hpm-sim-v3 against hpm-ref --td-board"""
+    v3 = os.path.join(h.build, "bin", "hpm-sim-v3")
+    wrap = h.ref_with("--td-board")
+    what = "the board's emulation (hpm-sim-v3, hpm-ref --td-board)"
+    lines = run_both(h, elf, what, {"HPM_SIM": v3, "HPM_REF": wrap})
+    pts = points(h, lines, what, lambda m2: m2 == 1 << 30, "NA alone")
+    if pts:
         want = expected_phase("memory", pts[0], pts[1], False)[0] + expected_phase("branchy", pts[1], pts[2], False)[0]
         h.report(lines[3:] == want, "topdown_phases on hpm-sim-v3: each phase's level 1 = the delta of its points, "
                  "level 2 not kept", "printed %r, want %r" % (lines[3:], want))
@@ -91,32 +100,9 @@ def tests(h):
     elf = h.cc(EXAMPLE)
     if not elf:
         return
-    outs = {}
-    for link in ("sim", "ref"):
-        rc, out, err = h.run(["--link", link, "run", "--", elf])
-        h.report(rc == 0 and "exit code:       0" in err, "topdown_phases on --link %s: runs, exit 0" % link,
-                 "exit %s: %s" % (rc, short(out + err)))
-        outs[link] = out
-    h.report(outs["sim"] != "" and outs["sim"] == outs["ref"],
-             "topdown_phases: the simulated board and the reference board print the same",
-             "sim %r ref %r" % (short(outs["sim"]), short(outs["ref"])))
-
-    lines = outs["sim"].splitlines()
-    pts, bad = [], []
-    for line in lines[:3]:
-        m = POINT.match(line)
-        if not m:
-            bad.append("not a point line: %r" % line)
-            continue
-        slots, m1, m2 = int(m.group(2)), int(m.group(3), 16), int(m.group(4), 16)
-        if sum((m1 >> (8 * i)) & 0xff for i in range(4)) != 0xff:
-            bad.append("point %s: tdmetrics 0x%08x does not sum to 0xff" % (m.group(1), m1))
-        if m2 >> 24:
-            bad.append("point %s: tdmetrics2 0x%08x: bits 31:24 (OF, zero) set" % (m.group(1), m2))
-        pts.append(at(slots, m1, m2))
-    h.report(len(pts) == 3 and not bad and pts[0]["slots"] < pts[1]["slots"] < pts[2]["slots"],
-             "topdown_phases: three points, SLOTS growing, level 1 sums to 0xff, no OF", "; ".join(bad) or short(outs["sim"]))
-    if len(pts) != 3:
+    lines = run_both(h, elf, "the unit")
+    pts = points(h, lines, "the unit", lambda m2: not m2 >> 24, "without OF")
+    if not pts:
         return
     want_m, dm = expected_phase("memory", pts[0], pts[1])
     want_b, db = expected_phase("branchy", pts[1], pts[2])
@@ -126,7 +112,7 @@ def tests(h):
     h.report(dm["mem-bound"] > dm["slots"] // 20 and db["br-mispredict"] > 0 and db["fetch-latency"] > 0
              and dm["br-mispredict"] == 0,
              "topdown_phases: the memory phase is memory bound (%d of %d slots), the branchy one mispredicts (%d)"
-             % (dm["mem-bound"], dm["slots"], db["br-mispredict"]), short(outs["sim"]))
+             % (dm["mem-bound"], dm["slots"], db["br-mispredict"]), short("\n".join(lines)))
 
     board_form(h, elf)
 
@@ -146,10 +132,7 @@ def tests(h):
                  "instruction, with it set read: %s" % what, "%s | %s" % (short(out0 + err0), short(out1 + err1)))
 
     # a board without the unit: the first read traps
-    wrap = os.path.join(h.work, "hpm-ref-notd")
-    with open(wrap, "w") as f:
-        f.write('#!/bin/sh\nexec "%s" --no-topdown "$@"\n' % h.bin("hpm-ref"))
-    os.chmod(wrap, 0o755)
+    wrap = h.ref_with("--no-topdown")
     rc, out, err = h.run(["--link", "ref", "run", "--", elf], env={"HPM_REF": wrap})
     h.report(rc != 0 and out == "" and re.search(r"illegal instruction", err, re.I),
              "topdown_phases on a reference board without the unit (hpm-ref --no-topdown): an illegal instruction, "
