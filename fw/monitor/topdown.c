@@ -12,7 +12,8 @@
 #include "td_rule.h"
 
 #define MCOUNTEREN_CY 1u
-_Static_assert((CSR_SLOTS & 3u) == 0, "td_trap's decode");
+_Static_assert((CSR_SLOTS & 3u) == 0 && CSR_TDMETRICS == CSR_SLOTS + 2 && CSR_TDMETRICS2 == CSR_SLOTS + 3,
+	       "td_trap's and td_emulate's decode");
 
 /* SLOTS (mcycle) and retiring (minstret), filled at a read; the bad
  * speculation and frontend bound counts, widened: their low 16 bits are
@@ -33,27 +34,24 @@ void td_widen(void)
 	td_c[3] += (uint16_t)(csr_read(CSR_MTDFE16) - (uint16_t)td_c[3]);
 }
 
-/* slots, slotsh and tdmetrics; mtdretiring(h), mtdbadspec(h), mtdfebound(h) */
+/* slots(h), tdmetrics(2); mtdretiring(h), mtdbadspec(h), mtdfebound(h):
+ * the counters are read only for one of these */
 int td_emulate(unsigned csr, uint32_t *out)
 {
-	unsigned i = csr - CSR_MTDRETIRING;
+	unsigned u = csr - CSR_SLOTS;        /* 0..3: slots, slotsh, tdmetrics(2) */
+	/* the 64-bit value of td_c a half is of: 0 SLOTS, mtd*: 1..3 */
+	unsigned i = u < 2 ? 0 : ((csr - CSR_MTDRETIRING) >> 1) + 1;
 
-	if (!board.td_counts)
+	if (!board.td_counts || (u > 3 && i > 3))
 		return -1;
 	td_c[0] = read_counter(0);
 	td_c[1] = read_counter(2);
-	if (csr == CSR_TDMETRICS) {
+	if (u == 2)
 		*out = td_metrics(td_c);
-		return 0;
-	}
-	if (csr == CSR_TDMETRICS2) {         /* level 2 is not kept here */
-		*out = TDMETRICS2_NA;
-		return 0;
-	}
-	i = (csr & ~1u) == CSR_SLOTS ? 0 : (i >> 1) + 1;     /* mtd*: 1..3 */
-	if (i > 3)
-		return -1;
-	*out = (uint32_t)(csr & 1u ? td_c[i] >> 32 : td_c[i]);
+	else if (u == 3)
+		*out = TDMETRICS2_NA;        /* level 2 is not kept here */
+	else
+		*out = (uint32_t)(csr & 1u ? td_c[i] >> 32 : td_c[i]);
 	return 0;
 }
 

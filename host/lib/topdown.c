@@ -87,7 +87,7 @@ int hpm_topdown_read(hpm_board *b, hpm_topdown *t)
 	uint64_t *v = t->value;
 	int levels;
 	int rc = need_unit(b, &levels);
-	size_t n = levels == 1 ? 4 : sizeof kept / sizeof kept[0];
+	size_t n = levels == 1 ? 4 : sizeof kept / sizeof kept[0];   /* level 1: SLOTS and kept[1..3] */
 	memset(t, 0, sizeof *t);
 	for (size_t i = 0; !rc && i < n; i++)
 		rc = read64(b, kept[i].lo, kept[i].hi, &v[kept[i].td]);
